@@ -1,0 +1,77 @@
+"""4.2-4.5: control of resource locations and castles.
+
+Arrival functions here are called by everything that brings blocks to a
+location: moves, musters, Mori Box entries, retreats (R5).
+"""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from rules.components import Components, default_components
+from rules.events import ControlChanged, Event
+from rules.sides import Side
+from rules.state import GameState, sorted_pairs
+
+
+def sides_present(state: GameState, location: str) -> frozenset[Side]:
+    """Sides with units at a location: blocks, and discs (R36)."""
+    c = default_components()
+    present = {b.side for b, p in zip(c.blocks, state.positions) if p == location}
+    present |= {d.side for d in c.discs if d.id in state.discs and d.location == location}
+    return frozenset(present)
+
+
+def control_on_arrival(
+    state: GameState, side: Side, location: str
+) -> tuple[GameState, list[Event]]:
+    """4.2, R4, R5: a side's block entering or passing through a resource
+    location takes control of it, even if enemy blocks are there too.
+    Castle control is brought up to date as well (4.3)."""
+    events: list[Event] = []
+    c = default_components()
+    if c.location(location).resource and state.control_of_resource(location) is not side:
+        control = dict(state.resource_control)
+        control[location] = side
+        state = evolve(state, resource_control=sorted_pairs(control))
+        events.append(ControlChanged(location, side))
+    state, castle_events = update_castle_control(state)
+    return state, events + castle_events
+
+
+def castle_controller(state: GameState, location: str, components: Components | None = None) -> Side:
+    """4.3: the side with units at a castle location while the other has none
+    controls it; with neither, it reverts to its natural alignment; with both
+    (a siege), the side that controlled it when the other arrived keeps it (R54)."""
+    c = components or default_components()
+    present = sides_present(state, location)
+    if len(present) == 1:
+        return next(iter(present))
+    if not present:
+        natural = c.location(location).castle
+        assert natural is not None, f"{location} has no castle"
+        return natural
+    return state.control_of_castle(location)
+
+
+def update_castle_control(state: GameState) -> tuple[GameState, list[Event]]:
+    """Re-derive every castle's controller after units arrive or leave (4.3)."""
+    c = default_components()
+    current = dict(state.castle_control)
+    events: list[Event] = []
+    for castle in c.castles():
+        controller = castle_controller(state, castle.id, c)
+        if current[castle.id] is not controller:
+            current[castle.id] = controller
+            events.append(ControlChanged(castle.id, controller))
+    if not events:
+        return state, []
+    return evolve(state, castle_control=sorted_pairs(current)), events
+
+
+def castles_controlled(state: GameState, side: Side) -> int:
+    return sum(1 for _, s in state.castle_control if s is side)
+
+
+def resources_controlled(state: GameState, side: Side) -> int:
+    return sum(1 for _, s in state.resource_control if s is side)

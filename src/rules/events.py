@@ -1,0 +1,162 @@
+"""Events: what happened, each tagged with who may see it (R55).
+
+An event is public unless it says otherwise. Private facts come in two events:
+the full one for the side that knows, and a redacted one (counts only) for the
+other side. Log lines are rendered from events (rules.describe), never stored.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from rules.sides import BOTH_SIDES, Side
+from rules.state import MovementOption, Phase, Turn
+
+
+class Event:
+    def visible_to(self) -> frozenset[Side]:
+        return frozenset(BOTH_SIDES)
+
+
+class PrivateEvent(Event):
+    """Seen only by `self.side`."""
+
+    side: Side
+
+    def visible_to(self) -> frozenset[Side]:
+        return frozenset({self.side})
+
+
+class OpponentEvent(Event):
+    """The redacted twin of a private event, seen only by the other side."""
+
+    side: Side
+
+    def visible_to(self) -> frozenset[Side]:
+        return frozenset({self.side.other})
+
+
+@frozen
+class CardsDrawn(PrivateEvent):
+    side: Side
+    cards: tuple[str, ...]
+
+
+@frozen
+class OpponentDrewCards(OpponentEvent):
+    side: Side
+    count: int
+
+
+@frozen
+class DrawPileReshuffled(Event):
+    """3.3: the discard pile became the new draw pile."""
+
+    side: Side
+    size: int
+
+
+@frozen
+class CardsDiscarded(Event):
+    """Cards played or discarded are public (3.3, R2)."""
+
+    side: Side
+    cards: tuple[str, ...]
+    reason: str  # "reinforcement", "bid", "movement", "exchange"
+
+
+@frozen
+class CardSetAside(PrivateEvent):
+    """A secret choice toward a simultaneous decision (R45)."""
+
+    side: Side
+    card: str
+    purpose: str  # "reinforcement" or "bid"
+
+
+@frozen
+class OpponentDecided(OpponentEvent):
+    """The other side made a secret choice; what it was stays hidden."""
+
+    side: Side
+    purpose: str
+
+
+@frozen
+class BlocksPlaced(PrivateEvent):
+    """Hidden blocks reached a place (setup, 5.2; reinforcement, 6.2)."""
+
+    side: Side
+    place: str
+    blocks: tuple[str, ...]
+
+
+@frozen
+class OpponentPlacedBlocks(OpponentEvent):
+    side: Side
+    place: str
+    count: int
+
+
+@frozen
+class BlocksShown(Event):
+    """Blocks both sides see: the Mori Box's face-up blocks (5.1), reveals (R55)."""
+
+    side: Side
+    place: str
+    blocks: tuple[str, ...]
+
+
+@frozen
+class WeekBegan(Event):
+    week: int
+
+
+@frozen
+class BidsRevealed(Event):
+    """6.3, R9: the two bids (None for a side with no card, which bids 0)."""
+
+    ishida_card: str | None
+    tokugawa_card: str | None
+    winner: Side
+
+
+@frozen
+class FirstPlayerChosen(Event):
+    side: Side
+    first: Side
+
+
+@frozen
+class PhaseBegan(Event):
+    week: int
+    turn: Turn
+    phase: Phase
+    active: Side
+
+
+@frozen
+class MovementChosen(Event):
+    side: Side
+    option: MovementOption
+
+
+@frozen
+class MovementEnded(Event):
+    side: Side
+
+
+@frozen
+class ControlChanged(Event):
+    """4.2 / 4.3: a resource location or castle changed hands."""
+
+    location: str
+    side: Side | None
+
+
+@frozen
+class GameEnded(Event):
+    winner: Side
+    cause: str
+    ishida_vp: int | None = None
+    tokugawa_vp: int | None = None

@@ -1,0 +1,31 @@
+"""A value for each side, as an immutable pair (never a mutable dict)."""
+
+from __future__ import annotations
+
+from typing import Callable, Generic, TypeVar
+
+from attrs import evolve, frozen
+
+from rules.sides import Side
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+
+@frozen
+class Pair(Generic[T]):
+    ishida: T
+    tokugawa: T
+
+    def __getitem__(self, side: Side) -> T:
+        return self.ishida if side is Side.ISHIDA else self.tokugawa
+
+    def replace(self, side: Side, value: T) -> Pair[T]:
+        return evolve(self, **{side.value: value})
+
+    def map(self, fn: Callable[[T], U]) -> Pair[U]:
+        return Pair(fn(self.ishida), fn(self.tokugawa))
+
+    @classmethod
+    def of(cls, fn: Callable[[Side], T]) -> Pair[T]:
+        return cls(fn(Side.ISHIDA), fn(Side.TOKUGAWA))

@@ -1,0 +1,61 @@
+"""Games between players that choose uniformly among the legal commands.
+
+Used by `sekigahara selfplay`, the fuzz test and the benchmarks.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Callable
+
+from attrs import frozen
+
+from rules.engine import apply, legal_commands, start_game
+from rules.record import GameRecord, new_record
+from rules.state import GameState
+
+# Week 7 ends a game; no game reaches this many decisions unless it is stuck.
+MAX_DECISIONS = 20_000
+
+
+class DeadEnd(AssertionError):
+    """The game is not over but nobody has a legal command."""
+
+
+@frozen
+class SelfPlayResult:
+    seed: int
+    state: GameState
+    record: GameRecord
+    decisions: int
+    milliseconds: float
+
+
+def random_game(
+    seed: int,
+    on_step: Callable[[GameState, object, GameState, tuple], None] | None = None,
+    max_decisions: int = MAX_DECISIONS,
+) -> SelfPlayResult:
+    """Play one game; `on_step(before, command, after, events)` sees every step."""
+    started = time.perf_counter()
+    chooser = random.Random(f"selfplay/{seed}")
+    state, _ = start_game(seed)
+    record = new_record(seed)
+    decisions = 0
+    while not state.is_over:
+        if decisions >= max_decisions:
+            raise DeadEnd(f"seed {seed}: no end after {max_decisions} decisions")
+        side = chooser.choice(sorted(state.decision.sides))
+        options = legal_commands(state, side)
+        if not options:
+            raise DeadEnd(f"seed {seed}: {side.value} must decide but has no legal command")
+        command = chooser.choice(options)
+        after, events = apply(state, command)
+        if on_step is not None:
+            on_step(state, command, after, events)
+        record = record.with_command(command)
+        state = after
+        decisions += 1
+    elapsed = (time.perf_counter() - started) * 1000
+    return SelfPlayResult(seed, state, record, decisions, elapsed)

@@ -1,0 +1,57 @@
+"""2 Victory: instant victory (2.1, R50) and victory points (2.2, R56)."""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from rules.control import castles_controlled, resources_controlled
+from rules.events import Event, GameEnded
+from rules.pair import Pair
+from rules.sides import Side
+from rules.state import ELIMINATED, Decision, DecisionKind, GameResult, GameState, Phase
+
+ISHIDA_ELIMINATED = "ishida-mitsunari-eliminated"
+HIDEYORI_CAPTURED = "hideyori-captured"
+TOKUGAWA_ELIMINATED = "tokugawa-ieyasu-eliminated"
+VICTORY_POINTS = "vp"
+
+
+def instant_victory(state: GameState) -> GameResult | None:
+    """2.1: Tokugawa wins at once if Ishida Mitsunari is eliminated or Hideyori
+    captured; Ishida wins at once if Tokugawa Ieyasu is eliminated; if both
+    happen in the same combat, Ishida wins (R50). Call it after every elimination."""
+    tokugawa_falls = state.place_of("tokugawa-leader") == ELIMINATED
+    if tokugawa_falls:
+        return GameResult(Side.ISHIDA, TOKUGAWA_ELIMINATED)
+    if state.place_of("ishida-leader") == ELIMINATED:
+        return GameResult(Side.TOKUGAWA, ISHIDA_ELIMINATED)
+    if "hideyori" not in state.discs:
+        return GameResult(Side.TOKUGAWA, HIDEYORI_CAPTURED)
+    return None
+
+
+def victory_points(state: GameState) -> Pair[int]:
+    """2.2: 2 VP per castle controlled, 1 per resource location (capitals included)."""
+    return Pair.of(lambda side: 2 * castles_controlled(state, side) + resources_controlled(state, side))
+
+
+def score_at_end(state: GameState) -> GameResult:
+    """2.2: the higher total wins; a tie goes to Ishida."""
+    vp = victory_points(state)
+    winner = Side.TOKUGAWA if vp.tokugawa > vp.ishida else Side.ISHIDA
+    return GameResult(winner, VICTORY_POINTS, vp)
+
+
+def end_game(state: GameState, result: GameResult) -> tuple[GameState, list[Event]]:
+    """R56: the game ends at once on an instant victory, else after week 7."""
+    state = evolve(
+        state,
+        phase=Phase.OVER,
+        decision=Decision(DecisionKind.NONE, frozenset()),
+        result=result,
+        movement=None,
+    )
+    vp = result.vp
+    return state, [
+        GameEnded(result.winner, result.cause, vp.ishida if vp else None, vp.tokugawa if vp else None)
+    ]

@@ -1,0 +1,101 @@
+"""R55: what each side may see. The UI, bots and network layer read views only.
+
+A view holds the side's own pieces, hand and secret choices; of the enemy, block
+counts per place, hand size and only the blocks that are revealed (Mori Box,
+revealed at muster or for leadership, deployed, eliminated). It never holds a
+bag or draw pile order, the seed or the generator's state.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from attrs import frozen
+
+from rules.commands import Command
+from rules.components import default_components
+from rules.engine import legal_commands
+from rules.pair import Pair
+from rules.sides import Side
+from rules.state import (
+    ELIMINATED,
+    MORI_BOX,
+    Decision,
+    GameResult,
+    GameState,
+    MovementPhase,
+    Phase,
+    Turn,
+)
+
+ALWAYS_PUBLIC_PLACES = frozenset({MORI_BOX, ELIMINATED})
+
+
+@frozen
+class PlayerView:
+    side: Side
+    week: int
+    turn: Turn
+    phase: Phase
+    first_player: Side | None
+    active: Side | None
+    decision: Decision
+    own_blocks: tuple[tuple[str, str], ...]  # (block id, place) for all of the side's blocks
+    enemy_counts: tuple[tuple[str, int], ...]  # (place, number of enemy blocks there)
+    enemy_known: tuple[tuple[str, str], ...]  # (block id, place) of revealed enemy blocks
+    discs: frozenset[str]
+    hand: tuple[str, ...]
+    set_aside: tuple[str, ...]  # own secret choices not yet revealed (6.2, 6.3)
+    enemy_hand_size: int
+    draw_pile_sizes: Pair[int]
+    discard_pile_sizes: Pair[int]
+    top_discards: Pair[str | None]
+    resource_control: tuple[tuple[str, Side], ...]
+    castle_control: tuple[tuple[str, Side], ...]
+    movement: MovementPhase | None
+    result: GameResult | None
+    legal: tuple[Command, ...]
+
+    def blocks_at(self, place: str) -> tuple[str, ...]:
+        return tuple(block for block, p in self.own_blocks if p == place)
+
+    def enemy_count_at(self, place: str) -> int:
+        return dict(self.enemy_counts).get(place, 0)
+
+
+def view(state: GameState, side: Side) -> PlayerView:
+    c = default_components()
+    own: list[tuple[str, str]] = []
+    known: list[tuple[str, str]] = []
+    counts: Counter[str] = Counter()
+    for block, place in zip(c.blocks, state.positions):
+        if block.side is side:
+            own.append((block.id, place))
+            continue
+        counts[place] += 1
+        if place in ALWAYS_PUBLIC_PLACES or block.id in state.revealed:
+            known.append((block.id, place))
+    return PlayerView(
+        side=side,
+        week=state.week,
+        turn=state.turn,
+        phase=state.phase,
+        first_player=state.first_player,
+        active=state.active,
+        decision=state.decision,
+        own_blocks=tuple(own),
+        enemy_counts=tuple(sorted(counts.items())),
+        enemy_known=tuple(known),
+        discs=state.discs,
+        hand=state.cards[side].hand,
+        set_aside=state.secret[side],
+        enemy_hand_size=len(state.cards[side.other].hand),
+        draw_pile_sizes=state.cards.map(lambda cards: len(cards.draw_pile)),
+        discard_pile_sizes=state.cards.map(lambda cards: len(cards.discard_pile)),
+        top_discards=state.cards.map(lambda cards: cards.discard_pile[-1] if cards.discard_pile else None),
+        resource_control=state.resource_control,
+        castle_control=state.castle_control,
+        movement=state.movement,
+        result=state.result,
+        legal=tuple(legal_commands(state, side)),
+    )

@@ -1,0 +1,3 @@
+from sekigahara_tui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,72 @@
+"""5 Setup (5.1, 5.2.1-5.2.3, R44)."""
+
+from collections import Counter
+
+from rules.components import default_components
+from rules.engine import start_game
+from rules.events import BlocksShown
+from rules.sides import Side
+from rules.state import BAG, MORI_BOX, DecisionKind, Phase
+from rules.view import view
+
+ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
+
+
+def counts(state, side):
+    c = default_components()
+    return Counter(p for b, p in zip(c.blocks, state.positions) if b.side is side)
+
+
+def test_5_1_each_player_draws_5_cards(started):
+    for side in (ISHIDA, TOKUGAWA):
+        assert len(started.cards[side].hand) == 5
+        assert len(started.cards[side].draw_pile) == 50
+        assert started.cards[side].discard_pile == ()
+
+
+def test_5_1_week_1_begins_with_the_bid_not_reinforcement(started):
+    assert (started.week, started.phase) == (1, Phase.BID)
+    assert started.decision.kind is DecisionKind.BID
+    assert started.decision.sides == {ISHIDA, TOKUGAWA}
+
+
+def test_5_2_1_fixed_blocks_stand_at_their_symbols(started):
+    for location, blocks in default_components().setup.fixed:
+        for block in blocks:
+            assert started.place_of(block) == location
+
+
+def test_5_2_1_mori_box_blocks_are_face_up(started):
+    assert started.blocks_at(MORI_BOX) == ("mori-leader", "mori-3-1", "mori-3-2", "mori-3-3", "mori-3-4")
+    seen = view(started, TOKUGAWA)
+    assert {b for b, p in seen.enemy_known if p == MORI_BOX} == set(started.blocks_at(MORI_BOX))
+    _, events = start_game(1)
+    assert BlocksShown(ISHIDA, MORI_BOX, started.blocks_at(MORI_BOX)) in events
+
+
+def test_5_2_2_random_blocks_fill_the_plus_markers(started):
+    ishida, tokugawa = counts(started, ISHIDA), counts(started, TOKUGAWA)
+    # fixed + random markers
+    assert {k: ishida[k] for k in ("kyoto", "osaka", "gifu", "ueda", "aizu")} == {
+        "kyoto": 2, "osaka": 6 + 2, "gifu": 2, "ueda": 3, "aizu": 3 + 1}
+    assert {k: tokugawa[k] for k in ("miyazu", "kanazawa", "anotsu", "kiyosu", "sendai", "hakone", "edo")} == {
+        "miyazu": 1, "kanazawa": 4 + 1, "anotsu": 1, "kiyosu": 3 + 1, "sendai": 3 + 1, "hakone": 1, "edo": 4 + 2}
+
+
+def test_5_2_3_four_blocks_in_each_recruitment_box_and_the_rest_in_the_bags(started):
+    ishida, tokugawa = counts(started, ISHIDA), counts(started, TOKUGAWA)
+    assert ishida["ishida_recruitment"] == 4 and tokugawa["tokugawa_recruitment"] == 4
+    assert ishida[BAG] == 20 and tokugawa[BAG] == 22
+    assert ishida[MORI_BOX] == 5
+
+
+def test_r44_setup_draws_come_from_the_seed():
+    assert start_game(5)[0] == start_game(5)[0]
+    assert start_game(5)[0].positions != start_game(6)[0].positions
+
+
+def test_5_1_starting_control_and_discs(started):
+    assert started.discs == {"hideyori", "sanada"}
+    assert dict(started.castle_control) == {
+        "osaka": ISHIDA, "gifu": ISHIDA, "ueda": ISHIDA, "aizu": ISHIDA,
+        "miyazu": TOKUGAWA, "kanazawa": TOKUGAWA, "anotsu": TOKUGAWA, "okazaki": TOKUGAWA, "hakone": TOKUGAWA}
