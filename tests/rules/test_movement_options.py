@@ -1,0 +1,74 @@
+"""7.1 Movement Phase and cards for movement (R10)."""
+
+import pytest
+from attrs import evolve
+
+from helpers import with_hand
+from rules.commands import ChooseMovement, EndExchange, EndMovement, ExchangeCard
+from rules.engine import apply, legal_commands
+from rules.errors import IllegalCommand
+from rules.events import CardsDiscarded, CardsDrawn, MovementChosen
+from rules.movement import begin_movement_phase
+from rules.sides import Side
+from rules.state import DecisionKind, MovementOption
+
+ISHIDA = Side.ISHIDA
+HAND = ("mori-plain-1", "mori-plain-2", "ukita-plain-1", "ukita-swords-1", "uesugi-double")
+
+
+def phase(started, hand=HAND):
+    state = evolve(with_hand(started, ISHIDA, hand), first_player=ISHIDA)
+    return begin_movement_phase(state, ISHIDA)[0]
+
+
+def test_7_1_r10_four_options_costing_0_0_1_2_cards(started):
+    choices = legal_commands(phase(started), ISHIDA)
+    by_option = {o: [c for c in choices if c.option is o] for o in MovementOption}
+    assert [len(by_option[o]) for o in MovementOption] == [1, 1, 5, 10]
+    assert all(len(c.cards) == c.option.card_cost for c in choices)
+
+
+def test_7_1_full_movement_discards_two_cards_face_up(started):
+    state, events = apply(phase(started), ChooseMovement(ISHIDA, MovementOption.FULL, ("ukita-plain-1", "mori-plain-2")))
+    assert events == (MovementChosen(ISHIDA, MovementOption.FULL),
+                      CardsDiscarded(ISHIDA, ("mori-plain-2", "ukita-plain-1"), "movement"))
+    assert state.cards[ISHIDA].hand == ("mori-plain-1", "ukita-swords-1", "uesugi-double")
+    assert state.decision.kind is DecisionKind.MOVE
+    assert legal_commands(state, ISHIDA) == [EndMovement(ISHIDA)]
+
+
+def test_7_1_limited_movement_costs_exactly_one_card(started):
+    with pytest.raises(IllegalCommand, match=r"limited movement costs 1 card, not 2 \(7.1\)"):
+        apply(phase(started), ChooseMovement(ISHIDA, MovementOption.LIMITED, ("mori-plain-1", "mori-plain-2")))
+
+
+def test_7_1_cannot_pay_with_a_card_not_in_hand(started):
+    with pytest.raises(IllegalCommand, match=r"ukita-plain-7 is not in your hand \(7.1\)"):
+        apply(phase(started), ChooseMovement(ISHIDA, MovementOption.LIMITED, ("ukita-plain-7",)))
+
+
+def test_7_1_with_one_card_full_movement_is_not_offered(started):
+    choices = legal_commands(phase(started, ("mori-plain-1",)), ISHIDA)
+    assert {c.option for c in choices} == {MovementOption.PASS, MovementOption.MINIMAL, MovementOption.LIMITED}
+
+
+def test_7_1_no_movement_exchanges_any_number_of_cards(started):
+    state, _ = apply(phase(started), ChooseMovement(ISHIDA, MovementOption.PASS))
+    assert state.decision.kind is DecisionKind.EXCHANGE_CARDS
+    assert legal_commands(state, ISHIDA) == [*(ExchangeCard(ISHIDA, c) for c in HAND), EndExchange(ISHIDA)]
+    top = state.cards[ISHIDA].draw_pile[:2]
+    state, events = apply(state, ExchangeCard(ISHIDA, "mori-plain-1"))
+    assert events == (CardsDiscarded(ISHIDA, ("mori-plain-1",), "exchange"),)
+    state, _ = apply(state, ExchangeCard(ISHIDA, "uesugi-double"))
+    state, events = apply(state, EndExchange(ISHIDA))
+    assert CardsDrawn(ISHIDA, top) in events
+    assert state.cards[ISHIDA].hand == ("mori-plain-2", "ukita-plain-1", "ukita-swords-1", *top)
+    assert state.cards[ISHIDA].discard_pile[-2:] == ("mori-plain-1", "uesugi-double")
+    assert state.active is Side.TOKUGAWA  # the phase is over; Ishida's empty Combat Phase too
+
+
+def test_7_1_no_movement_with_no_exchange_keeps_the_hand(started):
+    state, _ = apply(phase(started), ChooseMovement(ISHIDA, MovementOption.PASS))
+    state, events = apply(state, EndExchange(ISHIDA))
+    assert state.cards[ISHIDA].hand == HAND
+    assert not any(isinstance(e, CardsDrawn) for e in events)

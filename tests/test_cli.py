@@ -1,0 +1,40 @@
+"""The `sekigahara` command line: replay and selfplay."""
+
+import json
+
+from rules.record import save_record
+from rules.selfplay import random_game
+from sekigahara_tui.cli import main
+
+
+def test_selfplay_prints_a_line_per_game_and_a_total(capsys, tmp_path):
+    assert main(["selfplay", "--games", "3", "--seed", "1", "--record", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines[:3]] == ["seed 1", "seed 2", "seed 3"]
+    assert all("decisions" in line and " ms" in line and "winner" in line for line in lines[:3])
+    assert lines[3].startswith("total: 3 games, ishida ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game-1.json", "game-2.json", "game-3.json"]
+
+
+def test_replay_summarises_the_final_position(capsys, tmp_path):
+    game = random_game(5)
+    save_record(game.record, tmp_path / "g.json")
+    assert main(["replay", str(tmp_path / "g.json")]) == 0
+    out = capsys.readouterr().out
+    vp = game.state.result.vp
+    assert "week 7, turn B, phase over" in out
+    assert f"VP: ishida {vp.ishida}, tokugawa {vp.tokugawa}" in out
+    assert f"winner: {game.state.result.winner.value}" in out
+
+
+def test_replay_of_a_bad_record_fails_naming_the_first_illegal_command(capsys, tmp_path):
+    record = json.loads((lambda g: __import__("rules.record", fromlist=["x"]).record_to_json(g.record))(random_game(6)))
+    record["commands"][2] = "tokugawa: first ishida"
+    (tmp_path / "bad.json").write_text(json.dumps(record))
+    assert main(["replay", str(tmp_path / "bad.json")]) == 1
+    assert "command 3 ('tokugawa: first ishida') is illegal" in capsys.readouterr().err
+
+
+def test_replay_of_a_missing_file_fails_cleanly(capsys, tmp_path):
+    assert main(["replay", str(tmp_path / "nope.json")]) == 1
+    assert "cannot read" in capsys.readouterr().err
