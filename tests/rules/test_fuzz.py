@@ -1,0 +1,125 @@
+"""The random simulation test (architecture.md): seeded games of random legal
+commands, checking the invariants at every step. A failing seed is printed in
+the assertion so the game can be replayed (`sekigahara selfplay --seed S`)."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+import pytest
+from attrs import evolve
+
+from rules.components import default_components
+from rules.engine import legal_commands
+from rules.notation import format_command, parse_command
+from rules.selfplay import MAX_DECISIONS, random_game
+from rules.serialise import state_from_json, state_to_json
+from rules.sides import BOTH_SIDES, Side
+from rules.state import ELIMINATED, MORI_BOX, GameState, SideCards
+from rules.view import view
+
+FAST_GAMES = 200
+SLOW_GAMES = int(os.environ.get("SEKIGAHARA_FUZZ_GAMES", "2000"))
+
+
+def check_conservation(state: GameState) -> None:
+    """96 blocks and 110 cards, every one in exactly one place."""
+    c = default_components()
+    assert len(state.positions) == 96
+    for side in BOTH_SIDES:
+        cards = state.cards[side]
+        every = cards.hand + cards.draw_pile + cards.discard_pile
+        assert Counter(every) == Counter(card.id for card in c.cards_of(side)), "cards lost or duplicated"
+        assert set(state.secret[side]) <= set(cards.hand)
+
+
+def hidden_variant(state: GameState, hider: Side) -> GameState | None:
+    """The same state but for what `hider` keeps hidden: two of its hidden
+    blocks at different places swapped, its hand swapped with its draw pile's
+    cards, and another random generator. None if there is nothing to swap."""
+    c = default_components()
+    public = {ELIMINATED, MORI_BOX}
+    hidden = [
+        i for i, (b, p) in enumerate(zip(c.blocks, state.positions))
+        if b.side is hider and p not in public and b.id not in state.revealed
+    ]
+    positions = list(state.positions)
+    pair = next(((i, j) for i in hidden for j in hidden if positions[i] != positions[j]), None)
+    if pair is not None:
+        i, j = pair
+        positions[i], positions[j] = positions[j], positions[i]
+    cards = state.cards[hider]
+    secret = state.secret[hider]
+    keep = len(secret)  # the set-aside cards must stay in hand
+    swap = min(len(cards.hand) - keep, len(cards.draw_pile))
+    hand = cards.hand[:keep] + cards.draw_pile[:swap] + cards.hand[keep + swap:]
+    draw = cards.hand[keep:keep + swap] + cards.draw_pile[swap:]
+    variant = evolve(
+        state,
+        positions=tuple(positions),
+        cards=state.cards.replace(hider, SideCards(hand, draw, cards.discard_pile)),
+        seed=state.seed + 1,
+        rng_counter=state.rng_counter + 7,
+    )
+    return variant if variant != state else None
+
+
+def check_views(state: GameState) -> None:
+    for hider in BOTH_SIDES:
+        variant = hidden_variant(state, hider)
+        if variant is not None:
+            assert view(variant, hider.other) == view(state, hider.other), f"{hider.value}'s hidden state leaks"
+
+
+def check_step(before: GameState, command, after: GameState, events) -> None:
+    check_conservation(after)
+    assert state_from_json(state_to_json(after)) == after, "save/load changed the state"
+    assert parse_command(format_command(command)) == command, "notation round trip failed"
+    if not after.is_over:
+        assert any(legal_commands(after, side) for side in after.decision.sides), "dead end"
+    for event in events:
+        assert event.visible_to(), f"{event} is seen by nobody"
+
+
+def play_and_check(seed: int, check_every: int = 1) -> None:
+    steps = [0]
+
+    def on_step(before, command, after, events):
+        steps[0] += 1
+        try:
+            check_step(before, command, after, events)
+            if steps[0] % check_every == 0:
+                check_views(after)
+        except AssertionError as error:
+            raise AssertionError(f"seed {seed}, decision {steps[0]} ({format_command(command)}): {error}") from None
+
+    game = random_game(seed, on_step=on_step)
+    assert game.state.is_over and game.decisions < MAX_DECISIONS
+
+
+@pytest.mark.parametrize("block", range(10))
+def test_fuzz_200_seeded_games_keep_every_invariant(block):
+    for seed in range(block * FAST_GAMES // 10, (block + 1) * FAST_GAMES // 10):
+        play_and_check(seed, check_every=3)
+
+
+@pytest.mark.slow
+def test_fuzz_long_run():
+    for seed in range(FAST_GAMES, FAST_GAMES + SLOW_GAMES):
+        play_and_check(seed, check_every=1)
+
+
+def test_views_hide_enemy_blocks_hand_and_generator(started):
+    for hider in BOTH_SIDES:
+        variant = hidden_variant(started, hider)
+        assert variant is not None and variant.positions != started.positions
+        assert view(variant, hider.other) == view(started, hider.other)
+        assert view(variant, hider) != view(started, hider)
+
+
+def test_views_show_enemy_counts_not_identities(started):
+    seen = view(started, Side.TOKUGAWA)
+    assert seen.enemy_count_at("osaka") == 8
+    assert not any(place == "osaka" for _, place in seen.enemy_known)
+    assert not any(a.name in ("seed", "rng_counter", "positions") for a in type(seen).__attrs_attrs__)
