@@ -4,10 +4,27 @@ from __future__ import annotations
 
 from attrs import evolve
 
+from rules.arrival import has_enemy_units
+from rules.commands import BeginMove, Step
 from rules.engine import start_game
+from rules.selfplay import random_game
 from rules.pair import Pair
 from rules.sides import Side
 from rules.state import BAG, GameState, SideCards, with_positions
+
+
+def no_stack_moves(state, command) -> bool:
+    return isinstance(command, BeginMove)
+
+
+def no_contact(state, command) -> bool:
+    """Never step into enemy units, so no combat (8) arises."""
+    return isinstance(command, Step) and has_enemy_units(state, command.side, command.to)
+
+
+def peaceful_game(seed: int, avoid=no_stack_moves):
+    """A random game that never reaches a combat (8), so it ends after week 7."""
+    return random_game(seed, avoid=avoid)
 
 
 def fresh_game(seed: int = 1) -> GameState:

@@ -14,6 +14,7 @@ from rules.state import MovementOption
 
 
 def _sorted_cards(cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """Sets of ids are kept sorted, so each command has one text form."""
     return tuple(sorted(cards))
 
 
@@ -72,6 +73,83 @@ class EndMovement:
     side: Side
 
 
+@frozen
+class BeginMove:
+    """7.3.1: start a stack move from a source location. `leader` names the
+    leader block revealed for leadership (7.3.4, R17), if the move relies on one."""
+
+    side: Side
+    source: str
+    leader: str | None = None
+
+
+@frozen
+class Select:
+    """Add a block to the group that moves next (7.3.1, R14)."""
+
+    side: Side
+    block: str
+
+
+@frozen
+class Deselect:
+    """Take a block out of the group that moves next."""
+
+    side: Side
+    block: str
+
+
+@frozen
+class ForceMarch:
+    """7.3.3, R16: discard a card for +1 movement to the selected group,
+    which must then move and end together."""
+
+    side: Side
+    card: str
+
+
+@frozen
+class Step:
+    """Move the selected group one location along a road (7.3)."""
+
+    side: Side
+    to: str
+
+
+@frozen
+class Halt:
+    """The selected group ends its move where it stands (R14: drop-off)."""
+
+    side: Side
+
+
+@frozen
+class EndStackMove:
+    """The stack move is over: every block of it stops where it stands."""
+
+    side: Side
+
+
+@frozen
+class Muster:
+    """7.2: bring blocks from the Recruitment Box to a recruitment location:
+    one block of any daimyo, hidden (option 2), or several of the location's
+    daimyo, shown (option 1, R11)."""
+
+    side: Side
+    location: str
+    blocks: tuple[str, ...] = field(converter=_sorted_cards)
+
+
+@frozen
+class EnterFromMoriBox:
+    """9.3, R40, R42: discard a card to bring one Mori block into Osaka."""
+
+    side: Side
+    block: str
+    card: str
+
+
 Command = (
     ReinforcementDiscard
     | Bid
@@ -80,6 +158,15 @@ Command = (
     | ExchangeCard
     | EndExchange
     | EndMovement
+    | BeginMove
+    | Select
+    | Deselect
+    | ForceMarch
+    | Step
+    | Halt
+    | EndStackMove
+    | Muster
+    | EnterFromMoriBox
 )
 
 COMMAND_TYPES: tuple[type, ...] = Command.__args__  # type: ignore[attr-defined]

@@ -266,6 +266,10 @@ class Components:
 
     # -- the map -------------------------------------------------------------
 
+    @cached_property
+    def location_ids(self) -> frozenset[str]:
+        return frozenset(self._locations_by_id)
+
     def neighbours(self, location_id: str) -> tuple[str, ...]:
         """Locations one connection away, sorted by id."""
         return tuple(other for other, _ in _lookup(self._adjacency, location_id, "location"))

@@ -9,16 +9,27 @@ from __future__ import annotations
 
 from typing import Callable
 
-from rules import bidding, movement, reinforcement
+from attrs import frozen
+
+from rules import bidding, mori_box, movement, muster, reinforcement, stack_moves
 from rules.commands import (
+    BeginMove,
     Bid,
     ChooseFirstPlayer,
     ChooseMovement,
     Command,
+    Deselect,
     EndExchange,
     EndMovement,
+    EndStackMove,
+    EnterFromMoriBox,
     ExchangeCard,
+    ForceMarch,
+    Halt,
+    Muster,
     ReinforcementDiscard,
+    Select,
+    Step,
 )
 from rules.errors import IllegalCommand
 from rules.events import Event
@@ -35,41 +46,77 @@ def _always_legal(state: GameState, command: Command) -> str | None:
     return None
 
 
-# What each decision accepts: how to list its legal commands, and for each
-# command type, how to explain why it is illegal and how to apply it.
-DECISIONS: dict[DecisionKind, tuple[str, Callable, dict[type, tuple[Check, Handler]]]] = {
-    DecisionKind.REINFORCEMENT_DISCARD: (
+@frozen
+class Answer:
+    """How one command type answers a decision: why it may be illegal, and its effect.
+    `listed`: legal_commands lists every legal instance, so anything unlisted is
+    refused; False where the list gives one of several interchangeable choices."""
+
+    check: Check
+    apply: Handler
+    listed: bool = True
+
+
+@frozen
+class DecisionRules:
+    asks: str  # what the deciding side is asked to do, with the rule
+    legal: Callable[[GameState, Side], list]
+    answers: dict[type, Answer]
+
+
+MORI_ENTRY = Answer(mori_box.why_mori_entry_illegal, mori_box.apply_mori_entry, listed=False)
+
+DECISIONS: dict[DecisionKind, DecisionRules] = {
+    DecisionKind.REINFORCEMENT_DISCARD: DecisionRules(
         "discard half your hand (6.2)",
         reinforcement.legal_reinforcement_discards,
-        {ReinforcementDiscard: (reinforcement.why_reinforcement_discard_illegal, reinforcement.apply_reinforcement_discard)},
+        {ReinforcementDiscard: Answer(reinforcement.why_reinforcement_discard_illegal, reinforcement.apply_reinforcement_discard)},
     ),
-    DecisionKind.BID: (
+    DecisionKind.BID: DecisionRules(
         "bid a card for first player (6.3)",
         bidding.legal_bids,
-        {Bid: (bidding.why_bid_illegal, bidding.apply_bid)},
+        {Bid: Answer(bidding.why_bid_illegal, bidding.apply_bid)},
     ),
-    DecisionKind.CHOOSE_FIRST_PLAYER: (
+    DecisionKind.CHOOSE_FIRST_PLAYER: DecisionRules(
         "choose the first player (6.3)",
         bidding.legal_first_player_choices,
-        {ChooseFirstPlayer: (_always_legal, bidding.apply_choose_first_player)},
+        {ChooseFirstPlayer: Answer(_always_legal, bidding.apply_choose_first_player)},
     ),
-    DecisionKind.CHOOSE_MOVEMENT: (
+    DecisionKind.CHOOSE_MOVEMENT: DecisionRules(
         "choose a movement option (7.1)",
         movement.legal_movement_choices,
-        {ChooseMovement: (movement.why_movement_choice_illegal, movement.apply_choose_movement)},
+        {ChooseMovement: Answer(movement.why_movement_choice_illegal, movement.apply_choose_movement)},
     ),
-    DecisionKind.EXCHANGE_CARDS: (
+    DecisionKind.EXCHANGE_CARDS: DecisionRules(
         "exchange cards under the no-movement option (7.1)",
         movement.legal_exchanges,
         {
-            ExchangeCard: (movement.why_exchange_illegal, movement.apply_exchange_card),
-            EndExchange: (_always_legal, movement.apply_end_exchange),
+            ExchangeCard: Answer(movement.why_exchange_illegal, movement.apply_exchange_card),
+            EndExchange: Answer(_always_legal, movement.apply_end_exchange),
+            EnterFromMoriBox: MORI_ENTRY,
         },
     ),
-    DecisionKind.MOVE: (
-        "move stacks or end the Movement Phase (7)",
+    DecisionKind.MOVE: DecisionRules(
+        "move a stack, muster, or end the Movement Phase (7)",
         movement.legal_moves,
-        {EndMovement: (_always_legal, movement.apply_end_movement)},
+        {
+            BeginMove: Answer(stack_moves.why_begin_move_illegal, stack_moves.apply_begin_move),
+            Muster: Answer(muster.why_muster_illegal, muster.apply_muster, listed=False),
+            EnterFromMoriBox: MORI_ENTRY,
+            EndMovement: Answer(_always_legal, movement.apply_end_movement),
+        },
+    ),
+    DecisionKind.STACK_MOVE: DecisionRules(
+        "move the blocks of this stack (7.3)",
+        stack_moves.legal_stack_commands,
+        {
+            Select: Answer(stack_moves.why_select_illegal, stack_moves.apply_select),
+            Deselect: Answer(stack_moves.why_deselect_illegal, stack_moves.apply_deselect),
+            ForceMarch: Answer(stack_moves.why_force_march_illegal, stack_moves.apply_force_march),
+            Step: Answer(stack_moves.why_step_illegal, stack_moves.apply_step),
+            Halt: Answer(stack_moves.why_halt_illegal, stack_moves.apply_halt),
+            EndStackMove: Answer(_always_legal, stack_moves.apply_end_stack_move),
+        },
     ),
 }
 
@@ -83,7 +130,7 @@ def legal_commands(state: GameState, side: Side) -> list[Command]:
     """Every command `side` may give now; empty if it has nothing to decide."""
     if side not in state.decision.sides:
         return []
-    return DECISIONS[state.decision.kind][1](state, side)
+    return DECISIONS[state.decision.kind].legal(state, side)
 
 
 def waiting_for(state: GameState) -> str:
@@ -91,7 +138,7 @@ def waiting_for(state: GameState) -> str:
     if state.decision.kind is DecisionKind.NONE:
         return "nothing: the game is over (R56)"
     who = " and ".join(sorted(s.value for s in state.decision.sides))
-    return f"{who} to {DECISIONS[state.decision.kind][0]}"
+    return f"{who} to {DECISIONS[state.decision.kind].asks}"
 
 
 def why_illegal(state: GameState, command: Command) -> str | None:
@@ -100,11 +147,11 @@ def why_illegal(state: GameState, command: Command) -> str | None:
         return "the game is over (R56)"
     if command.side not in state.decision.sides:
         return f"it is not {command.side.value}'s decision: waiting for {waiting_for(state)}"
-    _, _, accepted = DECISIONS[state.decision.kind]
-    if type(command) not in accepted:
+    answer = DECISIONS[state.decision.kind].answers.get(type(command))
+    if answer is None:
         return f"that command does not answer the current decision: waiting for {waiting_for(state)}"
-    reason = accepted[type(command)][0](state, command)
-    if reason is None and command not in legal_commands(state, command.side):
+    reason = answer.check(state, command)
+    if reason is None and answer.listed and command not in legal_commands(state, command.side):
         reason = f"not a legal command now: waiting for {waiting_for(state)}"
     return reason
 
@@ -114,7 +161,7 @@ def apply(state: GameState, command: Command) -> tuple[GameState, tuple[Event, .
     reason = why_illegal(state, command)
     if reason is not None:
         raise IllegalCommand(reason)
-    handler = DECISIONS[state.decision.kind][2][type(command)][1]
+    handler = DECISIONS[state.decision.kind].answers[type(command)].apply
     state, events = handler(state, command)
     state, more = advance(state)
     return state, tuple(events + more)

@@ -160,3 +160,62 @@ class GameEnded(Event):
     cause: str
     ishida_vp: int | None = None
     tokugawa_vp: int | None = None
+
+
+@frozen
+class LeaderRevealed(Event):
+    """7.3.4, R17: a leader block shown to give its stack leadership."""
+
+    side: Side
+    block: str
+    location: str
+
+
+@frozen
+class BlocksMoved(PrivateEvent):
+    side: Side
+    blocks: tuple[str, ...]
+    origin: str
+    destination: str
+
+
+@frozen
+class OpponentMovedBlocks(OpponentEvent):
+    side: Side
+    count: int
+    origin: str
+    destination: str
+
+
+@frozen
+class BlocksStopped(Event):
+    """7.3.2: moving blocks entered a location with enemy units and stop there."""
+
+    side: Side
+    location: str
+
+
+@frozen
+class Overrun(Event):
+    """7.4: the overrun blocks are destroyed; eliminated blocks are public (8.7.3)."""
+
+    side: Side  # the overrunning side
+    location: str
+    eliminated: tuple[str, ...]
+
+
+@frozen
+class BlocksMustered(Event):
+    """7.2 option 1: mustered blocks shown to prove they match the location."""
+
+    side: Side
+    location: str
+    blocks: tuple[str, ...]
+
+
+@frozen
+class MoriBlockEntered(Event):
+    """9.3: a Mori Box block (face up) entered Osaka."""
+
+    side: Side
+    block: str

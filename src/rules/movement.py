@@ -1,8 +1,7 @@
-"""7.1 Movement Phase: the choice of movement option and its card cost.
+"""7.1 Movement Phase: the movement option, its card cost, and what it allows.
 
-Stack moves (7.3), musters (7.2), overruns (7.4) and the Mori Box (9.3) are
-the Movement issue's; until they land, the MOVE decision offers only the end
-of the phase.
+Stack moves are in `stack_moves` (7.3), musters in `muster` (7.2), overruns
+in `arrival` (7.4) and the Mori Box in `mori_box` (9.3).
 """
 
 from __future__ import annotations
@@ -14,6 +13,9 @@ from attrs import evolve
 from rules.commands import ChooseMovement, EndExchange, EndMovement, ExchangeCard
 from rules.decks import discard_cards, draw_cards
 from rules.events import Event, MovementChosen, MovementEnded, PhaseBegan
+from rules.mori_box import legal_mori_entries
+from rules.muster import legal_musters
+from rules.stack_moves import legal_begin_moves, may_begin_stack_move
 from rules.sides import Side
 from rules.state import Decision, DecisionKind, GameState, MovementOption, MovementPhase, Phase
 
@@ -67,9 +69,14 @@ def apply_choose_movement(state: GameState, command: ChooseMovement) -> tuple[Ga
     return state, [MovementChosen(command.side, command.option), *events]
 
 
-def legal_exchanges(state: GameState, side: Side) -> list[ExchangeCard | EndExchange]:
-    """7.1 "no movement": discard any number of cards, then draw as many."""
-    return [*(ExchangeCard(side, card) for card in state.cards[side].hand), EndExchange(side)]
+def legal_exchanges(state: GameState, side: Side) -> list:
+    """7.1 "no movement": discard any number of cards, then draw as many.
+    Mori Box entries are allowed under any option (R42)."""
+    return [
+        *(ExchangeCard(side, card) for card in state.cards[side].hand),
+        *legal_mori_entries(state, side),
+        EndExchange(side),
+    ]
 
 
 def why_exchange_illegal(state: GameState, command: ExchangeCard) -> str | None:
@@ -91,8 +98,10 @@ def apply_end_exchange(state: GameState, command: EndExchange) -> tuple[GameStat
     return evolve(state, decision=PHASE_DONE), [*events, MovementEnded(command.side)]
 
 
-def legal_moves(state: GameState, side: Side) -> list[EndMovement]:
-    return [EndMovement(side)]
+def legal_moves(state: GameState, side: Side) -> list:
+    assert state.movement is not None
+    commands: list = legal_begin_moves(state, side) if may_begin_stack_move(state.movement) else []
+    return [*commands, *legal_musters(state, side), *legal_mori_entries(state, side), EndMovement(side)]
 
 
 def apply_end_movement(state: GameState, command: EndMovement) -> tuple[GameState, list[Event]]:

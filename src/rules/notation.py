@@ -16,14 +16,23 @@ import attrs
 
 from rules.commands import (
     COMMAND_TYPES,
+    BeginMove,
     Bid,
     ChooseFirstPlayer,
     ChooseMovement,
     Command,
+    Deselect,
     EndExchange,
     EndMovement,
+    EndStackMove,
+    EnterFromMoriBox,
     ExchangeCard,
+    ForceMarch,
+    Halt,
+    Muster,
     ReinforcementDiscard,
+    Select,
+    Step,
 )
 from rules.sides import Side
 
@@ -35,6 +44,15 @@ VERBS: dict[str, type] = {
     "exchange": ExchangeCard,
     "draw": EndExchange,
     "end": EndMovement,
+    "move": BeginMove,
+    "select": Select,
+    "deselect": Deselect,
+    "march": ForceMarch,
+    "step": Step,
+    "halt": Halt,
+    "done": EndStackMove,
+    "muster": Muster,
+    "mori": EnterFromMoriBox,
 }
 VERB_OF: dict[type, str] = {cls: verb for verb, cls in VERBS.items()}
 assert set(VERB_OF) == set(COMMAND_TYPES), "every command type needs a verb"
@@ -53,12 +71,18 @@ def _is_tuple(kind: type) -> bool:
     return typing.get_origin(kind) is tuple
 
 
+def _is_optional(kind: type) -> bool:
+    return type(None) in typing.get_args(kind)
+
+
 def format_command(command: Command, with_side: bool = True) -> str:
     words = [VERB_OF[type(command)]]
     for name, kind in _argument_fields(type(command)):
         value = getattr(command, name)
         if _is_tuple(kind):
             words += [str(item) for item in value]
+        elif value is None:
+            continue  # an optional last field left out
         elif isinstance(value, Enum):
             words.append(str(value.value))
         else:
@@ -104,6 +128,8 @@ def parse_command(line: str, side: Side | None = None) -> Command:
             args = args[:index]
             break
         if index >= len(args):
+            if _is_optional(kind):
+                break
             raise NotationError(f"{verb}: missing {name}: {usage(cls)}")
         values[name] = _parse_word(args[index], kind, name)
     else:
@@ -115,5 +141,10 @@ def parse_command(line: str, side: Side | None = None) -> Command:
 def usage(cls: type) -> str:
     parts = [VERB_OF[cls]]
     for name, kind in _argument_fields(cls):
-        parts.append(f"[{name}...]" if _is_tuple(kind) else f"<{name}>")
+        if _is_tuple(kind):
+            parts.append(f"[{name}...]")
+        elif _is_optional(kind):
+            parts.append(f"[{name}]")
+        else:
+            parts.append(f"<{name}>")
     return " ".join(parts)

@@ -11,6 +11,7 @@ from typing import Callable
 
 from attrs import frozen
 
+from rules.combat import CombatNotImplemented
 from rules.engine import apply, legal_commands, start_game
 from rules.record import GameRecord, new_record
 from rules.state import GameState
@@ -30,19 +31,25 @@ class SelfPlayResult:
     record: GameRecord
     decisions: int
     milliseconds: float
+    # Why the game stopped before its end: a rule not implemented yet (combat, 8).
+    stopped: str | None = None
 
 
 def random_game(
     seed: int,
     on_step: Callable[[GameState, object, GameState, tuple], None] | None = None,
     max_decisions: int = MAX_DECISIONS,
+    avoid: Callable[[GameState, object], bool] | None = None,
 ) -> SelfPlayResult:
-    """Play one game; `on_step(before, command, after, events)` sees every step."""
+    """Play one game; `on_step(before, command, after, events)` sees every step.
+    Commands for which `avoid(state, command)` is true are never chosen while
+    another is legal (tests use it for games that stay clear of combat)."""
     started = time.perf_counter()
     chooser = random.Random(f"selfplay/{seed}")
     state, _ = start_game(seed)
     record = new_record(seed)
     decisions = 0
+    stopped = None
     while not state.is_over:
         if decisions >= max_decisions:
             raise DeadEnd(f"seed {seed}: no end after {max_decisions} decisions")
@@ -50,12 +57,17 @@ def random_game(
         options = legal_commands(state, side)
         if not options:
             raise DeadEnd(f"seed {seed}: {side.value} must decide but has no legal command")
-        command = chooser.choice(options)
-        after, events = apply(state, command)
+        preferred = [c for c in options if not avoid(state, c)] if avoid else options
+        command = chooser.choice(preferred or options)
+        try:
+            after, events = apply(state, command)
+        except CombatNotImplemented as missing:
+            stopped = f"week {state.week}: {missing}"
+            break
         if on_step is not None:
             on_step(state, command, after, events)
         record = record.with_command(command)
         state = after
         decisions += 1
     elapsed = (time.perf_counter() - started) * 1000
-    return SelfPlayResult(seed, state, record, decisions, elapsed)
+    return SelfPlayResult(seed, state, record, decisions, elapsed, stopped)

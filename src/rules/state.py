@@ -47,7 +47,8 @@ class DecisionKind(str, Enum):
     CHOOSE_FIRST_PLAYER = "choose-first-player"  # 6.3
     CHOOSE_MOVEMENT = "choose-movement"  # 7.1
     EXCHANGE_CARDS = "exchange-cards"  # 7.1 "no movement" option
-    MOVE = "move"  # 7.2-7.4: stack moves and musters, then end of phase
+    MOVE = "move"  # 7.2-7.4, 9.3: begin a stack move, muster, Mori entry, or end the phase
+    STACK_MOVE = "stack-move"  # 7.3: within one stack move: select, step, halt, end
     NONE = "none"  # the game is over
 
 
@@ -80,11 +81,51 @@ class SideCards:
 
 
 @frozen
+class BlockProgress:
+    """One block's move so far, within a stack move (7.3.3, 7.3.5)."""
+
+    block: str
+    path: tuple[str, ...]  # the source first, then every location entered
+    highway_only: bool = True  # every segment so far was a highway
+    largest_group: int = 0  # most blocks that travelled with it over one segment (R19)
+    force_march: bool = False  # R16
+    done: bool = False  # it has ended its move
+
+    @property
+    def at(self) -> str:
+        return self.path[-1]
+
+    @property
+    def steps(self) -> int:
+        return len(self.path) - 1
+
+
+@frozen
+class StackMove:
+    """The stack move under way: its source and every block that may take part (7.3.1)."""
+
+    source: str
+    leadership: bool  # leadership present at the source (7.3.4, R17)
+    revealed_leader: str | None
+    blocks: tuple[BlockProgress, ...]
+    selection: tuple[str, ...] = ()  # the group about to move next
+
+    def progress(self, block: str) -> BlockProgress:
+        return next(p for p in self.blocks if p.block == block)
+
+
+@frozen
 class MovementPhase:
-    """The active player's Movement Phase so far (7.1)."""
+    """The active player's Movement Phase so far (7.1-7.3)."""
 
     option: MovementOption | None = None
     exchanged: int = 0  # cards discarded so far under the "no movement" option
+    stack_moves: int = 0  # stack moves begun (7.1)
+    mustered: bool = False  # at most one muster a turn (7.2)
+    sources: frozenset[str] = frozenset()  # R15: each location is the source of one stack move at most
+    segments: frozenset[str] = frozenset()  # road segments used this phase, as "a~b" sorted (7.3.1)
+    fixed: frozenset[str] = frozenset()  # blocks that may not move again: moved, mustered, or from the Mori Box
+    current: StackMove | None = None
 
 
 @frozen
@@ -113,6 +154,10 @@ class GameState:
     secret: Pair[tuple[str, ...]] = Pair((), ())
     movement: MovementPhase | None = None
     result: GameResult | None = None
+    # R51: (location, side, adjacent location it was entered from) during this turn.
+    entered_from: tuple[tuple[str, Side, str], ...] = ()
+    # 8.9.4 step 5: (location, besieged side). Set by sieges; read by movement (R57).
+    besieged: tuple[tuple[str, Side], ...] = ()
 
     # --- reading the state ---------------------------------------------------
 
@@ -151,6 +196,11 @@ def with_positions(state: GameState, moves: dict[str, str]) -> GameState:
 
 def sorted_pairs(mapping: dict[str, Side]) -> tuple[tuple[str, Side], ...]:
     return tuple(sorted(mapping.items()))
+
+
+def segment_key(a: str, b: str) -> str:
+    """A road segment's id, the same in both directions."""
+    return "~".join(sorted((a, b)))
 
 
 def recruitment_box(side: Side) -> str:

@@ -23,12 +23,47 @@ from rules.state import (
     Decision,
     GameResult,
     GameState,
+    MovementOption,
     MovementPhase,
     Phase,
+    StackMove,
     Turn,
 )
 
 ALWAYS_PUBLIC_PLACES = frozenset({MORI_BOX, ELIMINATED})
+
+
+@frozen
+class MovementView:
+    """The Movement Phase as a side sees it: the option, what has been used,
+    and, for the moving side only, which blocks are in the stack move."""
+
+    option: MovementOption | None
+    exchanged: int
+    stack_moves: int
+    mustered: bool
+    sources: frozenset[str]
+    segments: frozenset[str]
+    current_source: str | None
+    stack_move: StackMove | None  # the active side's own view only
+    fixed: frozenset[str]  # the active side's own view only
+
+
+def movement_view(movement: MovementPhase | None, own: bool) -> MovementView | None:
+    if movement is None:
+        return None
+    current = movement.current
+    return MovementView(
+        option=movement.option,
+        exchanged=movement.exchanged,
+        stack_moves=movement.stack_moves,
+        mustered=movement.mustered,
+        sources=movement.sources,
+        segments=movement.segments,
+        current_source=current.source if current else None,
+        stack_move=current if own else None,
+        fixed=movement.fixed if own else frozenset(),
+    )
 
 
 @frozen
@@ -52,7 +87,7 @@ class PlayerView:
     top_discards: Pair[str | None]
     resource_control: tuple[tuple[str, Side], ...]
     castle_control: tuple[tuple[str, Side], ...]
-    movement: MovementPhase | None
+    movement: MovementView | None
     result: GameResult | None
     legal: tuple[Command, ...]
 
@@ -95,7 +130,7 @@ def view(state: GameState, side: Side) -> PlayerView:
         top_discards=state.cards.map(lambda cards: cards.discard_pile[-1] if cards.discard_pile else None),
         resource_control=state.resource_control,
         castle_control=state.castle_control,
-        movement=state.movement,
+        movement=movement_view(state.movement, own=state.active is side),
         result=state.result,
         legal=tuple(legal_commands(state, side)),
     )

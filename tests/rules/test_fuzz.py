@@ -13,6 +13,7 @@ from attrs import evolve
 from rules.components import default_components
 from rules.engine import legal_commands
 from rules.notation import format_command, parse_command
+from helpers import no_contact
 from rules.selfplay import MAX_DECISIONS, random_game
 from rules.serialise import state_from_json, state_to_json
 from rules.sides import BOTH_SIDES, Side
@@ -82,7 +83,19 @@ def check_step(before: GameState, command, after: GameState, events) -> None:
         assert event.visible_to(), f"{event} is seen by nobody"
 
 
-def play_and_check(seed: int, check_every: int = 1) -> None:
+def check_no_hidden_ids(state: GameState) -> None:
+    """No enemy block id the viewer may not know appears anywhere in its view."""
+    c = default_components()
+    for viewer in BOTH_SIDES:
+        seen = view(state, viewer)
+        known = {block for block, _ in seen.enemy_known}
+        text = repr(seen)
+        for block in c.blocks_of(viewer.other):
+            if block.id not in known:
+                assert f"'{block.id}'" not in text, f"{viewer.value}'s view shows hidden {block.id}"
+
+
+def play_and_check(seed: int, check_every: int = 1, avoid=None) -> None:
     steps = [0]
 
     def on_step(before, command, after, events):
@@ -91,23 +104,40 @@ def play_and_check(seed: int, check_every: int = 1) -> None:
             check_step(before, command, after, events)
             if steps[0] % check_every == 0:
                 check_views(after)
+                check_no_hidden_ids(after)
         except AssertionError as error:
             raise AssertionError(f"seed {seed}, decision {steps[0]} ({format_command(command)}): {error}") from None
 
-    game = random_game(seed, on_step=on_step)
-    assert game.state.is_over and game.decisions < MAX_DECISIONS
+    game = random_game(seed, on_step=on_step, avoid=avoid)
+    # Games end after week 7 or by instant victory, or stop at the first
+    # combat while combat (8) is not implemented.
+    assert game.state.is_over or game.stopped, f"seed {seed} neither ended nor stopped"
+    assert game.decisions < MAX_DECISIONS
+    return game
 
 
 @pytest.mark.parametrize("block", range(10))
 def test_fuzz_200_seeded_games_keep_every_invariant(block):
+    """Fully random games: they move, muster, overrun, and stop at the first combat."""
     for seed in range(block * FAST_GAMES // 10, (block + 1) * FAST_GAMES // 10):
         play_and_check(seed, check_every=3)
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_fuzz_moving_games_that_avoid_contact_run_to_the_end(block):
+    """Random games that move every turn but never step into enemy units."""
+    for seed in range(block * 10, (block + 1) * 10):
+        game = play_and_check(10_000 + seed, check_every=5, avoid=no_contact)
+        assert game.state.is_over
+        moved = sum(1 for line in game.record.commands if ": step " in line)
+        assert moved > 20, f"seed {10_000 + seed}: only {moved} steps"
 
 
 @pytest.mark.slow
 def test_fuzz_long_run():
     for seed in range(FAST_GAMES, FAST_GAMES + SLOW_GAMES):
         play_and_check(seed, check_every=1)
+        play_and_check(20_000 + seed, check_every=1, avoid=no_contact)
 
 
 def test_views_hide_enemy_blocks_hand_and_generator(started):

@@ -1,0 +1,70 @@
+"""What happens when blocks arrive at a location: control (4.2, 4.3, R4, R5)
+and overruns (7.4, R21). Moves, musters, Mori Box entries and retreats all
+arrive through `arrive`."""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from rules.components import default_components
+from rules.control import control_on_arrival, sides_present, update_castle_control
+from rules.events import Event, Overrun
+from rules.sides import Side
+from rules.state import ELIMINATED, GameState, with_positions
+from rules.victory import end_game, instant_victory
+
+OVERRUN_RATIO = 4
+
+
+def enemy_discs_at(state: GameState, side: Side, location: str) -> tuple[str, ...]:
+    return tuple(
+        d.id for d in default_components().discs
+        if d.id in state.discs and d.location == location and d.side is not side
+    )
+
+
+def has_enemy_units(state: GameState, side: Side, location: str) -> bool:
+    """Enemy blocks or discs (R36) at the location."""
+    return side.other in sides_present(state, location)
+
+
+def may_overrun(state: GameState, side: Side, location: str) -> bool:
+    """7.4.1, 7.4.3, R21: at least 4 times as many blocks (strength does not
+    count; friendly blocks already there, inside a castle or not, count too),
+    against enemy blocks that do not control a castle there and no disc."""
+    enemy = state.blocks_at(location, side.other)
+    if not enemy or enemy_discs_at(state, side, location):
+        return False
+    castle = default_components().location(location).castle
+    if castle is not None and state.control_of_castle(location) is side.other:
+        return False
+    return len(state.blocks_at(location, side)) >= OVERRUN_RATIO * len(enemy)
+
+
+def eliminate(state: GameState, blocks: tuple[str, ...]) -> tuple[GameState, list[Event]]:
+    """8.7.3: lost blocks leave play for good, face up. R50: instant victory
+    is checked at once."""
+    state = with_positions(state, {block: ELIMINATED for block in blocks})
+    state = evolve(state, revealed=state.revealed - set(blocks))
+    state, events = update_castle_control(state)
+    result = instant_victory(state)
+    if result is not None:
+        state, more = end_game(state, result)
+        events += more
+    return state, events
+
+
+def overrun_if_possible(state: GameState, side: Side, location: str) -> tuple[GameState, list[Event]]:
+    """7.4.2: resolved at once; the overrun units are destroyed, the overrunning side loses nothing."""
+    if not may_overrun(state, side, location):
+        return state, []
+    destroyed = state.blocks_at(location, side.other)
+    state, events = eliminate(state, destroyed)
+    return state, [Overrun(side, location, destroyed), *events]
+
+
+def arrive(state: GameState, side: Side, location: str) -> tuple[GameState, list[Event]]:
+    """Blocks of `side` have entered (or pass through) `location`."""
+    state, events = control_on_arrival(state, side, location)
+    state, more = overrun_if_possible(state, side, location)
+    return state, events + more

@@ -1,0 +1,69 @@
+"""9.3 Mori Terumoto and the Mori Box (R40, R42; R41 and R43 belong to combat)."""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from rules.arrival import arrive, has_enemy_units
+from rules.commands import EnterFromMoriBox
+from rules.components import default_components
+from rules.decks import discard_cards
+from rules.events import Event, MoriBlockEntered
+from rules.sides import Side
+from rules.state import MORI_BOX, GameState, with_positions
+
+OSAKA = "osaka"
+
+
+def entry_blocked(state: GameState) -> bool:
+    """R42: no entry while Osaka holds enemy units and no Ishida blocks."""
+    return has_enemy_units(state, Side.ISHIDA, OSAKA) and not state.blocks_at(OSAKA, Side.ISHIDA)
+
+
+def next_entrants(state: GameState) -> tuple[str, ...]:
+    """R40: the Mori leader enters last. Alike blocks are interchangeable, so
+    one block of each kind is offered."""
+    c = default_components()
+    box = state.blocks_at(MORI_BOX, Side.ISHIDA)
+    others = [b for b in box if not c.block(b).is_leader]
+    if not others:
+        return box
+    first_of_kind: dict[str, str] = {}
+    for block in others:
+        first_of_kind.setdefault(c.block(block).kind, block)
+    return tuple(first_of_kind.values())
+
+
+def legal_mori_entries(state: GameState, side: Side) -> list[EnterFromMoriBox]:
+    if side is not Side.ISHIDA or entry_blocked(state):
+        return []
+    hand = state.cards[side].hand
+    return [EnterFromMoriBox(side, block, card) for block in next_entrants(state) for card in hand]
+
+
+def why_mori_entry_illegal(state: GameState, command: EnterFromMoriBox) -> str | None:
+    c = default_components()
+    if command.side is not Side.ISHIDA:
+        return "only Ishida has the Mori Box (9.3)"
+    box = state.blocks_at(MORI_BOX, Side.ISHIDA)
+    if command.block not in box:
+        return f"{command.block} is not in the Mori Box (9.3)"
+    if c.block(command.block).is_leader and len(box) > 1:
+        return "the Mori leader enters last (9.3, R40)"
+    if command.card not in state.cards[command.side].hand:
+        return f"{command.card} is not in your hand (R40)"
+    if entry_blocked(state):
+        return "Osaka holds enemy units and no Ishida blocks (R42)"
+    return None
+
+
+def apply_mori_entry(state: GameState, command: EnterFromMoriBox) -> tuple[GameState, list[Event]]:
+    """R40, R42: one card a block; the block cannot move this turn; its
+    arrival may overrun. It entered from no location (R51)."""
+    state, events = discard_cards(state, command.side, (command.card,), "mori box")
+    state = with_positions(state, {command.block: OSAKA})
+    if state.movement is not None:
+        state = evolve(state, movement=evolve(state.movement, fixed=state.movement.fixed | {command.block}))
+    events.append(MoriBlockEntered(command.side, command.block))
+    state, more = arrive(state, Side.ISHIDA, OSAKA)
+    return state, events + more

@@ -1,0 +1,103 @@
+"""7.2 Muster: blocks from the Recruitment Box to a friendly recruitment location."""
+
+from __future__ import annotations
+
+from itertools import groupby, product
+
+from attrs import evolve
+
+from rules.arrival import arrive, has_enemy_units
+from rules.commands import Muster
+from rules.components import default_components
+from rules.events import BlocksMustered, BlocksPlaced, Event, OpponentPlacedBlocks
+from rules.sides import Side
+from rules.state import GameState, MovementOption, MovementPhase, recruitment_box, with_positions
+
+
+def may_muster(movement: MovementPhase) -> bool:
+    """7.1, 7.2: once a turn; under Minimal it replaces the one stack move,
+    under Limited one of the three; under Full it comes on top."""
+    if movement.mustered:
+        return False
+    if movement.option is MovementOption.MINIMAL:
+        return movement.stack_moves == 0
+    if movement.option is MovementOption.LIMITED:
+        return movement.stack_moves < 3
+    return movement.option is MovementOption.FULL
+
+
+def muster_sites(state: GameState, side: Side) -> list[str]:
+    """R12: friendly recruitment locations with no enemy units, or where
+    friendly blocks and enemy units already stand together."""
+    return [
+        loc.id for loc in default_components().recruitment_locations(side)
+        if not has_enemy_units(state, side, loc.id) or state.blocks_at(loc.id, side)
+    ]
+
+
+def _same_kind_choices(blocks: list[str]) -> list[tuple[str, ...]]:
+    """Every choice of 2 or more of these blocks, up to blocks that are alike
+    (same daimyo and kind are interchangeable: the lowest-numbered are taken)."""
+    c = default_components()
+    by_kind = [list(group) for _, group in groupby(sorted(blocks, key=lambda b: (c.block(b).kind, b)), key=lambda b: c.block(b).kind)]
+    choices = []
+    for counts in product(*(range(len(group) + 1) for group in by_kind)):
+        if sum(counts) >= 2:
+            choices.append(tuple(b for group, n in zip(by_kind, counts) for b in group[:n]))
+    return choices
+
+
+def legal_musters(state: GameState, side: Side) -> list[Muster]:
+    assert state.movement is not None
+    if not may_muster(state.movement):
+        return []
+    c = default_components()
+    box = state.blocks_at(recruitment_box(side), side)
+    commands: list[Muster] = []
+    for location in muster_sites(state, side):
+        commands += [Muster(side, location, (block,)) for block in box]  # option 2
+        for daimyo in c.location(location).recruitment:  # option 1
+            own = [b for b in box if c.block(b).daimyo == daimyo]
+            commands += [Muster(side, location, blocks) for blocks in _same_kind_choices(own)]
+    return commands
+
+
+def why_muster_illegal(state: GameState, command: Muster) -> str | None:
+    assert state.movement is not None
+    c = default_components()
+    side, location = command.side, command.location
+    if state.movement.mustered:
+        return "you may muster only once a turn (7.2)"
+    if not may_muster(state.movement):
+        return f"{state.movement.option.value} movement allows no more musters (7.1)"
+    if location not in c.location_ids or c.recruitment_side(location) is not side:
+        return f"{location} is not one of your recruitment locations (7.2)"
+    if location not in muster_sites(state, side):
+        return f"{c.location(location).name} holds only enemy units: an attack cannot come from the Recruitment Box (7.2, R12)"
+    if not command.blocks:
+        return "name the blocks to muster (7.2)"
+    box = set(state.blocks_at(recruitment_box(side), side))
+    for block in command.blocks:
+        if block not in box:
+            return f"{block} is not in your Recruitment Box (7.2)"
+    if len(command.blocks) > 1:
+        daimyo = {c.block(b).daimyo for b in command.blocks}
+        if len(daimyo) != 1 or next(iter(daimyo)) not in c.location(location).recruitment:
+            return "several blocks may be mustered only if all are of the daimyo whose mon is at the location (7.2 option 1, R11)"
+    return None
+
+
+def apply_muster(state: GameState, command: Muster) -> tuple[GameState, list[Event]]:
+    """Mustered blocks cannot move this turn; option 1 shows them (R55).
+    They entered from no location (R51). Their arrival can overrun (R12)."""
+    assert state.movement is not None
+    side, location, blocks = command.side, command.location, command.blocks
+    state = with_positions(state, {block: location for block in blocks})
+    movement = evolve(state.movement, mustered=True, fixed=state.movement.fixed | set(blocks))
+    state = evolve(state, movement=movement)
+    if len(blocks) == 1:
+        events: list[Event] = [BlocksPlaced(side, location, blocks), OpponentPlacedBlocks(side, location, 1)]
+    else:
+        events = [BlocksMustered(side, location, blocks)]
+    state, more = arrive(state, side, location)
+    return state, events + more

@@ -1,0 +1,385 @@
+"""7.3 Movement: stack moves, one location at a time.
+
+A stack move starts at one source (R15). The player selects a group of its
+blocks and steps it along roads; at any location the group may split or drop
+blocks off (R14), and a group never picks blocks up. Each block's allowance
+is worked out per block (7.3.3-7.3.6, R17, R19).
+"""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from rules.arrival import arrive, has_enemy_units
+from rules.commands import BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
+from rules.components import default_components
+from rules.decks import discard_cards
+from rules.events import BlocksMoved, BlocksStopped, Event, LeaderRevealed, OpponentMovedBlocks
+from rules.sides import Side
+from rules.state import (
+    BlockProgress,
+    Decision,
+    DecisionKind,
+    GameState,
+    MovementOption,
+    MovementPhase,
+    StackMove,
+    segment_key,
+)
+
+CAPITALS = {Side.ISHIDA: "kyoto", Side.TOKUGAWA: "edo"}
+
+
+def name(location: str) -> str:
+    return default_components().location(location).name
+
+
+# --- the movement chart (7.3.6) ---------------------------------------------------
+
+
+def size_penalty(group_size: int) -> int:
+    """7.3.5, R20: -1 at the 5th, 9th, 13th and 17th block."""
+    return min(4, max(0, (group_size - 1) // 4))
+
+
+def allowance(progress: BlockProgress, leadership: bool) -> int:
+    """7.3.3: 1 base, +1 entire move on highways, +1 leadership, +1 force march,
+    less the penalty of the largest group the block moved with (R19)."""
+    return (
+        1
+        + progress.highway_only
+        + leadership
+        + progress.force_march
+        - size_penalty(progress.largest_group)
+    )
+
+
+# --- leadership (7.3.4) ------------------------------------------------------------
+
+
+def place_leadership(state: GameState, side: Side, location: str) -> bool:
+    """7.3.4, R18: the side's own capital, or a castle of its colour it controls."""
+    if CAPITALS[side] == location:
+        return True
+    castle = default_components().location(location).castle
+    return castle is side and state.control_of_castle(location) is side
+
+
+def leaders_at(state: GameState, side: Side, location: str) -> tuple[str, ...]:
+    c = default_components()
+    return tuple(b for b in state.blocks_at(location, side) if c.block(b).is_leader)
+
+
+# --- who may move ------------------------------------------------------------------
+
+
+def _movement(state: GameState) -> MovementPhase:
+    assert state.movement is not None
+    return state.movement
+
+
+def _current(state: GameState) -> StackMove:
+    current = _movement(state).current
+    assert current is not None
+    return current
+
+
+def is_besieged(state: GameState, side: Side, location: str) -> bool:
+    return (location, side) in state.besieged
+
+
+def movable_blocks(state: GameState, side: Side, location: str) -> tuple[str, ...]:
+    """Blocks that may still move from here this phase (7.2, 7.3.1, 9.3)."""
+    fixed = _movement(state).fixed
+    return tuple(b for b in state.blocks_at(location, side) if b not in fixed)
+
+
+def may_begin_stack_move(movement: MovementPhase) -> bool:
+    """7.1: Minimal, 1 stack move or 1 muster; Limited, 3 stack moves, one of
+    which may be a muster instead; Full, every stack."""
+    actions = movement.stack_moves + movement.mustered
+    if movement.option is MovementOption.MINIMAL:
+        return actions < 1
+    if movement.option is MovementOption.LIMITED:
+        return actions < 3
+    return movement.option is MovementOption.FULL
+
+
+def possible_sources(state: GameState, side: Side) -> list[str]:
+    """R15, R57: unused sources with a block that may move, not besieged there."""
+    used = _movement(state).sources
+    return [
+        loc.id for loc in default_components().locations
+        if loc.id not in used and not is_besieged(state, side, loc.id) and movable_blocks(state, side, loc.id)
+    ]
+
+
+def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
+    """A source, and whether a leader block is revealed for leadership (R17)."""
+    commands: list[BeginMove] = []
+    for source in possible_sources(state, side):
+        commands.append(BeginMove(side, source))
+        if not place_leadership(state, side, source):
+            commands += [BeginMove(side, source, leader) for leader in leaders_at(state, side, source)]
+    return commands
+
+
+def why_begin_move_illegal(state: GameState, command: BeginMove) -> str | None:
+    side, source = command.side, command.source
+    movement = _movement(state)
+    if not may_begin_stack_move(movement):
+        assert movement.option is not None
+        return f"{movement.option.value} movement allows no more stack moves (7.1)"
+    if source not in default_components().location_ids:
+        return f"{source} is not a location"
+    if source in _movement(state).sources:
+        return f"{name(source)} was already the source of a stack move this phase (R15)"
+    if is_besieged(state, side, source):
+        return f"your blocks besieged at {name(source)} cannot leave (8.9.6, R57)"
+    if not movable_blocks(state, side, source):
+        return f"you have no block at {name(source)} that may still move this phase (7.3.1)"
+    if command.leader is not None:
+        if command.leader not in leaders_at(state, side, source):
+            return f"{command.leader} is not a leader of yours at {name(source)} (7.3.4)"
+        if place_leadership(state, side, source):
+            return f"{name(source)} gives leadership already; no leader need be revealed (7.3.4)"
+    return None
+
+
+def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, list[Event]]:
+    side, source = command.side, command.source
+    leadership = place_leadership(state, side, source) or command.leader is not None
+    current = StackMove(
+        source=source,
+        leadership=leadership,
+        revealed_leader=command.leader,
+        blocks=tuple(BlockProgress(b, (source,)) for b in movable_blocks(state, side, source)),
+    )
+    movement = _movement(state)
+    movement = evolve(
+        movement,
+        stack_moves=movement.stack_moves + 1,
+        sources=movement.sources | {source},
+        current=current,
+    )
+    state = evolve(state, movement=movement, decision=Decision(DecisionKind.STACK_MOVE, frozenset({side})))
+    events: list[Event] = []
+    if command.leader is not None:
+        events.append(LeaderRevealed(side, command.leader, source))
+    return state, events
+
+
+# --- within a stack move -------------------------------------------------------------
+
+
+def _selection(current: StackMove) -> list[BlockProgress]:
+    return [current.progress(b) for b in current.selection]
+
+
+def _may_join_selection(current: StackMove, progress: BlockProgress) -> bool:
+    """R14: only blocks that have travelled together so far move on together."""
+    if progress.done or progress.block in current.selection:
+        return False
+    return not current.selection or current.progress(current.selection[0]).path == progress.path
+
+
+def legal_stack_commands(state: GameState, side: Side) -> list:
+    current = _current(state)
+    commands: list = [Select(side, p.block) for p in current.blocks if _may_join_selection(current, p)]
+    commands += [Deselect(side, b) for b in current.selection]
+    if current.selection:
+        if _why_force_march_illegal(state, current) is None:
+            commands += [ForceMarch(side, card) for card in state.cards[side].hand]
+        at = current.progress(current.selection[0]).at
+        commands += [
+            Step(side, to) for to in default_components().neighbours(at)
+            if _why_step_illegal(state, side, current, to) is None
+        ]
+        if _why_halt_illegal(current) is None:
+            commands.append(Halt(side))
+    commands.append(EndStackMove(side))
+    return commands
+
+
+def why_select_illegal(state: GameState, command: Select) -> str | None:
+    current = _current(state)
+    if command.block not in {p.block for p in current.blocks}:
+        return f"{command.block} is not in this stack move from {name(current.source)} (7.3.1)"
+    progress = current.progress(command.block)
+    if progress.done:
+        return f"{command.block} has ended its move (7.3.1)"
+    if command.block in current.selection:
+        return f"{command.block} is already selected"
+    if not _may_join_selection(current, progress):
+        return "a moving group never picks up blocks: select blocks that have moved together (7.3.1, R14)"
+    return None
+
+
+def apply_select(state: GameState, command: Select) -> tuple[GameState, list[Event]]:
+    current = _current(state)
+    return _with_current(state, evolve(current, selection=current.selection + (command.block,))), []
+
+
+def why_deselect_illegal(state: GameState, command: Deselect) -> str | None:
+    if command.block not in _current(state).selection:
+        return f"{command.block} is not selected"
+    return None
+
+
+def apply_deselect(state: GameState, command: Deselect) -> tuple[GameState, list[Event]]:
+    current = _current(state)
+    selection = tuple(b for b in current.selection if b != command.block)
+    return _with_current(state, evolve(current, selection=selection)), []
+
+
+def _why_force_march_illegal(state: GameState, current: StackMove) -> str | None:
+    group = _selection(current)
+    if not group:
+        return "select the group to force march first (7.3.3)"
+    if any(p.force_march for p in group):
+        return "only one force march may apply to a block (7.3.3, R16)"
+    if any(p.steps for p in group):
+        return "a force march applies to a group that starts its move together (7.3.3, R16)"
+    return None
+
+
+def why_force_march_illegal(state: GameState, command: ForceMarch) -> str | None:
+    if command.card not in state.cards[command.side].hand:
+        return f"{command.card} is not in your hand (7.3.3)"
+    return _why_force_march_illegal(state, _current(state))
+
+
+def apply_force_march(state: GameState, command: ForceMarch) -> tuple[GameState, list[Event]]:
+    current = _current(state)
+    chosen = set(current.selection)
+    blocks = tuple(evolve(p, force_march=True) if p.block in chosen else p for p in current.blocks)
+    state = _with_current(state, evolve(current, blocks=blocks))
+    return discard_cards(state, command.side, (command.card,), "force march")
+
+
+def _force_march_kept_together(current: StackMove) -> bool:
+    """R16: a force-marched group starts, moves and ends together."""
+    group = _selection(current)
+    marched = [p for p in group if p.force_march]
+    if not marched:
+        return True
+    party = {p.block for p in current.blocks if p.force_march and p.path == group[0].path and not p.done}
+    return len(marched) == len(group) and set(current.selection) == party
+
+
+def _why_step_illegal(state: GameState, side: Side, current: StackMove, to: str) -> str | None:
+    group = _selection(current)
+    if not group:
+        return "select the blocks to move first (7.3.1)"
+    at = group[0].at
+    connection = default_components().connection(at, to)
+    if connection is None:
+        return f"{name(at)} and {name(to)} are not connected by a road (7.3.1)"
+    if segment_key(at, to) in _movement(state).segments:
+        return f"{name(at)}–{name(to)} was already used this phase (7.3.1)"
+    if not _force_march_kept_together(current):
+        return "a force-marched group must move and end together (7.3.3, R16)"
+    for progress in group:
+        moved = evolve(
+            progress,
+            path=progress.path + (to,),
+            highway_only=progress.highway_only and connection.highway,
+            largest_group=max(progress.largest_group, len(group)),
+        )
+        limit = allowance(moved, current.leadership)
+        if moved.steps > limit:
+            return (
+                f"{progress.block} may move {max(limit, 0)} location{'s' * (limit != 1)} "
+                f"in a group of {moved.largest_group} (7.3.3-7.3.6)"
+            )
+    return None
+
+
+def why_step_illegal(state: GameState, command: Step) -> str | None:
+    if command.to not in default_components().location_ids:
+        return f"{command.to} is not a location"
+    return _why_step_illegal(state, command.side, _current(state), command.to)
+
+
+def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]:
+    side, to = command.side, command.to
+    current = _current(state)
+    group = _selection(current)
+    at = group[0].at
+    highway = default_components().connection(at, to).highway
+    moved = {
+        p.block: evolve(p, path=p.path + (to,), highway_only=p.highway_only and highway,
+                        largest_group=max(p.largest_group, len(group)))
+        for p in group
+    }
+    movement = _movement(state)
+    state = evolve(
+        state,
+        positions=_moved_positions(state, tuple(moved), to),
+        entered_from=_record_entry(state.entered_from, to, side, at),
+        movement=evolve(movement, segments=movement.segments | {segment_key(at, to)}),
+    )
+    blocks = tuple(moved.get(p.block, p) for p in current.blocks)
+    events: list[Event] = [BlocksMoved(side, tuple(moved), at, to), OpponentMovedBlocks(side, len(moved), at, to)]
+    state, more = arrive(state, side, to)
+    events += more
+    selection = current.selection
+    if has_enemy_units(state, side, to):  # 7.3.2, R57: stop, unless overrun
+        blocks = tuple(evolve(p, done=True) if p.block in moved else p for p in blocks)
+        selection = ()
+        events.append(BlocksStopped(side, to))
+    return _with_current(state, evolve(current, blocks=blocks, selection=selection)), events
+
+
+def _why_halt_illegal(current: StackMove) -> str | None:
+    group = _selection(current)
+    if not group:
+        return "select the blocks that end their move (R14)"
+    if not group[0].steps:
+        return "blocks that have not moved simply stay behind (7.3.1)"
+    if not _force_march_kept_together(current):
+        return "a force-marched group must move and end together (7.3.3, R16)"
+    return None
+
+
+def why_halt_illegal(state: GameState, command: Halt) -> str | None:
+    return _why_halt_illegal(_current(state))
+
+
+def apply_halt(state: GameState, command: Halt) -> tuple[GameState, list[Event]]:
+    current = _current(state)
+    chosen = set(current.selection)
+    blocks = tuple(evolve(p, done=True) if p.block in chosen else p for p in current.blocks)
+    return _with_current(state, evolve(current, blocks=blocks, selection=())), []
+
+
+def apply_end_stack_move(state: GameState, command: EndStackMove) -> tuple[GameState, list[Event]]:
+    """Every block of the stack move stops where it is; none moves again this
+    phase, nor do those left behind (7.3.1, R15)."""
+    current = _current(state)
+    movement = _movement(state)
+    movement = evolve(movement, current=None, fixed=movement.fixed | {p.block for p in current.blocks})
+    return evolve(state, movement=movement, decision=Decision(DecisionKind.MOVE, frozenset({command.side}))), []
+
+
+# --- helpers -----------------------------------------------------------------------
+
+
+def _with_current(state: GameState, current: StackMove) -> GameState:
+    return evolve(state, movement=evolve(_movement(state), current=current))
+
+
+def _moved_positions(state: GameState, blocks: tuple[str, ...], to: str) -> tuple[str, ...]:
+    c = default_components()
+    positions = list(state.positions)
+    for block in blocks:
+        positions[c.block_index(block)] = to
+    return tuple(positions)
+
+
+def _record_entry(
+    entered: tuple[tuple[str, Side, str], ...], location: str, side: Side, origin: str
+) -> tuple[tuple[str, Side, str], ...]:
+    """R51: remember which adjacent location each side entered a location from."""
+    entry = (location, side, origin)
+    return entered if entry in entered else tuple(sorted(entered + (entry,)))
