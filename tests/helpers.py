@@ -53,3 +53,36 @@ def place(state: GameState, **where: list[str]) -> GameState:
     moves = {block: location for location, blocks in where.items() for block in blocks}
     return with_positions(state, moves)
 
+
+
+ISHIDA_HAND = ("mori-plain-1", "mori-plain-2", "ukita-plain-1", "ukita-plain-2")
+TOKUGAWA_HAND = ("tokugawa-plain-1", "tokugawa-plain-2", "date-plain-1", "date-plain-2")
+
+
+def movement_phase(side: Side, option, state: GameState | None = None, **where: list[str]) -> GameState:
+    """A hand-built Movement Phase: only the listed blocks on the map (the
+    rest in the bags), `side` active and first, with `option` chosen and paid."""
+    from rules.commands import ChooseMovement
+    from rules.control import update_castle_control
+    from rules.engine import apply
+    from rules.movement import begin_movement_phase
+
+    state = place(everything_in_bags(state or fresh_game()), **where)
+    state, _ = update_castle_control(state)
+    hand = ISHIDA_HAND if side is Side.ISHIDA else TOKUGAWA_HAND
+    state = evolve(with_hand(state, side, hand), first_player=side)
+    state, _ = begin_movement_phase(state, side)
+    state, _ = apply(state, ChooseMovement(side, option, hand[: option.card_cost]))
+    return state
+
+
+def run(state: GameState, *lines: str):
+    """Apply commands written in notation; return the state and all events."""
+    from rules.engine import apply
+    from rules.notation import parse_command
+
+    events = []
+    for line in lines:
+        state, more = apply(state, parse_command(line))
+        events += more
+    return state, events

@@ -1,0 +1,260 @@
+"""7.3 Movement: stack moves, leadership, force marches, size; 7.3.2 and R57."""
+
+import pytest
+from attrs import evolve
+
+from helpers import movement_phase, run
+from rules.commands import BeginMove, Select, Step
+from rules.engine import apply, legal_commands
+from rules.errors import IllegalCommand
+from rules.events import BlocksStopped, CardsDiscarded, ControlChanged, LeaderRevealed
+from rules.notation import parse_command
+from rules.sides import Side
+from rules.stack_moves import size_penalty
+from rules.state import DecisionKind, MovementOption
+
+ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
+FULL, LIMITED, MINIMAL = MovementOption.FULL, MovementOption.LIMITED, MovementOption.MINIMAL
+FIVE = ["ukita-leader", "ukita-2-1", "ukita-2-2", "ukita-3-1", "ukita-3-2"]
+
+
+def refused(state, line, message):
+    with pytest.raises(IllegalCommand, match=message):
+        apply(state, parse_command(line))
+
+
+# --- the rulebook's movement example (section 7), on the real map -------------------
+
+
+def test_7_movement_example_stack_a_five_blocks_go_two_locations():
+    """Stack A: 5 blocks at Osaka, whose castle gives leadership: 1 +1 highway
+    +1 leadership -1 for 5-8 blocks = 2 locations along the Tokaido."""
+    state = movement_phase(ISHIDA, FULL, osaka=FIVE)
+    state, _ = run(state, "ishida: move osaka", *(f"ishida: select {b}" for b in FIVE),
+                   "ishida: step kyoto", "ishida: step minakuchi")
+    assert [state.place_of(b) for b in FIVE] == ["minakuchi"] * 5
+    refused(state, "ishida: step kuwana", r"may move 2 locations in a group of 5 \(7.3.3-7.3.6\)")
+
+
+def test_7_movement_example_four_of_them_would_reach_kuwana_and_block_the_segment():
+    state = movement_phase(ISHIDA, FULL, osaka=FIVE, kyoto=["mori-2-1"])
+    state, _ = run(state, "ishida: move osaka", *(f"ishida: select {b}" for b in FIVE[:4]),
+                   "ishida: step kyoto", "ishida: step minakuchi", "ishida: step kuwana", "ishida: done")
+    assert [state.place_of(b) for b in FIVE] == ["kuwana"] * 4 + ["osaka"]
+    # Stack B may not use the Kyoto-Minakuchi segment stack A used (7.3.1).
+    state, _ = run(state, "ishida: move kyoto", "ishida: select mori-2-1")
+    refused(state, "ishida: step minakuchi", r"Kyoto–Minakuchi was already used this phase \(7.3.1\)")
+    assert Step(ISHIDA, "minakuchi") not in legal_commands(state, ISHIDA)
+    state, _ = run(state, "ishida: done")  # B stops in Kyoto
+    assert state.place_of("mori-2-1") == "kyoto"
+
+
+def test_7_movement_example_c_d_e():
+    """C: one block, no leader: 1 location. D: with a leader: 2. E: leadership
+    but not wholly on the highway: 2."""
+    state = movement_phase(ISHIDA, FULL, ayabe=["mori-2-1"], tanabe=["kobayakawa-leader", "kobayakawa-2-1"],
+                           osaka=["ukita-2-1"])
+    state, _ = run(state, "ishida: move ayabe", "ishida: select mori-2-1", "ishida: step himeji")
+    refused(state, "ishida: step osaka", r"may move 1 location ")
+    state, events = run(state, "ishida: done", "ishida: move tanabe kobayakawa-leader",
+                        "ishida: select kobayakawa-2-1", "ishida: step wakayama", "ishida: step osaka")
+    assert LeaderRevealed(ISHIDA, "kobayakawa-leader", "tanabe") in events
+    assert state.place_of("kobayakawa-2-1") == "osaka"
+    state, _ = run(state, "ishida: done", "ishida: move osaka", "ishida: select ukita-2-1",
+                   "ishida: step kyoto", "ishida: step ayabe")
+    refused(state, "ishida: step miyazu", r"may move 2 locations")
+
+
+# --- 7.3.1 basic movement, R13-R15 -------------------------------------------------------
+
+
+def test_7_3_1_r15_a_location_is_the_source_of_one_stack_move_a_phase():
+    state = movement_phase(ISHIDA, FULL, osaka=["ukita-2-1", "ukita-2-2"])
+    state, _ = run(state, "ishida: move osaka", "ishida: select ukita-2-1", "ishida: step kyoto", "ishida: done")
+    refused(state, "ishida: move osaka", r"Osaka was already the source of a stack move this phase \(R15\)")
+    assert state.place_of("ukita-2-2") == "osaka"  # left behind, stays
+
+
+def test_7_3_1_no_block_takes_part_in_two_moves():
+    state = movement_phase(ISHIDA, FULL, osaka=["ukita-2-1"], kyoto=["mori-2-1"])
+    state, _ = run(state, "ishida: move osaka", "ishida: select ukita-2-1", "ishida: step kyoto",
+                   "ishida: done", "ishida: move kyoto")
+    assert [s.block for s in legal_commands(state, ISHIDA) if isinstance(s, Select)] == ["mori-2-1"]
+    refused(state, "ishida: select ukita-2-1", r"not in this stack move from Kyoto \(7.3.1\)")
+
+
+def test_r13_r14_groups_split_at_the_source_and_on_the_way_and_drop_blocks_off():
+    state = movement_phase(ISHIDA, FULL, osaka=["ukita-leader", "ukita-2-1", "ukita-2-2", "ukita-3-1"])
+    state, _ = run(state, "ishida: move osaka",
+                   "ishida: select ukita-3-1", "ishida: step himeji", "ishida: halt",  # split at the source
+                   "ishida: select ukita-leader", "ishida: select ukita-2-1", "ishida: select ukita-2-2",
+                   "ishida: step kyoto", "ishida: deselect ukita-2-2",  # ukita-2-2 is dropped off...
+                   "ishida: step minakuchi", "ishida: halt",
+                   "ishida: select ukita-2-2", "ishida: step sawayama", "ishida: done")  # ...or goes on alone
+    assert {b: state.place_of(b) for b in ("ukita-3-1", "ukita-leader", "ukita-2-1", "ukita-2-2")} == {
+        "ukita-3-1": "himeji", "ukita-leader": "minakuchi", "ukita-2-1": "minakuchi", "ukita-2-2": "sawayama"}
+
+
+def test_r14_a_moving_group_never_picks_blocks_up():
+    state = movement_phase(ISHIDA, FULL, osaka=["ukita-2-1", "ukita-2-2"], kyoto=["mori-2-1"])
+    state, _ = run(state, "ishida: move osaka", "ishida: select ukita-2-1", "ishida: step kyoto")
+    refused(state, "ishida: select ukita-2-2", r"never picks up blocks")  # waiting at Osaka, not with the group
+    refused(state, "ishida: select mori-2-1", r"not in this stack move")
+
+
+def test_7_3_1_each_road_segment_carries_one_group_a_phase():
+    state = movement_phase(ISHIDA, FULL, osaka=["ukita-2-1", "ukita-2-2"])
+    state, _ = run(state, "ishida: move osaka", "ishida: select ukita-2-1", "ishida: step kyoto", "ishida: halt",
+                   "ishida: select ukita-2-2")
+    refused(state, "ishida: step kyoto", r"Osaka–Kyoto was already used this phase \(7.3.1\)")
+
+
+def test_7_3_2_r57_a_group_entering_enemy_units_stops():
+    state = movement_phase(ISHIDA, FULL, osaka=["ukita-2-1", "ukita-2-2"], kyoto=["tokugawa-3-1"])
+    state, events = run(state, "ishida: move osaka", "ishida: select ukita-2-1", "ishida: select ukita-2-2",
+                        "ishida: step kyoto")
+    assert BlocksStopped(ISHIDA, "kyoto") in events
+    assert state.movement.current.selection == ()
+    refused(state, "ishida: select ukita-2-1", r"ukita-2-1 has ended its move \(7.3.1\)")
+
+
+def test_8_9_6_r57_besieged_blocks_cannot_leave():
+    state = movement_phase(ISHIDA, FULL, gifu=["ukita-2-1"], sawayama=["mori-2-1"])
+    state = evolve(state, besieged=(("gifu", ISHIDA),))
+    refused(state, "ishida: move gifu", r"besieged at Gifu cannot leave \(8.9.6, R57\)")
+    assert BeginMove(ISHIDA, "gifu") not in legal_commands(state, ISHIDA)
+
+
+# --- 7.3.3 distance, 7.3.4 leadership, R16-R18 ---------------------------------------------
+
+
+def test_7_3_3_highway_bonus_only_for_a_move_wholly_on_highways():
+    state = movement_phase(ISHIDA, FULL, sawayama=["mori-2-1"], tsuruga=["mori-2-2"])
+    state, _ = run(state, "ishida: move sawayama", "ishida: select mori-2-1", "ishida: step kyoto")
+    refused(state, "ishida: step ayabe", r"may move 1 location")  # road: no highway bonus
+    state, _ = run(state, "ishida: step minakuchi", "ishida: done")  # highway: 2
+    assert state.place_of("mori-2-1") == "minakuchi"
+
+
+def test_7_3_4_r17_a_revealed_leader_gives_every_block_starting_there_plus_one():
+    state = movement_phase(ISHIDA, FULL, ayabe=["ukita-leader", "ukita-2-1"])
+    assert BeginMove(ISHIDA, "ayabe", "ukita-leader") in legal_commands(state, ISHIDA)
+    state, events = run(state, "ishida: move ayabe ukita-leader", "ishida: select ukita-2-1",
+                        "ishida: step himeji", "ishida: step osaka")  # the leader stays behind
+    assert events[0] == LeaderRevealed(ISHIDA, "ukita-leader", "ayabe")
+    assert events[0].visible_to() == {ISHIDA, TOKUGAWA}
+    assert state.place_of("ukita-2-1") == "osaka"
+
+
+def test_r17_without_revealing_the_leader_there_is_no_leadership():
+    state = movement_phase(ISHIDA, FULL, ayabe=["ukita-leader", "ukita-2-1"])
+    state, _ = run(state, "ishida: move ayabe", "ishida: select ukita-2-1", "ishida: step himeji")
+    refused(state, "ishida: step osaka", r"may move 1 location")
+
+
+def test_7_3_4_castle_leadership_needs_the_movers_colour_and_control():
+    state = movement_phase(ISHIDA, FULL, anotsu=["mori-2-1"], gifu=["mori-2-2"])
+    state, _ = run(state, "ishida: move anotsu", "ishida: select mori-2-1", "ishida: step kumano")
+    refused(state, "ishida: step tanabe", r"may move 1 location")  # a black castle gives Ishida nothing
+    state, _ = run(state, "ishida: done", "ishida: move gifu", "ishida: select mori-2-2",
+                   "ishida: step kiyosu", "ishida: step okazaki")  # gold castle, controlled: 2 by road
+    assert state.place_of("mori-2-2") == "okazaki"
+
+
+def test_r18_own_capital_gives_leadership_without_control():
+    state = movement_phase(TOKUGAWA, FULL, edo=["tokugawa-2-1"])
+    state = evolve(state, resource_control=(("edo", ISHIDA),))
+    state, _ = run(state, "tokugawa: move edo", "tokugawa: select tokugawa-2-1",
+                   "tokugawa: step mito", "tokugawa: step iwaki")
+    assert state.place_of("tokugawa-2-1") == "iwaki"
+    assert BeginMove(TOKUGAWA, "edo", "tokugawa-leader") not in legal_commands(state, TOKUGAWA)
+
+
+def test_7_3_3_r16_force_march_costs_a_card_and_adds_one_to_a_group():
+    state = movement_phase(ISHIDA, FULL, ayabe=["mori-2-1", "mori-2-2"])
+    state, events = run(state, "ishida: move ayabe", "ishida: select mori-2-1", "ishida: select mori-2-2",
+                        "ishida: march ukita-plain-1")
+    assert CardsDiscarded(ISHIDA, ("ukita-plain-1",), "force march") in events
+    refused(state, "ishida: march ukita-plain-2", r"only one force march may apply to a block \(7.3.3, R16\)")
+    state, _ = run(state, "ishida: step himeji", "ishida: deselect mori-2-2")
+    refused(state, "ishida: step osaka", r"a force-marched group must move and end together \(7.3.3, R16\)")
+    state, _ = run(state, "ishida: select mori-2-2", "ishida: step osaka", "ishida: done")
+    assert state.place_of("mori-2-1") == state.place_of("mori-2-2") == "osaka"
+
+
+def test_r16_any_number_of_force_marches_one_card_each():
+    state = movement_phase(ISHIDA, FULL, ayabe=["mori-2-1", "mori-2-2"])
+    state, _ = run(state, "ishida: move ayabe", "ishida: select mori-2-1", "ishida: march ukita-plain-1",
+                   "ishida: step himeji", "ishida: step osaka", "ishida: halt",
+                   "ishida: select mori-2-2", "ishida: march ukita-plain-2", "ishida: step kyoto", "ishida: step sawayama")
+    assert state.cards[ISHIDA].hand == ()
+    assert state.place_of("mori-2-2") == "sawayama"
+
+
+# --- 7.3.5 force size, R19, R20 -----------------------------------------------------------
+
+
+def test_7_3_6_r20_size_penalty_chart():
+    assert [size_penalty(n) for n in range(1, 18)] == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4 + [4]
+
+
+def test_r19_groups_parting_at_the_source_are_judged_separately():
+    state = movement_phase(ISHIDA, FULL, osaka=FIVE)
+    state, _ = run(state, "ishida: move osaka", *(f"ishida: select {b}" for b in FIVE[:4]),
+                   "ishida: step kyoto", "ishida: step minakuchi", "ishida: step kuwana", "ishida: halt",
+                   f"ishida: select {FIVE[4]}", "ishida: step wakayama", "ishida: step tanabe")
+    assert state.place_of(FIVE[4]) == "tanabe"
+
+
+def test_r19_a_block_keeps_the_penalty_of_the_largest_group_it_moved_with():
+    state = movement_phase(ISHIDA, FULL, osaka=FIVE)
+    state, _ = run(state, "ishida: move osaka", *(f"ishida: select {b}" for b in FIVE),
+                   "ishida: step kyoto", *(f"ishida: deselect {b}" for b in FIVE[1:]), "ishida: step minakuchi")
+    refused(state, "ishida: step kuwana", r"may move 2 locations in a group of 5")
+
+
+def test_7_3_6_seventeen_blocks_cannot_move():
+    many = ["mori-leader", "mori-3-1", "mori-3-2", "mori-3-3", "mori-3-4", "mori-3-5", "mori-2-1", "mori-2-2",
+            "mori-2-3", "mori-gun-1", "mori-gun-2", "mori-cav-1", "mori-cav-2", "mori-cav-3",
+            "ukita-2-1", "ukita-2-2", "ukita-2-3"]
+    state = movement_phase(ISHIDA, FULL, osaka=many)
+    state, _ = run(state, "ishida: move osaka", *(f"ishida: select {b}" for b in many))
+    assert [c for c in legal_commands(state, ISHIDA) if isinstance(c, Step)] == []
+    refused(state, "ishida: step kyoto", r"may move 0 locations in a group of 17")
+
+
+# --- 7.1 what each option allows ---------------------------------------------------------
+
+
+def test_7_1_minimal_allows_one_stack_move_or_one_muster():
+    state = movement_phase(ISHIDA, MINIMAL, osaka=["ukita-2-1"], kyoto=["mori-2-1"],
+                           ishida_recruitment=["mori-2-2"])
+    state, _ = run(state, "ishida: move osaka", "ishida: done")
+    assert state.decision.kind is DecisionKind.MOVE
+    refused(state, "ishida: move kyoto", r"minimal movement allows no more stack moves \(7.1\)")
+    refused(state, "ishida: muster himeji mori-2-2", r"minimal movement allows no more musters \(7.1\)")
+
+
+def test_7_1_limited_allows_three_actions_one_of_which_may_be_a_muster():
+    state = movement_phase(ISHIDA, LIMITED, osaka=["ukita-2-1"], kyoto=["mori-2-1"], gifu=["mori-2-2"],
+                           ueda=["mori-2-3"], ishida_recruitment=["mori-3-5"])
+    state, _ = run(state, "ishida: muster himeji mori-3-5", "ishida: move osaka", "ishida: done",
+                   "ishida: move kyoto", "ishida: done")
+    refused(state, "ishida: move gifu", r"limited movement allows no more stack moves \(7.1\)")
+
+
+def test_7_1_full_moves_every_stack_plus_one_muster():
+    places = {"osaka": ["ukita-2-1"], "kyoto": ["mori-2-1"], "gifu": ["mori-2-2"], "ueda": ["mori-2-3"]}
+    state = movement_phase(ISHIDA, FULL, **places, ishida_recruitment=["mori-3-5"])
+    for source in places:
+        state, _ = run(state, f"ishida: move {source}", "ishida: done")
+    state, _ = run(state, "ishida: muster himeji mori-3-5")
+    assert legal_commands(state, ISHIDA)[-1:] == [parse_command("ishida: end")]
+
+
+def test_r4_passing_through_a_resource_location_takes_control():
+    state = movement_phase(ISHIDA, FULL, miyazu=["ukita-leader", "ukita-2-1"])
+    state, events = run(state, "ishida: move miyazu ukita-leader", "ishida: select ukita-2-1",
+                        "ishida: step tsuruga", "ishida: step sawayama")
+    assert ControlChanged("tsuruga", ISHIDA) in events
+    assert state.control_of_resource("tsuruga") is ISHIDA
