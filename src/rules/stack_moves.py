@@ -323,6 +323,8 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
     events: list[Event] = [BlocksMoved(side, tuple(moved), at, to), OpponentMovedBlocks(side, len(moved), at, to)]
     state, more = arrive(state, side, to)
     events += more
+    if state.is_over:  # an overrun gave an instant victory (R50)
+        return state, events
     selection = current.selection
     if has_enemy_units(state, side, to):  # 7.3.2, R57: stop, unless overrun
         blocks = tuple(evolve(p, done=True) if p.block in moved else p for p in blocks)

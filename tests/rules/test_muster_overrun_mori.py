@@ -1,0 +1,195 @@
+"""7.2 Muster (R11, R12), 7.4 Overruns (R21, R50), 9.3 the Mori Box (R40, R42)."""
+
+import pytest
+from attrs import evolve
+
+from helpers import movement_phase, run
+from rules.commands import BeginMove, EnterFromMoriBox, Muster
+from rules.engine import apply, legal_commands
+from rules.errors import IllegalCommand
+from rules.events import BlocksMustered, BlocksPlaced, BlocksStopped, MoriBlockEntered, OpponentPlacedBlocks, Overrun
+from rules.notation import parse_command
+from rules.sides import Side
+from rules.state import ELIMINATED, MORI_BOX, DecisionKind, MovementOption, Phase, with_positions
+from rules.view import view
+
+ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
+FULL, PASS = MovementOption.FULL, MovementOption.PASS
+
+
+def refused(state, line, message):
+    with pytest.raises(IllegalCommand, match=message):
+        apply(state, parse_command(line))
+
+
+# --- 7.2 muster ---------------------------------------------------------------------
+
+
+def test_7_2_option_2_one_block_of_any_daimyo_hidden():
+    state = movement_phase(ISHIDA, FULL, ishida_recruitment=["mori-2-1", "ukita-3-1"])
+    state, events = run(state, "ishida: muster aizu ukita-3-1")  # aizu is Uesugi's
+    assert state.place_of("ukita-3-1") == "aizu"
+    assert events[:2] == [BlocksPlaced(ISHIDA, "aizu", ("ukita-3-1",)), OpponentPlacedBlocks(ISHIDA, "aizu", 1)]
+    assert [e.visible_to() for e in events[:2]] == [{ISHIDA}, {TOKUGAWA}]
+    assert "ukita-3-1" not in repr(view(state, TOKUGAWA))
+
+
+def test_7_2_r11_option_1_any_number_of_the_locations_daimyo_shown():
+    state = movement_phase(ISHIDA, FULL, ishida_recruitment=["mori-2-1", "mori-2-2", "mori-3-5", "ukita-3-1"])
+    state, events = run(state, "ishida: muster himeji mori-2-2 mori-2-1")
+    assert events[0] == BlocksMustered(ISHIDA, "himeji", ("mori-2-1", "mori-2-2"))
+    assert events[0].visible_to() == {ISHIDA, TOKUGAWA}
+    assert state.place_of("mori-3-5") == "ishida_recruitment"
+
+
+def test_7_2_r11_legal_musters_offer_each_choice_up_to_alike_blocks():
+    state = movement_phase(ISHIDA, FULL, ishida_recruitment=["mori-2-1", "mori-2-2", "mori-3-5"])
+    himeji = [c.blocks for c in legal_commands(state, ISHIDA) if isinstance(c, Muster) and c.location == "himeji"]
+    assert sorted(himeji) == sorted([("mori-2-1",), ("mori-2-2",), ("mori-3-5",), ("mori-2-1", "mori-2-2"),
+                                     ("mori-2-1", "mori-3-5"), ("mori-2-1", "mori-2-2", "mori-3-5")])
+
+
+def test_7_2_option_1_needs_the_locations_mon():
+    state = movement_phase(ISHIDA, FULL, ishida_recruitment=["mori-2-1", "mori-2-2"])
+    refused(state, "ishida: muster osaka mori-2-1 mori-2-2", r"only if all are of the daimyo whose mon is at the location \(7.2 option 1, R11\)")
+
+
+def test_7_2_only_to_own_recruitment_locations():
+    state = movement_phase(ISHIDA, FULL, ishida_recruitment=["mori-2-1"])
+    refused(state, "ishida: muster edo mori-2-1", r"edo is not one of your recruitment locations \(7.2\)")
+    refused(state, "ishida: muster kyoto mori-2-1", r"kyoto is not one of your recruitment locations \(7.2\)")
+
+
+def test_7_2_once_a_turn_and_mustered_blocks_do_not_move():
+    state = movement_phase(ISHIDA, FULL, ishida_recruitment=["mori-2-1", "mori-2-2"])
+    state, _ = run(state, "ishida: muster himeji mori-2-1")
+    refused(state, "ishida: muster himeji mori-2-2", r"you may muster only once a turn \(7.2\)")
+    assert BeginMove(ISHIDA, "himeji") not in legal_commands(state, ISHIDA)
+    refused(state, "ishida: move himeji", r"no block at Himeji that may still move this phase \(7.3.1\)")
+
+
+def test_r12_no_muster_where_only_enemy_units_stand():
+    state = movement_phase(ISHIDA, FULL, himeji=["tokugawa-3-1"], ishida_recruitment=["mori-2-1"])
+    refused(state, "ishida: muster himeji mori-2-1", r"Himeji holds only enemy units: an attack cannot come from the Recruitment Box \(7.2, R12\)")
+
+
+def test_r12_muster_beside_friendly_blocks_with_enemies_counts_toward_an_overrun():
+    state = movement_phase(ISHIDA, FULL, himeji=["ukita-2-1", "ukita-2-2", "ukita-3-1", "tokugawa-3-1"],
+                           ishida_recruitment=["mori-2-1"])
+    state, events = run(state, "ishida: muster himeji mori-2-1")
+    assert Overrun(ISHIDA, "himeji", ("tokugawa-3-1",)) in events
+    assert state.place_of("tokugawa-3-1") == ELIMINATED
+
+
+# --- 7.4 overruns -----------------------------------------------------------------------
+
+
+def test_7_4_2_overrun_example():
+    """An enemy block alone; stack 1 (2 blocks) enters and stops (2:1); stack 2
+    (2 blocks) enters: 4:1, the enemy block is destroyed and stack 2 may go on.
+    Stack 1 counted but cannot move again."""
+    state = movement_phase(ISHIDA, FULL, kyoto=["ukita-2-1", "ukita-2-2"], gifu=["mori-2-1", "mori-2-2"],
+                           sawayama=["tokugawa-3-1"])
+    state, events = run(state, "ishida: move kyoto", "ishida: select ukita-2-1", "ishida: select ukita-2-2",
+                        "ishida: step sawayama")
+    assert BlocksStopped(ISHIDA, "sawayama") in events
+    state, events = run(state, "ishida: done", "ishida: move gifu", "ishida: select mori-2-1",
+                        "ishida: select mori-2-2", "ishida: step sawayama")
+    assert Overrun(ISHIDA, "sawayama", ("tokugawa-3-1",)) in events
+    assert state.place_of("tokugawa-3-1") == ELIMINATED
+    state, _ = run(state, "ishida: step tsuruga", "ishida: done")  # stack 2 goes on
+    assert state.place_of("mori-2-1") == "tsuruga"
+    refused(state, "ishida: move sawayama", r"no block at Sawayama that may still move")
+
+
+def test_7_4_1_overrun_counts_blocks_not_strength():
+    state = movement_phase(TOKUGAWA, FULL, kiyosu=["tokugawa-gun-1", "tokugawa-cav-1", "tokugawa-leader", "date-leader"],
+                           okazaki=[], gifu=[], kuwana=["mori-3-1"])
+    state, events = run(state, "tokugawa: move kiyosu", *(f"tokugawa: select {b}" for b in
+                        ["tokugawa-gun-1", "tokugawa-cav-1", "tokugawa-leader", "date-leader"]), "tokugawa: step kuwana")
+    assert Overrun(TOKUGAWA, "kuwana", ("mori-3-1",)) in events
+
+
+def test_7_4_3_r21_blocks_controlling_a_castle_cannot_be_overrun():
+    state = movement_phase(ISHIDA, FULL, anotsu=["tokugawa-2-1"],
+                           kuwana=["mori-2-1", "mori-2-2", "mori-2-3", "mori-3-1"])
+    state, events = run(state, "ishida: move kuwana", *(f"ishida: select {b}" for b in
+                        ["mori-2-1", "mori-2-2", "mori-2-3", "mori-3-1"]), "ishida: step anotsu")
+    assert not any(isinstance(e, Overrun) for e in events)
+    assert BlocksStopped(ISHIDA, "anotsu") in events
+    assert state.place_of("tokugawa-2-1") == "anotsu"
+
+
+def test_r21_r36_discs_cannot_be_overrun():
+    state = movement_phase(TOKUGAWA, FULL, saku=["date-2-1", "date-2-2", "date-3-1", "date-3-2"])
+    state, events = run(state, "tokugawa: move saku", *(f"tokugawa: select {b}" for b in
+                        ["date-2-1", "date-2-2", "date-3-1", "date-3-2"]), "tokugawa: step ueda")
+    assert BlocksStopped(TOKUGAWA, "ueda") in events and "sanada" in state.discs
+
+
+def test_7_4_3_blocks_inside_a_castle_count_against_besiegers_outside():
+    state = movement_phase(ISHIDA, FULL, gifu=["mori-2-1", "tokugawa-2-1"], sawayama=["mori-2-2", "mori-2-3"],
+                           iwamura=["mori-3-1"])
+    state = evolve(state, castle_control=tuple(sorted(dict(state.castle_control).items())))
+    assert state.control_of_castle("gifu") is ISHIDA  # Ishida inside, Tokugawa outside
+    state, events = run(state, "ishida: move sawayama", "ishida: select mori-2-2", "ishida: select mori-2-3",
+                        "ishida: step gifu")
+    assert not any(isinstance(e, Overrun) for e in events)  # 3:1
+    state, events = run(state, "ishida: done", "ishida: move iwamura", "ishida: select mori-3-1", "ishida: step gifu")
+    assert Overrun(ISHIDA, "gifu", ("tokugawa-2-1",)) in events  # 4:1 with the garrison
+
+
+def test_r50_overrunning_ishida_mitsunari_ends_the_game_at_once():
+    state = movement_phase(TOKUGAWA, FULL, kiyosu=["date-2-1", "date-2-2", "date-3-1", "date-3-2"],
+                           kuwana=["ishida-leader"])
+    state, events = run(state, "tokugawa: move kiyosu", *(f"tokugawa: select {b}" for b in
+                        ["date-2-1", "date-2-2", "date-3-1", "date-3-2"]), "tokugawa: step kuwana")
+    assert state.phase is Phase.OVER
+    assert (state.result.winner, state.result.cause) == (TOKUGAWA, "ishida-mitsunari-eliminated")
+    assert legal_commands(state, TOKUGAWA) == []
+
+
+# --- 9.3 the Mori Box ---------------------------------------------------------------------
+
+
+def mori_state(option=FULL, **where):
+    state = movement_phase(ISHIDA, option, **where)
+    return with_positions(state, {b: MORI_BOX for b in ("mori-leader", "mori-3-1", "mori-3-2", "mori-3-3", "mori-3-4")})
+
+
+def test_9_3_r40_each_block_costs_a_card_and_the_leader_enters_last():
+    state = mori_state()
+    offered = {c.block for c in legal_commands(state, ISHIDA) if isinstance(c, EnterFromMoriBox)}
+    assert offered == {"mori-3-1"}  # alike blocks; never the leader first
+    refused(state, "ishida: mori mori-leader ukita-plain-1", r"the Mori leader enters last \(9.3, R40\)")
+    state, events = run(state, "ishida: mori mori-3-2 ukita-plain-1")
+    assert MoriBlockEntered(ISHIDA, "mori-3-2") in events
+    assert state.place_of("mori-3-2") == "osaka" and "ukita-plain-1" not in state.cards[ISHIDA].hand
+    assert state.cards[ISHIDA].discard_pile[-1] == "ukita-plain-1"
+
+
+def test_r42_entry_under_any_option_and_the_blocks_do_not_move_this_turn():
+    state = mori_state(PASS)
+    assert state.decision.kind is DecisionKind.EXCHANGE_CARDS
+    state, _ = run(state, "ishida: mori mori-3-1 mori-plain-1")
+    assert state.place_of("mori-3-1") == "osaka"
+    state = mori_state(FULL)
+    state, _ = run(state, "ishida: mori mori-3-1 ukita-plain-1")
+    refused(state, "ishida: move osaka", r"no block at Osaka that may still move this phase")
+
+
+def test_r42_no_entry_while_osaka_holds_enemy_units_and_no_ishida_blocks():
+    state = mori_state(osaka=["tokugawa-3-1"])
+    assert not any(isinstance(c, EnterFromMoriBox) for c in legal_commands(state, ISHIDA))
+    refused(state, "ishida: mori mori-3-1 ukita-plain-1", r"Osaka holds enemy units and no Ishida blocks \(R42\)")
+
+
+def test_r42_a_mori_entry_can_overrun():
+    state = mori_state(osaka=["ukita-2-1", "ukita-2-2", "ukita-3-1", "tokugawa-3-1"])
+    state, events = run(state, "ishida: mori mori-3-1 ukita-plain-1")
+    assert Overrun(ISHIDA, "osaka", ("tokugawa-3-1",)) in events
+
+
+def test_9_3_only_ishida_has_the_mori_box():
+    state = movement_phase(TOKUGAWA, FULL)
+    refused(state, "tokugawa: mori mori-3-1 tokugawa-plain-3", r"only Ishida has the Mori Box \(9.3\)")
