@@ -3,7 +3,13 @@
 - median microseconds per decision (`legal_commands` + `apply`), over all the
   decisions of the games played;
 - decisions per game (median);
-- full random games per second.
+- full random games per second;
+- median microseconds of `legal_commands` in Full-movement Movement Phases
+  (every stack may move), over the positions met in games that move every
+  turn but stay out of combat (combat, section 8, is not implemented yet).
+
+Random games stop at their first combat until section 8 lands; the figures
+count those games as they are played.
 
 Usage: python3 benchmarks/engine.py [--games N] [--seed S]
 """
@@ -19,10 +25,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from rules.arrival import has_enemy_units  # noqa: E402
+from rules.combat import CombatNotImplemented  # noqa: E402
+from rules.commands import Step  # noqa: E402
 from rules.engine import apply, legal_commands, start_game  # noqa: E402
+from rules.state import DecisionKind, MovementOption  # noqa: E402
 
 
-def play(seed: int, step_times: list[float]) -> int:
+def play(seed: int, step_times: list[float], movement_times: list[float] | None = None) -> int:
+    """One random game. With `movement_times`, the players never step into
+    enemy units and the time of legal_commands at Full-movement decisions is kept."""
     chooser = random.Random(f"bench/{seed}")
     state, _ = start_game(seed)
     decisions = 0
@@ -30,8 +42,17 @@ def play(seed: int, step_times: list[float]) -> int:
         side = chooser.choice(sorted(state.decision.sides))
         started = time.perf_counter()
         options = legal_commands(state, side)
+        listed = time.perf_counter()
+        if movement_times is not None:
+            movement = state.movement
+            if state.decision.kind is DecisionKind.MOVE and movement and movement.option is MovementOption.FULL:
+                movement_times.append(listed - started)
+            options = [c for c in options if not (isinstance(c, Step) and has_enemy_units(state, side, c.to))] or options
         command = chooser.choice(options)
-        state, _ = apply(state, command)
+        try:
+            state, _ = apply(state, command)
+        except CombatNotImplemented:
+            break
         step_times.append(time.perf_counter() - started)
         decisions += 1
     return decisions
@@ -53,6 +74,16 @@ def main() -> None:
     print(f"median us per decision (legal_commands + apply): {statistics.median(step_times) * 1e6:.1f}")
     print(f"decisions per game: median {statistics.median(per_game):.0f}, min {min(per_game)}, max {max(per_game)}")
     print(f"games per second: {1 / statistics.median(game_seconds):.1f} (from the median game time, {statistics.median(game_seconds) * 1000:.1f} ms)")
+    movement_times: list[float] = []
+    contact_free: list[int] = []
+    for seed in range(args.seed, args.seed + max(20, args.games // 5)):
+        contact_free.append(play(seed, [], movement_times))
+    print(
+        f"median us of legal_commands in Full movement: {statistics.median(movement_times) * 1e6:.1f} "
+        f"(over {len(movement_times)} positions; 90th percentile "
+        f"{statistics.quantiles(movement_times, n=10)[-1] * 1e6:.1f}); "
+        f"contact-free games: median {statistics.median(contact_free):.0f} decisions"
+    )
 
 
 if __name__ == "__main__":

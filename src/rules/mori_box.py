@@ -57,6 +57,20 @@ def why_mori_entry_illegal(state: GameState, command: EnterFromMoriBox) -> str |
     return None
 
 
+def enter_all_from_mori_box(state: GameState) -> tuple[GameState, list[Event]]:
+    """R41 hook for combat: when Tokugawa attacks Osaka, every block still in
+    the Mori Box enters Osaka at no card cost, the leader last. The caller
+    (combat, 8.1) checks the trigger and R43."""
+    c = default_components()
+    box = sorted(state.blocks_at(MORI_BOX, Side.ISHIDA), key=lambda b: c.block(b).is_leader)
+    if not box:
+        return state, []
+    state = with_positions(state, {block: OSAKA for block in box})
+    events: list[Event] = [MoriBlockEntered(Side.ISHIDA, block) for block in box]
+    state, more = arrive(state, Side.ISHIDA, OSAKA)
+    return state, events + more
+
+
 def apply_mori_entry(state: GameState, command: EnterFromMoriBox) -> tuple[GameState, list[Event]]:
     """R40, R42: one card a block; the block cannot move this turn; its
     arrival may overrun. It entered from no location (R51)."""

@@ -40,7 +40,7 @@ def _next_step(state: GameState) -> tuple[GameState, list[Event]]:
         return begin_bid(state)
     if phase is Phase.FIRST_PLAYER:
         assert state.first_player is not None
-        return begin_movement_phase(evolve(state, turn=Turn.A), state.first_player)
+        return begin_movement_phase(evolve(state, turn=Turn.A, entered_from=()), state.first_player)
     if phase is Phase.MOVEMENT:
         assert state.active is not None
         return begin_combat_phase(state, state.active)
@@ -56,7 +56,7 @@ def _after_combat_phase(state: GameState) -> tuple[GameState, list[Event]]:
     if state.active is first:
         return begin_movement_phase(state, first.other)
     if state.turn is Turn.A:
-        return begin_movement_phase(evolve(state, turn=Turn.B), first)
+        return begin_movement_phase(evolve(state, turn=Turn.B, entered_from=()), first)  # R51: per turn
     if state.week == default_components().setup.weeks:
         return end_game(state, score_at_end(state))
     return begin_week(state, state.week + 1)

@@ -193,3 +193,25 @@ def test_r42_a_mori_entry_can_overrun():
 def test_9_3_only_ishida_has_the_mori_box():
     state = movement_phase(TOKUGAWA, FULL)
     refused(state, "tokugawa: mori mori-3-1 tokugawa-plain-3", r"only Ishida has the Mori Box \(9.3\)")
+
+
+def test_r41_hook_empties_the_mori_box_into_osaka_leader_last():
+    from rules.mori_box import enter_all_from_mori_box
+
+    state = mori_state(osaka=["ukita-2-1"])
+    hand = state.cards[ISHIDA].hand
+    state, events = enter_all_from_mori_box(state)
+    assert [e.block for e in events if isinstance(e, MoriBlockEntered)] == [
+        "mori-3-1", "mori-3-2", "mori-3-3", "mori-3-4", "mori-leader"]
+    assert state.blocks_at(MORI_BOX) == () and state.cards[ISHIDA].hand == hand
+
+
+def test_r51_entries_are_recorded_for_the_turn_and_cleared_at_the_next():
+    state = movement_phase(ISHIDA, FULL, osaka=["ukita-2-1"], ishida_recruitment=["mori-2-1"])
+    state, _ = run(state, "ishida: move osaka", "ishida: select ukita-2-1", "ishida: step kyoto",
+                   "ishida: done", "ishida: muster himeji mori-2-1")
+    assert state.entered_from == (("kyoto", ISHIDA, "osaka"),)  # the muster entered from nowhere
+    state, _ = run(state, "ishida: end")  # Tokugawa's phase of the same turn keeps the record
+    assert state.entered_from == (("kyoto", ISHIDA, "osaka"),)
+    state, _ = run(state, "tokugawa: movement minimal", "tokugawa: end")
+    assert state.turn.value == "B" and state.entered_from == ()
