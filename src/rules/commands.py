@@ -2,10 +2,12 @@
 
 Every command names the side that gives it, so simultaneous decisions (6.2's
 discards, 6.3's bid) can come from either side in any order. Each has a
-one-line text form (rules.notation).
+one-line text form (rules.notation) that starts with its VERB.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 from attrs import field, frozen
 
@@ -22,6 +24,8 @@ def _sorted_cards(cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
 class ReinforcementDiscard:
     """6.2 step 1: put one card aside, secretly, toward discarding half the hand."""
 
+    VERB: ClassVar[str] = "discard"
+
     side: Side
     card: str
 
@@ -29,6 +33,8 @@ class ReinforcementDiscard:
 @frozen
 class Bid:
     """6.3: bid one card for the choice of first player."""
+
+    VERB: ClassVar[str] = "bid"
 
     side: Side
     card: str
@@ -38,6 +44,8 @@ class Bid:
 class ChooseFirstPlayer:
     """6.3: the bid's winner names the first player of both turns this week."""
 
+    VERB: ClassVar[str] = "first"
+
     side: Side
     first: Side
 
@@ -45,6 +53,8 @@ class ChooseFirstPlayer:
 @frozen
 class ChooseMovement:
     """7.1: take a movement option, discarding the cards it costs."""
+
+    VERB: ClassVar[str] = "movement"
 
     side: Side
     option: MovementOption
@@ -55,6 +65,8 @@ class ChooseMovement:
 class ExchangeCard:
     """7.1 "no movement": discard one card, to be replaced when the exchange ends."""
 
+    VERB: ClassVar[str] = "exchange"
+
     side: Side
     card: str
 
@@ -63,12 +75,16 @@ class ExchangeCard:
 class EndExchange:
     """7.1 "no movement": draw as many cards as were discarded; the phase ends."""
 
+    VERB: ClassVar[str] = "draw"
+
     side: Side
 
 
 @frozen
 class EndMovement:
     """End the Movement Phase (7.1); the Combat Phase follows (6.4)."""
+
+    VERB: ClassVar[str] = "end"
 
     side: Side
 
@@ -77,6 +93,8 @@ class EndMovement:
 class BeginMove:
     """7.3.1: start a stack move from a source location. `leader` names the
     leader block revealed for leadership (7.3.4, R17), if the move relies on one."""
+
+    VERB: ClassVar[str] = "move"
 
     side: Side
     source: str
@@ -87,6 +105,8 @@ class BeginMove:
 class Select:
     """Add a block to the group that moves next (7.3.1, R14)."""
 
+    VERB: ClassVar[str] = "select"
+
     side: Side
     block: str
 
@@ -94,6 +114,8 @@ class Select:
 @frozen
 class Deselect:
     """Take a block out of the group that moves next."""
+
+    VERB: ClassVar[str] = "deselect"
 
     side: Side
     block: str
@@ -104,6 +126,8 @@ class ForceMarch:
     """7.3.3, R16: discard a card for +1 movement to the selected group,
     which must then move and end together."""
 
+    VERB: ClassVar[str] = "march"
+
     side: Side
     card: str
 
@@ -111,6 +135,8 @@ class ForceMarch:
 @frozen
 class Step:
     """Move the selected group one location along a road (7.3)."""
+
+    VERB: ClassVar[str] = "step"
 
     side: Side
     to: str
@@ -120,12 +146,16 @@ class Step:
 class Halt:
     """The selected group ends its move where it stands (R14: drop-off)."""
 
+    VERB: ClassVar[str] = "halt"
+
     side: Side
 
 
 @frozen
 class EndStackMove:
     """The stack move is over: every block of it stops where it stands."""
+
+    VERB: ClassVar[str] = "done"
 
     side: Side
 
@@ -136,6 +166,8 @@ class Muster:
     one block of any daimyo, hidden (option 2), or several of the location's
     daimyo, shown (option 1, R11)."""
 
+    VERB: ClassVar[str] = "muster"
+
     side: Side
     location: str
     blocks: tuple[str, ...] = field(converter=_sorted_cards)
@@ -144,6 +176,8 @@ class Muster:
 @frozen
 class EnterFromMoriBox:
     """9.3, R40, R42: discard a card to bring one Mori block into Osaka."""
+
+    VERB: ClassVar[str] = "mori"
 
     side: Side
     block: str

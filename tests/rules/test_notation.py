@@ -2,7 +2,10 @@
 
 import pytest
 
-from rules.commands import Bid, ChooseFirstPlayer, ChooseMovement, EndExchange, EndMovement, ExchangeCard, ReinforcementDiscard
+from rules.commands import (
+    BeginMove, Bid, ChooseFirstPlayer, ChooseMovement, Deselect, EndExchange, EndMovement, EndStackMove,
+    EnterFromMoriBox, ExchangeCard, ForceMarch, Halt, Muster, ReinforcementDiscard, Select, Step,
+)
 from rules.notation import NotationError, format_command, parse_command
 from rules.sides import Side
 from rules.state import MovementOption
@@ -19,6 +22,16 @@ EXAMPLES = [
     (ExchangeCard(ISHIDA, "uesugi-double"), "ishida: exchange uesugi-double"),
     (EndExchange(ISHIDA), "ishida: draw"),
     (EndMovement(TOKUGAWA), "tokugawa: end"),
+    (BeginMove(ISHIDA, "osaka"), "ishida: move osaka"),
+    (BeginMove(ISHIDA, "tanabe", "kobayakawa-leader"), "ishida: move tanabe kobayakawa-leader"),
+    (Select(ISHIDA, "ukita-2-1"), "ishida: select ukita-2-1"),
+    (Deselect(ISHIDA, "ukita-2-1"), "ishida: deselect ukita-2-1"),
+    (ForceMarch(TOKUGAWA, "date-plain-3"), "tokugawa: march date-plain-3"),
+    (Step(TOKUGAWA, "kiyosu"), "tokugawa: step kiyosu"),
+    (Halt(TOKUGAWA), "tokugawa: halt"),
+    (EndStackMove(TOKUGAWA), "tokugawa: done"),
+    (Muster(ISHIDA, "himeji", ("mori-2-2", "mori-2-1")), "ishida: muster himeji mori-2-1 mori-2-2"),
+    (EnterFromMoriBox(ISHIDA, "mori-3-1", "ukita-plain-3"), "ishida: mori mori-3-1 ukita-plain-3"),
 ]
 
 
