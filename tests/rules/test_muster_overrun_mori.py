@@ -215,3 +215,10 @@ def test_r51_entries_are_recorded_for_the_turn_and_cleared_at_the_next():
     assert state.entered_from == (("kyoto", ISHIDA, "osaka"),)
     state, _ = run(state, "tokugawa: movement minimal", "tokugawa: end")
     assert state.turn.value == "B" and state.entered_from == ()
+
+
+def test_r5_a_muster_into_a_resource_location_takes_control():
+    state = movement_phase(TOKUGAWA, FULL, tokugawa_recruitment=["tokugawa-2-1"])
+    state = evolve(state, resource_control=(("edo", ISHIDA),))
+    state, events = run(state, "tokugawa: muster edo tokugawa-2-1")
+    assert state.control_of_resource("edo") is TOKUGAWA
