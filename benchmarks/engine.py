@@ -26,7 +26,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from rules.arrival import has_enemy_units  # noqa: E402
-from rules.combat import CombatNotImplemented  # noqa: E402
 from rules.commands import Step  # noqa: E402
 from rules.engine import apply, legal_commands, start_game  # noqa: E402
 from rules.state import DecisionKind, MovementOption  # noqa: E402
@@ -49,10 +48,7 @@ def play(seed: int, step_times: list[float], movement_times: list[float] | None 
                 movement_times.append(listed - started)
             options = [c for c in options if not (isinstance(c, Step) and has_enemy_units(state, side, c.to))] or options
         command = chooser.choice(options)
-        try:
-            state, _ = apply(state, command)
-        except CombatNotImplemented:
-            break
+        state, _ = apply(state, command)
         step_times.append(time.perf_counter() - started)
         decisions += 1
     return decisions

@@ -41,13 +41,15 @@ def may_overrun(state: GameState, side: Side, location: str) -> bool:
     return len(state.blocks_at(location, side)) >= OVERRUN_RATIO * len(enemy)
 
 
-def eliminate(state: GameState, blocks: tuple[str, ...]) -> tuple[GameState, list[Event]]:
+def eliminate(
+    state: GameState, blocks: tuple[str, ...], check_victory: bool = True
+) -> tuple[GameState, list[Event]]:
     """8.7.3: lost blocks leave play for good, face up. R50: instant victory
-    is checked at once."""
+    is checked at once (a combat checks it once all its casualties are taken)."""
     state = with_positions(state, {block: ELIMINATED for block in blocks})
     state = evolve(state, revealed=state.revealed - set(blocks))
     state, events = update_castle_control(state)
-    result = instant_victory(state)
+    result = instant_victory(state) if check_victory else None
     if result is not None:
         state, more = end_game(state, result)
         events += more

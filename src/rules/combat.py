@@ -1,24 +1,29 @@
-"""8.1 Combat Phase: combat is declared wherever opposing units are together.
-
-Battles, sieges and retreats (8.2-8.10) are the Combat issue's and are not
-implemented: a Combat Phase with a location to fight over refuses to go on
-with an explicit error rather than skipping the fight. Until movement lands,
-no such location can arise from setup.
-"""
+"""8.1 Combat Phase: declaring combat, choosing siege or battle, and what
+follows each combat: casualties (8.7), retreat (8.8), the end of a siege
+(8.9.4), card replenishment (8.10) and battles caused by retreats (R52)."""
 
 from __future__ import annotations
 
 from attrs import evolve
 
+from rules import battle as battles
+from rules import casualties
+from rules import retreat as retreats
+from rules.battle import battle_of, discard_played_cards, impact_total, with_battle
+from rules.casualties import all_pieces, lose_everything_if_due, losses_due
+from rules.commands import ComeOutside, DeclareCombat, StayInside
 from rules.components import default_components
-from rules.control import sides_present
-from rules.events import Event, PhaseBegan
-from rules.sides import Side
-from rules.state import Decision, DecisionKind, GameState, Phase
+from rules.control import sides_present, update_castle_control
+from rules.decks import draw_cards
+from rules.events import CastleFell, CombatDeclared, CombatEnded, Event, NoCombat, PhaseBegan
+from rules.mori_box import OSAKA, enter_all_from_mori_box
+from rules.pair import Pair
+from rules.sides import BOTH_SIDES, Side
+from rules.state import Battle, CombatPhase, Decision, DecisionKind, GameState, Phase
+from rules.victory import end_game, instant_victory
 
-
-class CombatNotImplemented(NotImplementedError):
-    """8.2-8.10 are missing: see the Combat issue."""
+CASTLE_CAPACITY = 2
+DONE = Decision(DecisionKind.NONE, frozenset())
 
 
 def combat_locations(state: GameState) -> tuple[str, ...]:
@@ -29,14 +34,190 @@ def combat_locations(state: GameState) -> tuple[str, ...]:
 
 
 def begin_combat_phase(state: GameState, side: Side) -> tuple[GameState, list[Event]]:
-    events: list[Event] = [PhaseBegan(state.week, state.turn, Phase.COMBAT, side)]
-    contested = combat_locations(state)
-    if contested:
-        raise CombatNotImplemented(
-            f"combat at {', '.join(contested)} (8) is not implemented yet"
-        )
-    state = evolve(
-        state, phase=Phase.COMBAT, active=side, movement=None,
-        decision=Decision(DecisionKind.NONE, frozenset()),
-    )
-    return state, events
+    state = evolve(state, phase=Phase.COMBAT, active=side, movement=None,
+                   combat=CombatPhase(pending=frozenset(combat_locations(state))))
+    return next_combat(state), [PhaseBegan(state.week, state.turn, Phase.COMBAT, side)]
+
+
+def next_combat(state: GameState) -> GameState:
+    """R47: the active player declares the remaining locations in the order he
+    chooses; R37: every one of them, every phase. When none is left the phase ends."""
+    assert state.combat is not None and state.active is not None
+    pending = frozenset(loc for loc in state.combat.pending if len(sides_present(state, loc)) == 2)
+    state = evolve(state, combat=evolve(state.combat, pending=pending))
+    if not pending:
+        return evolve(state, decision=DONE, combat=None)
+    return evolve(state, decision=Decision(DecisionKind.DECLARE_COMBAT, frozenset({state.active})))
+
+
+def legal_declarations(state: GameState, side: Side) -> list[DeclareCombat]:
+    assert state.combat is not None
+    return [DeclareCombat(side, loc) for loc in sorted(state.combat.pending)]
+
+
+def why_declaration_illegal(state: GameState, command: DeclareCombat) -> str | None:
+    assert state.combat is not None
+    if command.location not in state.combat.pending:
+        return f"there is no combat to declare at {command.location} (8.1)"
+    return None
+
+
+def castle_owner_blocks(state: GameState, location: str) -> tuple[Side | None, int]:
+    """The castle's owner (R54: who held it when the enemy arrived) and its blocks there."""
+    if default_components().location(location).castle is None:
+        return None, 0
+    owner = state.control_of_castle(location)
+    return owner, len(state.blocks_at(location, owner))
+
+
+def apply_declare_combat(state: GameState, command: DeclareCombat) -> tuple[GameState, list[Event]]:
+    """8.1 then 8.9.2: the owner of a castle with 2 blocks or fewer chooses
+    inside or outside; more must fight outside; discs alone are always besieged (R36)."""
+    assert state.combat is not None
+    location, active = command.location, command.side
+    state = evolve(state, combat=evolve(state.combat, pending=state.combat.pending - {location}))
+    events: list[Event] = []
+    owner, _ = castle_owner_blocks(state, location)
+    if location == OSAKA and active is Side.TOKUGAWA and owner is Side.ISHIDA:
+        state, events = enter_all_from_mori_box(state)  # R41, R43
+        if state.is_over:
+            return state, events
+        if len(sides_present(state, location)) < 2:
+            return next_combat(state), events
+    owner, inside = castle_owner_blocks(state, location)
+    if owner is None or inside > CASTLE_CAPACITY:
+        return begin_battle(state, location, active, siege=False, events=events)
+    if inside == 0:  # only discs in the castle
+        if owner is active:
+            return next_combat(state), events + [NoCombat(location, active)]
+        return begin_battle(state, location, active, siege=True, events=events)
+    state = with_battle(state, Battle(location, active, siege=False, castle_owner=owner))
+    return evolve(state, decision=Decision(DecisionKind.CASTLE_CHOICE, frozenset({owner}))), events
+
+
+def legal_castle_choices(state: GameState, side: Side) -> list:
+    return [StayInside(side), ComeOutside(side)]
+
+
+def apply_stay_inside(state: GameState, command: StayInside) -> tuple[GameState, list[Event]]:
+    """8.9.2, R37: a siege, or no combat if the owner is the active player."""
+    location = battle_of(state).location
+    state = with_battle(state, None)
+    if command.side is state.active:
+        return next_combat(state), [NoCombat(location, command.side)]
+    return begin_battle(state, location, command.side.other, siege=True)
+
+
+def apply_come_outside(state: GameState, command: ComeOutside) -> tuple[GameState, list[Event]]:
+    """8.9.2: a battle; a besieged force that comes out is no longer besieged."""
+    location = battle_of(state).location
+    state = with_battle(state, None)
+    state = evolve(state, besieged=tuple(e for e in state.besieged if e[0] != location))
+    return begin_battle(state, location, state.active, siege=False)
+
+
+def begin_battle(
+    state: GameState, location: str, attacker: Side, siege: bool, events: list[Event] | None = None
+) -> tuple[GameState, list[Event]]:
+    """8.2.1: the attacker deploys first (8.5: he trails at 0-0)."""
+    owner, _ = castle_owner_blocks(state, location)
+    state = with_battle(state, Battle(location, attacker, siege=siege, castle_owner=owner))
+    events = (events or []) + [CombatDeclared(location, attacker, siege)]
+    return battles.next_deployment(state), events
+
+
+# --- after the deployments ------------------------------------------------------------------
+
+
+def after_deployments(state: GameState) -> tuple[GameState, list[Event]]:
+    """8.2.1: more Impact wins, the defender on a tie; then 8.7 casualties,
+    the attacker choosing first (8.7.2)."""
+    battle = battle_of(state)
+    attacker, defender = battle.attacker, battle.defender
+    winner = None if battle.siege else (
+        attacker if impact_total(battle, attacker) > impact_total(battle, defender) else defender)
+    battle = evolve(battle, winner=winner)
+    attacker_losses, defender_losses = losses_due(battle)
+    losses = Pair.of(lambda s: attacker_losses if s is attacker else defender_losses)
+    state = with_battle(state, evolve(battle, losses=losses))
+    events: list[Event] = [CombatEnded(battle.location, winner, impact_total(battle, Side.ISHIDA),
+                                       impact_total(battle, Side.TOKUGAWA), losses.ishida, losses.tokugawa)]
+    for side in (attacker, defender):
+        state, more = lose_everything_if_due(state, side)  # R49
+        events += more
+    state, more = next_casualty(state)
+    return state, events + more
+
+
+def next_casualty(state: GameState) -> tuple[GameState, list[Event]]:
+    battle = battle_of(state)
+    for side in (battle.attacker, battle.defender):
+        if battle.losses[side] > 0 and all_pieces(state, battle, side):
+            return evolve(state, decision=Decision(DecisionKind.CASUALTY, frozenset({side}))), []
+    result = instant_victory(state)  # R50: once the combat's casualties are all taken
+    if result is not None:
+        return end_game(state, result)
+    return after_casualties(state)
+
+
+def after_casualties(state: GameState) -> tuple[GameState, list[Event]]:
+    """8.8: the loser of a battle retreats; a siege ends as 8.9.4 says."""
+    battle = battle_of(state)
+    if battle.siege:
+        return finish_combat(state)
+    loser = battle.defender if battle.winner is battle.attacker else battle.attacker
+    if state.blocks_at(battle.location, loser):
+        return evolve(state, decision=Decision(DecisionKind.RETREAT, frozenset({loser}))), []
+    return finish_combat(state)
+
+
+def finish_combat(state: GameState) -> tuple[GameState, list[Event]]:
+    """8.9.4 steps 4-5, R22 (survivors hidden again), 8.10 replenishment, then
+    any battle a retreat caused (R52), then the next declaration."""
+    battle = battle_of(state)
+    events: list[Event] = []
+    location = battle.location
+    if battle.siege:
+        if not all_pieces(state, battle, battle.defender):
+            state, _ = update_castle_control(state)
+            events.append(CastleFell(location, battle.attacker))
+        elif battle.attacker in sides_present(state, location):
+            state = evolve(state, besieged=tuple(sorted(set(state.besieged) | {(location, battle.defender)})))
+    state = evolve(state, revealed=state.revealed - battles.deployed_blocks(battle))
+    state = discard_played_cards(state)
+    for side in BOTH_SIDES:
+        state, more = draw_cards(state, side, replenishment(battle, side))
+        events += more
+    state, _ = update_castle_control(state)
+    state = with_battle(state, None)
+    assert state.combat is not None
+    while state.combat.immediate:
+        (location, attacker), rest = state.combat.immediate[0], state.combat.immediate[1:]
+        state = evolve(state, combat=evolve(state.combat, immediate=rest))
+        if len(sides_present(state, location)) == 2:
+            state, more = begin_battle(state, location, attacker, siege=False)
+            return state, events + more
+    return next_combat(state), events
+
+
+def replenishment(battle: Battle, side: Side) -> int:
+    """8.10: each side draws as many cards as it played; after a battle, 1 more
+    per 2 blocks lost; after a siege, the defender 1 per block lost (none for a disc)."""
+    played = len(battle.cards_played[side])
+    if battle.siege:
+        return played + (battle.lost[side] if side is battle.defender else 0)
+    return played + battle.lost[side] // 2
+
+
+def apply_casualty(state: GameState, command) -> tuple[GameState, list[Event]]:
+    state, events = casualties.apply_casualty(state, command)
+    state, more = next_casualty(state)
+    return state, events + more
+
+
+def apply_retreat(state: GameState, command) -> tuple[GameState, list[Event]]:
+    state, events = retreats.apply_retreat(state, command)
+    if state.is_over:  # the retreat overran a leader (R50)
+        return state, events
+    state, more = finish_combat(state)
+    return state, events + more

@@ -184,6 +184,107 @@ class EnterFromMoriBox:
     card: str
 
 
+@frozen
+class DeclareCombat:
+    """8.1, R47: the attacker names the next location where combat is fought."""
+
+    VERB: ClassVar[str] = "combat"
+
+    side: Side
+    location: str
+
+
+@frozen
+class StayInside:
+    """8.9.2: the castle's owner (2 blocks or fewer) stays inside: a siege,
+    or no combat if the owner is the active player (R37)."""
+
+    VERB: ClassVar[str] = "inside"
+
+    side: Side
+
+
+@frozen
+class ComeOutside:
+    """8.9.2: the castle's owner fights outside: a battle."""
+
+    VERB: ClassVar[str] = "outside"
+
+    side: Side
+
+
+@frozen
+class Deploy:
+    """8.2.2-8.2.3: play a card to deploy a block of its mon (a double card
+    one or two, 8.4.2); Ishida Mitsunari and Ii Naomasa take any daimyo card."""
+
+    VERB: ClassVar[str] = "deploy"
+
+    side: Side
+    card: str
+    blocks: tuple[str, ...] = field(converter=_sorted_cards)
+
+
+@frozen
+class DeployLeader:
+    """8.2.4: deploy a leader without a card, before the side's first card deployment."""
+
+    VERB: ClassVar[str] = "lead"
+
+    side: Side
+    block: str
+
+
+@frozen
+class DeclareDone:
+    """8.5, R23, R29: deploy no more in this battle; the initiative passes for good."""
+
+    VERB: ClassVar[str] = "pass"
+
+    side: Side
+
+
+@frozen
+class Challenge:
+    """8.6, R48: play a Loyalty Challenge card against the play just made."""
+
+    VERB: ClassVar[str] = "challenge"
+
+    side: Side
+    card: str
+
+
+@frozen
+class AllowPlay:
+    """R48: let the play just made stand without a challenge."""
+
+    VERB: ClassVar[str] = "allow"
+
+    side: Side
+
+
+@frozen
+class ChooseCasualty:
+    """8.7.2, R32, R53: lose this block (or, in a siege, disc)."""
+
+    VERB: ClassVar[str] = "lose"
+
+    side: Side
+    piece: str
+
+
+@frozen
+class Retreat:
+    """8.8, R34: retreat to an adjacent location (`to`), putting up to 2
+    blocks (`garrison`) into the castle; `to` is "castle" when all stay inside."""
+
+    VERB: ClassVar[str] = "retreat"
+
+    side: Side
+    to: str
+    garrison: tuple[str, ...] = field(default=(), converter=_sorted_cards)
+
+
 Command = (
     ReinforcementDiscard
     | Bid
@@ -201,6 +302,16 @@ Command = (
     | EndStackMove
     | Muster
     | EnterFromMoriBox
+    | DeclareCombat
+    | StayInside
+    | ComeOutside
+    | Deploy
+    | DeployLeader
+    | DeclareDone
+    | Challenge
+    | AllowPlay
+    | ChooseCasualty
+    | Retreat
 )
 
 COMMAND_TYPES: tuple[type, ...] = Command.__args__  # type: ignore[attr-defined]

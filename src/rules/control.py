@@ -64,6 +64,9 @@ def update_castle_control(state: GameState) -> tuple[GameState, list[Event]]:
         if current[castle.id] is not controller:
             current[castle.id] = controller
             events.append(ControlChanged(castle.id, controller))
+    besieged = tuple(entry for entry in state.besieged if len(sides_present(state, entry[0])) == 2)
+    if besieged != state.besieged:  # a siege ends when one side is gone (8.9.6)
+        state = evolve(state, besieged=besieged)
     if not events:
         return state, []
     return evolve(state, castle_control=sorted_pairs(current)), events

@@ -11,9 +11,19 @@ from typing import Callable
 
 from attrs import frozen
 
-from rules import bidding, mori_box, movement, muster, reinforcement, stack_moves
+from rules import battle, bidding, casualties, combat, mori_box, movement, muster, reinforcement, retreat, stack_moves
 from rules.commands import (
+    AllowPlay,
     BeginMove,
+    Challenge,
+    ChooseCasualty,
+    ComeOutside,
+    DeclareCombat,
+    DeclareDone,
+    Deploy,
+    DeployLeader,
+    Retreat,
+    StayInside,
     Bid,
     ChooseFirstPlayer,
     ChooseMovement,
@@ -117,6 +127,46 @@ DECISIONS: dict[DecisionKind, DecisionRules] = {
             Halt: Answer(stack_moves.why_halt_illegal, stack_moves.apply_halt),
             EndStackMove: Answer(_always_legal, stack_moves.apply_end_stack_move),
         },
+    ),
+    DecisionKind.DECLARE_COMBAT: DecisionRules(
+        "declare the next combat (8.1)",
+        combat.legal_declarations,
+        {DeclareCombat: Answer(combat.why_declaration_illegal, combat.apply_declare_combat)},
+    ),
+    DecisionKind.CASTLE_CHOICE: DecisionRules(
+        "stay inside the castle or come out (8.9.2)",
+        combat.legal_castle_choices,
+        {
+            StayInside: Answer(_always_legal, combat.apply_stay_inside),
+            ComeOutside: Answer(_always_legal, combat.apply_come_outside),
+        },
+    ),
+    DecisionKind.DEPLOY: DecisionRules(
+        "deploy a block or declare yourself done (8.2-8.5)",
+        battle.legal_deployments,
+        {
+            Deploy: Answer(battle.why_deploy_illegal, battle.apply_deploy, listed=False),
+            DeployLeader: Answer(battle.why_deploy_leader_illegal, battle.apply_deploy_leader, listed=False),
+            DeclareDone: Answer(_always_legal, battle.apply_declare_done),
+        },
+    ),
+    DecisionKind.CHALLENGE: DecisionRules(
+        "challenge the loyalty of the play just made, or allow it (8.6)",
+        battle.legal_challenges,
+        {
+            Challenge: Answer(battle.why_challenge_illegal, battle.apply_challenge, listed=False),
+            AllowPlay: Answer(_always_legal, battle.apply_allow_play),
+        },
+    ),
+    DecisionKind.CASUALTY: DecisionRules(
+        "choose a block to lose (8.7)",
+        casualties.legal_casualties,
+        {ChooseCasualty: Answer(casualties.why_casualty_illegal, combat.apply_casualty)},
+    ),
+    DecisionKind.RETREAT: DecisionRules(
+        "retreat (8.8)",
+        retreat.legal_retreats,
+        {Retreat: Answer(retreat.why_retreat_illegal, combat.apply_retreat, listed=False)},
     ),
 }
 

@@ -219,3 +219,104 @@ class MoriBlockEntered(Event):
 
     side: Side
     block: str
+
+
+@frozen
+class CombatDeclared(Event):
+    """8.1: combat at a location; a siege if a force stays inside the castle (8.9)."""
+
+    location: str
+    attacker: Side
+    siege: bool
+
+
+@frozen
+class NoCombat(Event):
+    """8.9.2, R37: the active player owns the castle and stays inside."""
+
+    location: str
+    side: Side
+
+
+@frozen
+class BlockDeployed(Event):
+    """8.2.3: the deployed block is shown; its Impact goes on the track."""
+
+    side: Side
+    block: str
+    card: str | None
+    impact: int
+
+
+@frozen
+class SideDone(Event):
+    """8.5: the side deploys no more in this battle."""
+
+    side: Side
+
+
+@frozen
+class LoyaltyChallenged(Event):
+    side: Side  # the challenger
+    card: str
+    blocks: tuple[str, ...]
+
+
+@frozen
+class ChallengeRefuted(Event):
+    """R48: the deployer shows a card that could have deployed the block(s); it goes back to his hand."""
+
+    side: Side
+    shown: str
+
+
+@frozen
+class BlocksDefected(Event):
+    """8.6.1, R31: the blocks now count for the challenger."""
+
+    side: Side  # the blocks' owner
+    blocks: tuple[str, ...]
+
+
+@frozen
+class CombatEnded(Event):
+    location: str
+    winner: Side | None  # None for a siege (8.9.4)
+    ishida_impact: int
+    tokugawa_impact: int
+    ishida_losses: int
+    tokugawa_losses: int
+
+
+@frozen
+class PieceLost(Event):
+    """8.7.2, R53: an eliminated block or disc, shown to both sides."""
+
+    side: Side
+    piece: str
+    location: str
+
+
+@frozen
+class BlocksRetreated(PrivateEvent):
+    side: Side
+    blocks: tuple[str, ...]
+    origin: str
+    destination: str
+
+
+@frozen
+class OpponentRetreated(OpponentEvent):
+    side: Side
+    count: int
+    origin: str
+    destination: str
+    garrison: int
+
+
+@frozen
+class CastleFell(Event):
+    """8.9.4 step 4: every piece inside was destroyed; the castle is the attacker's."""
+
+    location: str
+    side: Side

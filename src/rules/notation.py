@@ -9,6 +9,7 @@ See docs/notation.md.
 
 from __future__ import annotations
 
+import functools
 import typing
 from enum import Enum
 
@@ -26,6 +27,7 @@ class NotationError(ValueError):
     """A line that is not a command; the message says what is wrong with it."""
 
 
+@functools.cache
 def _argument_fields(cls: type) -> list[tuple[str, type]]:
     hints = typing.get_type_hints(cls)
     return [(f.name, hints[f.name]) for f in attrs.fields(cls) if f.name != "side"]

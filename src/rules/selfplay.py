@@ -11,7 +11,6 @@ from typing import Callable
 
 from attrs import frozen
 
-from rules.combat import CombatNotImplemented
 from rules.engine import apply, legal_commands, start_game
 from rules.record import GameRecord, new_record
 from rules.state import GameState
@@ -31,8 +30,6 @@ class SelfPlayResult:
     record: GameRecord
     decisions: int
     milliseconds: float
-    # Why the game stopped before its end: a rule not implemented yet (combat, 8).
-    stopped: str | None = None
 
 
 def random_game(
@@ -49,7 +46,6 @@ def random_game(
     state, _ = start_game(seed)
     record = new_record(seed)
     decisions = 0
-    stopped = None
     while not state.is_over:
         if decisions >= max_decisions:
             raise DeadEnd(f"seed {seed}: no end after {max_decisions} decisions")
@@ -59,15 +55,11 @@ def random_game(
             raise DeadEnd(f"seed {seed}: {side.value} must decide but has no legal command")
         preferred = [c for c in options if not avoid(state, c)] if avoid else options
         command = chooser.choice(preferred or options)
-        try:
-            after, events = apply(state, command)
-        except CombatNotImplemented as missing:
-            stopped = f"week {state.week}: {missing}"
-            break
+        after, events = apply(state, command)
         if on_step is not None:
             on_step(state, command, after, events)
         record = record.with_command(command)
         state = after
         decisions += 1
     elapsed = (time.perf_counter() - started) * 1000
-    return SelfPlayResult(seed, state, record, decisions, elapsed, stopped)
+    return SelfPlayResult(seed, state, record, decisions, elapsed)

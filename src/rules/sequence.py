@@ -9,7 +9,7 @@ from __future__ import annotations
 from attrs import evolve
 
 from rules.bidding import begin_bid
-from rules.combat import begin_combat_phase
+from rules.combat import after_deployments, begin_combat_phase
 from rules.components import default_components
 from rules.events import Event, WeekBegan
 from rules.movement import begin_movement_phase
@@ -45,6 +45,8 @@ def _next_step(state: GameState) -> tuple[GameState, list[Event]]:
         assert state.active is not None
         return begin_combat_phase(state, state.active)
     if phase is Phase.COMBAT:
+        if state.combat is not None and state.combat.battle is not None:
+            return after_deployments(state)  # both sides are done deploying (8.5)
         return _after_combat_phase(state)
     raise AssertionError(f"nothing follows {phase} without a decision")
 

@@ -107,10 +107,15 @@ def may_begin_stack_move(movement: MovementPhase) -> bool:
 
 def possible_sources(state: GameState, side: Side) -> list[str]:
     """R15, R57: unused sources with a block that may move, not besieged there."""
-    used = _movement(state).sources
+    movement = _movement(state)
+    c = default_components()
+    occupied = {
+        place for block, place in zip(c.blocks, state.positions)
+        if block.side is side and place in c.location_ids and block.id not in movement.fixed
+    }
     return [
-        loc.id for loc in default_components().locations
-        if loc.id not in used and not is_besieged(state, side, loc.id) and movable_blocks(state, side, loc.id)
+        loc.id for loc in c.locations
+        if loc.id in occupied and loc.id not in movement.sources and not is_besieged(state, side, loc.id)
     ]
 
 

@@ -49,6 +49,12 @@ class DecisionKind(str, Enum):
     EXCHANGE_CARDS = "exchange-cards"  # 7.1 "no movement" option
     MOVE = "move"  # 7.2-7.4, 9.3: begin a stack move, muster, Mori entry, or end the phase
     STACK_MOVE = "stack-move"  # 7.3: within one stack move: select, step, halt, end
+    DECLARE_COMBAT = "declare-combat"  # 8.1, R47: the attacker picks the next location
+    CASTLE_CHOICE = "castle-choice"  # 8.9.2: the castle's owner stays inside or comes out
+    DEPLOY = "deploy"  # 8.2-8.5: the side with the initiative deploys or is done
+    CHALLENGE = "challenge"  # 8.6, R48: the other side may challenge the play just made
+    CASUALTY = "casualty"  # 8.7, R32, R53: choose a block (or disc) to lose
+    RETREAT = "retreat"  # 8.8: the loser retreats
     NONE = "none"  # the game is over
 
 
@@ -129,6 +135,62 @@ class MovementPhase:
 
 
 @frozen
+class Deployment:
+    """A block deployed in a battle or siege (8.2.3)."""
+
+    block: str
+    owner: Side
+    side: Side  # the side it counts for: the challenger's after a defection (8.6.1)
+    card: str | None  # None: a leader deployed without a card (8.2.4)
+    impact: int  # as scored at deployment, special attack included (8.3, 8.4)
+    special: int  # the special-attack part of `impact` (8.4.1)
+    play: int  # deployments made by one card share a play number (8.4.2, R28)
+    challenged: bool = False
+
+    @property
+    def defected(self) -> bool:
+        return self.side is not self.owner
+
+    @property
+    def counted(self) -> int:
+        """R31, 8.6.2: a defected block counts for its new side without its special attack."""
+        return self.impact - self.special if self.defected else self.impact
+
+
+@frozen
+class Battle:
+    """A battle or siege under way at one location (8.2-8.10)."""
+
+    location: str
+    attacker: Side
+    siege: bool
+    castle_owner: Side | None  # who controlled the castle when combat began (R54), if any
+    deployments: tuple[Deployment, ...] = ()
+    cards_played: Pair[tuple[str, ...]] = Pair((), ())  # 8.10, R48
+    card_deployed: Pair[bool] = Pair(False, False)  # 8.2.4
+    done: Pair[bool] = Pair(False, False)  # 8.5
+    plays: int = 0
+    open_play: int | None = None  # the play whose Loyalty Challenge window is open (R48)
+    losses: Pair[int] = Pair(0, 0)  # still to be chosen (8.7)
+    lost: Pair[int] = Pair(0, 0)  # blocks lost so far (8.10)
+    winner: Side | None = None
+
+    @property
+    def defender(self) -> Side:
+        return self.attacker.other
+
+
+@frozen
+class CombatPhase:
+    """The active player's Combat Phase (8.1)."""
+
+    pending: frozenset[str]  # locations where combat is still to be declared
+    battle: Battle | None = None
+    # R52: battles caused by retreats, fought at once: (location, attacker).
+    immediate: tuple[tuple[str, Side], ...] = ()
+
+
+@frozen
 class GameResult:
     winner: Side
     cause: str  # "vp" or an instant-victory cause (2.1): see rules.victory
@@ -158,6 +220,7 @@ class GameState:
     entered_from: tuple[tuple[str, Side, str], ...] = ()
     # 8.9.4 step 5: (location, besieged side). Set by sieges; read by movement (R57).
     besieged: tuple[tuple[str, Side], ...] = ()
+    combat: CombatPhase | None = None
 
     # --- reading the state ---------------------------------------------------
 

@@ -66,25 +66,25 @@ def run_selfplay(args: argparse.Namespace) -> int:
     if args.record is not None:
         args.record.mkdir(parents=True, exist_ok=True)
     wins = {side: 0 for side in BOTH_SIDES}
-    stopped = 0
     decisions = 0
     milliseconds = 0.0
     for seed in range(args.seed, args.seed + args.games):
         game = random_game(seed)
         decisions += game.decisions
         milliseconds += game.milliseconds
-        if game.state.result is not None:
-            wins[game.state.result.winner] += 1
-            outcome = f"winner {game.state.result.winner.value} ({describe_result(game.state)})"
-        else:
-            stopped += 1
-            outcome = f"stopped in {game.stopped}"
-        print(f"seed {seed}: {outcome}, {game.decisions} decisions, {game.milliseconds:.0f} ms")
+        assert game.state.result is not None
+        wins[game.state.result.winner] += 1
+        print(
+            f"seed {seed}: winner {game.state.result.winner.value} ({describe_result(game.state)}), "
+            f"{game.decisions} decisions, {game.milliseconds:.0f} ms"
+        )
         if args.record is not None:
             save_record(game.record, args.record / f"game-{seed}.json")
+    ishida, tokugawa = wins[BOTH_SIDES[0]], wins[BOTH_SIDES[1]]
     print(
-        f"total: {args.games} games, ishida {wins[BOTH_SIDES[0]]} wins, "
-        f"tokugawa {wins[BOTH_SIDES[1]]} wins, {stopped} stopped, {decisions} decisions, {milliseconds:.0f} ms"
+        f"total: {args.games} games, ishida {ishida} wins ({100 * ishida / args.games:.0f}%), "
+        f"tokugawa {tokugawa} wins ({100 * tokugawa / args.games:.0f}%), "
+        f"{decisions} decisions, {milliseconds:.0f} ms"
     )
     return 0
 

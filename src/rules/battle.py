@@ -1,0 +1,292 @@
+"""8.2-8.6: battles (and the deployment part of sieges): deployment, Impact,
+special attacks, double cards, initiative and Loyalty Challenges."""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from rules.commands import AllowPlay, Challenge, DeclareDone, Deploy, DeployLeader
+from rules.components import Block, Card, default_components
+from rules.events import BlockDeployed, BlocksDefected, ChallengeRefuted, Event, LoyaltyChallenged, SideDone
+from rules.sides import BOTH_SIDES, Side
+from rules.state import Battle, Decision, DecisionKind, Deployment, GameState, SideCards
+
+
+def battle_of(state: GameState) -> Battle:
+    assert state.combat is not None and state.combat.battle is not None
+    return state.combat.battle
+
+
+def with_battle(state: GameState, battle: Battle | None) -> GameState:
+    assert state.combat is not None
+    return evolve(state, combat=evolve(state.combat, battle=battle))
+
+
+# --- what is in the battle ------------------------------------------------------------
+
+
+def deployed_blocks(battle: Battle) -> frozenset[str]:
+    return frozenset(d.block for d in battle.deployments)
+
+
+def undeployed(state: GameState, battle: Battle, side: Side) -> tuple[str, ...]:
+    """8.2.1: every block of the side at the location takes part (8.9.6)."""
+    done = deployed_blocks(battle)
+    return tuple(b for b in state.blocks_at(battle.location, side) if b not in done)
+
+
+def impact_total(battle: Battle, side: Side) -> int:
+    """8.3.1: each side's running total; defectors count for their new side (R31)."""
+    return sum(d.counted for d in battle.deployments if d.side is side)
+
+
+def initiative(battle: Battle) -> Side | None:
+    """8.5: the side losing has the initiative, the attacker at a tie; once a
+    side is done it passes for good; None when both are done. In a siege only
+    the attacker deploys (8.9.4)."""
+    attacker, defender = battle.attacker, battle.defender
+    if battle.siege:
+        return None if battle.done[attacker] else attacker
+    if battle.done[attacker] and battle.done[defender]:
+        return None
+    if battle.done[attacker]:
+        return defender
+    if battle.done[defender]:
+        return attacker
+    return attacker if impact_total(battle, attacker) <= impact_total(battle, defender) else defender
+
+
+# --- Impact (8.3, 8.4) -------------------------------------------------------------------
+
+
+def impact_of_deployment(battle: Battle, side: Side, block: Block, card: Card | None) -> tuple[int, int]:
+    """8.3.2 base = mon; 8.3.3 +1 per block of the same daimyo already on the
+    side; 8.4.1 with a swords card, a gun or cavalry block adds 2, and 2 more
+    per earlier block with that symbol on the side however deployed (R26, R27).
+    No special attack with a double card or in a siege. Returns (impact, special)."""
+    c = default_components()
+    on_side = [c.block(d.block) for d in battle.deployments if d.side is side]
+    impact = block.strength + sum(1 for other in on_side if other.daimyo == block.daimyo)
+    special = 0
+    if card is not None and card.kind == "swords" and block.symbol and not battle.siege:
+        special = 2 + 2 * sum(1 for other in on_side if other.symbol == block.symbol)
+    return impact + special, special
+
+
+# --- deployment (8.2.2-8.2.4, 8.4.2) ---------------------------------------------------
+
+
+def card_deploys(card: Card, block: Block) -> bool:
+    """8.2.2: the card's mon matches the block's; Ishida and Ii take any daimyo card (9.4, 9.5)."""
+    if card.kind == "loyalty":
+        return False
+    return block.any_card or card.daimyo == block.daimyo
+
+
+def _alike(block_ids: tuple[str, ...] | list[str]) -> list[str]:
+    """One block of each daimyo and kind: alike blocks are interchangeable."""
+    c = default_components()
+    seen: dict[tuple[str, str], str] = {}
+    for b in sorted(block_ids):
+        seen.setdefault((c.block(b).daimyo, c.block(b).kind), b)
+    return list(seen.values())
+
+
+def _alike_cards(card_ids: tuple[str, ...]) -> list[str]:
+    c = default_components()
+    seen: dict[tuple[str | None, str], str] = {}
+    for card in sorted(card_ids):
+        seen.setdefault((c.card(card).daimyo, c.card(card).kind), card)
+    return list(seen.values())
+
+
+def legal_deployments(state: GameState, side: Side) -> list:
+    c = default_components()
+    battle = battle_of(state)
+    blocks = undeployed(state, battle, side)
+    commands: list = []
+    if not battle.card_deployed[side]:
+        commands += [DeployLeader(side, b) for b in _alike(blocks) if c.block(b).is_leader]
+    for card_id in _alike_cards(state.cards[side].hand):
+        card = c.card(card_id)
+        matching = [b for b in _alike(blocks) if card_deploys(card, c.block(b))]
+        commands += [Deploy(side, card_id, (b,)) for b in matching]
+        if card.kind == "double":
+            pairs = _double_pairs([b for b in blocks if card_deploys(card, c.block(b)) and not c.block(b).any_card])
+            commands += [Deploy(side, card_id, pair) for pair in pairs]
+    commands.append(DeclareDone(side))
+    return commands
+
+
+def _double_pairs(blocks: list[str]) -> list[tuple[str, str]]:
+    c = default_components()
+    seen: dict[tuple[str, str], tuple[str, str]] = {}
+    for i, first in enumerate(sorted(blocks)):
+        for second in sorted(blocks)[i + 1:]:
+            kinds = tuple(sorted((c.block(first).kind, c.block(second).kind)))
+            seen.setdefault(kinds, (first, second))
+    return list(seen.values())
+
+
+def why_deploy_illegal(state: GameState, command: Deploy) -> str | None:
+    c = default_components()
+    battle = battle_of(state)
+    side = command.side
+    if command.card not in state.cards[side].hand:
+        return f"{command.card} is not in your hand (8.2.2)"
+    card = c.card(command.card)
+    if card.kind == "loyalty":
+        return "a Loyalty Challenge card deploys no block (8.2.2)"
+    limit = 2 if card.kind == "double" else 1
+    if not 1 <= len(command.blocks) <= limit:
+        return f"{command.card} deploys {'one or two blocks (8.4.2)' if limit == 2 else 'one block (8.2.2)'}"
+    free = undeployed(state, battle, side)
+    for block_id in command.blocks:
+        if block_id not in free:
+            return f"{block_id} is not one of your undeployed blocks at {c.location(battle.location).name} (8.2.2)"
+        if not card_deploys(card, c.block(block_id)):
+            return f"{command.card} does not carry {block_id}'s mon (8.2.2)"
+    if len(command.blocks) == 2 and any(c.block(b).any_card for b in command.blocks):
+        return "a double card that deploys Ishida Mitsunari or Ii Naomasa deploys no second block (8.4.2, 9.4)"
+    return None
+
+
+def why_deploy_leader_illegal(state: GameState, command: DeployLeader) -> str | None:
+    battle = battle_of(state)
+    if battle.card_deployed[command.side]:
+        return "a leader deploys without a card only before your first card deployment (8.2.4)"
+    if command.block not in undeployed(state, battle, command.side):
+        return f"{command.block} is not one of your undeployed blocks here (8.2.4)"
+    if not default_components().block(command.block).is_leader:
+        return f"{command.block} is not a leader (8.2.4)"
+    return None
+
+
+def apply_deploy_leader(state: GameState, command: DeployLeader) -> tuple[GameState, list[Event]]:
+    return _deploy(state, command.side, None, (command.block,))
+
+
+def apply_deploy(state: GameState, command: Deploy) -> tuple[GameState, list[Event]]:
+    side = command.side
+    cards = state.cards[side]
+    hand = tuple(card for card in cards.hand if card != command.card)
+    state = evolve(state, cards=state.cards.replace(side, evolve(cards, hand=hand)))
+    battle = battle_of(state)
+    battle = evolve(
+        battle,
+        cards_played=battle.cards_played.replace(side, battle.cards_played[side] + (command.card,)),
+        card_deployed=battle.card_deployed.replace(side, True),
+    )
+    return _deploy(with_battle(state, battle), side, command.card, command.blocks)
+
+
+def _deploy(state: GameState, side: Side, card_id: str | None, blocks: tuple[str, ...]) -> tuple[GameState, list[Event]]:
+    """8.2.3: place the blocks face up and add their Impact; then the other
+    side may challenge a card play (8.6.1, R48), or the initiative is judged (8.5)."""
+    c = default_components()
+    battle = battle_of(state)
+    card = c.card(card_id) if card_id else None
+    play = battle.plays + 1
+    events: list[Event] = []
+    for block_id in blocks:
+        impact, special = impact_of_deployment(battle, side, c.block(block_id), card)
+        deployment = Deployment(block_id, side, side, card_id, impact, special, play)
+        battle = evolve(battle, deployments=battle.deployments + (deployment,))
+        events.append(BlockDeployed(side, block_id, card_id, impact))
+    battle = evolve(battle, plays=play)
+    state = evolve(state, revealed=state.revealed | set(blocks))
+    challenger = side.other
+    if card is not None and not battle.siege and state.cards[challenger].hand:
+        battle = evolve(battle, open_play=play)
+        return evolve(with_battle(state, battle), decision=Decision(DecisionKind.CHALLENGE, frozenset({challenger}))), events
+    return next_deployment(with_battle(state, battle)), events
+
+
+def next_deployment(state: GameState) -> GameState:
+    """Hand the initiative on (8.5), or end the deployments when both are done."""
+    battle = battle_of(state)
+    side = initiative(battle)
+    if side is None:
+        return evolve(state, decision=Decision(DecisionKind.NONE, frozenset()))
+    return evolve(state, decision=Decision(DecisionKind.DEPLOY, frozenset({side})))
+
+
+def apply_declare_done(state: GameState, command: DeclareDone) -> tuple[GameState, list[Event]]:
+    battle = battle_of(state)
+    battle = evolve(battle, done=battle.done.replace(command.side, True))
+    return next_deployment(with_battle(state, battle)), [SideDone(command.side)]
+
+
+# --- Loyalty Challenges (8.6, R31, R48) ---------------------------------------------------
+
+
+def open_play_deployments(battle: Battle) -> list[Deployment]:
+    return [d for d in battle.deployments if d.play == battle.open_play]
+
+
+def legal_challenges(state: GameState, side: Side) -> list:
+    c = default_components()
+    loyalty = [card for card in state.cards[side].hand if c.card(card).kind == "loyalty"]
+    return [*(Challenge(side, card) for card in _alike_cards(tuple(loyalty))), AllowPlay(side)]
+
+
+def why_challenge_illegal(state: GameState, command: Challenge) -> str | None:
+    if command.card not in state.cards[command.side].hand:
+        return f"{command.card} is not in your hand (8.6.1)"
+    if default_components().card(command.card).kind != "loyalty":
+        return f"{command.card} is not a Loyalty Challenge card (8.6.1, R48)"
+    return None
+
+
+def refuting_card(state: GameState, owner: Side, blocks: list[str]) -> str | None:
+    """R48: a card in the deployer's hand that could have deployed the block,
+    or both blocks of a double play."""
+    c = default_components()
+    for card in sorted(state.cards[owner].hand):
+        if all(card_deploys(c.card(card), c.block(b)) for b in blocks):
+            return card
+    return None
+
+
+def apply_challenge(state: GameState, command: Challenge) -> tuple[GameState, list[Event]]:
+    """8.6.1: refuted if the deployer can show a matching card (it stays in his
+    hand); otherwise the blocks defect (8.6.3: both of a double play), moving
+    their Impact without special attack (R31), and the initiative is judged again."""
+    challenger = command.side
+    owner = challenger.other
+    cards = state.cards[challenger]
+    hand = tuple(card for card in cards.hand if card != command.card)
+    state = evolve(state, cards=state.cards.replace(challenger, evolve(cards, hand=hand)))
+    battle = battle_of(state)
+    targets = open_play_deployments(battle)
+    blocks = [d.block for d in targets]
+    events: list[Event] = [LoyaltyChallenged(challenger, command.card, tuple(blocks))]
+    shown = refuting_card(state, owner, blocks)
+    defect = shown is None
+    deployments = tuple(
+        evolve(d, challenged=True, side=challenger if defect else d.side) if d.play == battle.open_play else d
+        for d in battle.deployments
+    )
+    battle = evolve(
+        battle,
+        deployments=deployments,
+        open_play=None,
+        cards_played=battle.cards_played.replace(challenger, battle.cards_played[challenger] + (command.card,)),
+    )
+    events.append(BlocksDefected(owner, tuple(blocks)) if defect else ChallengeRefuted(owner, shown))
+    return next_deployment(with_battle(state, battle)), events
+
+
+def apply_allow_play(state: GameState, command: AllowPlay) -> tuple[GameState, list[Event]]:
+    battle = evolve(battle_of(state), open_play=None)
+    return next_deployment(with_battle(state, battle)), []
+
+
+def discard_played_cards(state: GameState) -> GameState:
+    """8.10: the cards played in the combat go to their discard piles."""
+    battle = battle_of(state)
+    for side in BOTH_SIDES:
+        cards = state.cards[side]
+        state = evolve(state, cards=state.cards.replace(
+            side, SideCards(cards.hand, cards.draw_pile, cards.discard_pile + battle.cards_played[side])))
+    return state
