@@ -86,3 +86,17 @@ def run(state: GameState, *lines: str):
         state, more = apply(state, parse_command(line))
         events += more
     return state, events
+
+
+def combat_phase(attacker: Side, ishida_hand=(), tokugawa_hand=(), entered=(), **where: list[str]) -> GameState:
+    """A hand-built Combat Phase of `attacker` with only the listed blocks on
+    the map and exactly these hands; `entered` is the R51 record."""
+    from rules.combat import begin_combat_phase
+    from rules.control import update_castle_control
+
+    state = place(everything_in_bags(fresh_game()), **where)
+    state, _ = update_castle_control(state)
+    state = with_hand(with_hand(state, Side.ISHIDA, tuple(ishida_hand)), Side.TOKUGAWA, tuple(tokugawa_hand))
+    state = evolve(state, first_player=attacker, entered_from=tuple(entered))
+    state, _ = begin_combat_phase(state, attacker)
+    return state
