@@ -5,11 +5,8 @@
 - decisions per game (median);
 - full random games per second;
 - median microseconds of `legal_commands` in Full-movement Movement Phases
-  (every stack may move), over the positions met in games that move every
-  turn but stay out of combat (combat, section 8, is not implemented yet).
-
-Random games stop at their first combat until section 8 lands; the figures
-count those games as they are played.
+  (every stack may move), over the positions met in games whose players
+  never step into enemy units, so that stacks stay many and spread out.
 
 Usage: python3 benchmarks/engine.py [--games N] [--seed S]
 """

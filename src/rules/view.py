@@ -19,6 +19,7 @@ from rules.pair import Pair
 from rules.sides import Side
 from rules.state import (
     ELIMINATED,
+    CombatPhase,
     MORI_BOX,
     Decision,
     GameResult,
@@ -88,6 +89,7 @@ class PlayerView:
     resource_control: tuple[tuple[str, Side], ...]
     castle_control: tuple[tuple[str, Side], ...]
     movement: MovementView | None
+    combat: CombatPhase | None  # all public: deployed blocks, played cards, Impact (8.2.3)
     result: GameResult | None
     legal: tuple[Command, ...]
 
@@ -131,6 +133,7 @@ def view(state: GameState, side: Side) -> PlayerView:
         resource_control=state.resource_control,
         castle_control=state.castle_control,
         movement=movement_view(state.movement, own=state.active is side),
+        combat=state.combat,
         result=state.result,
         legal=tuple(legal_commands(state, side)),
     )

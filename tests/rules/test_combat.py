@@ -322,3 +322,31 @@ def test_r50_both_leaders_falling_in_one_combat_gives_ishida_the_win():
 def test_2_1_ishida_mitsunari_falling_in_battle_wins_for_tokugawa():
     state, _ = run(leaders_battle(), "tokugawa: lose tokugawa-3-1")
     assert (state.result.winner, state.result.cause) == (TOKUGAWA, "ishida-mitsunari-eliminated")
+
+
+def test_r38_nothing_is_drawn_after_an_overrun():
+    from helpers import movement_phase
+    from rules.events import CardsDrawn
+    from rules.state import MovementOption
+
+    state = movement_phase(ISHIDA, MovementOption.FULL, kyoto=["ukita-2-1", "ukita-2-2", "ukita-3-1", "ukita-3-2"],
+                           sawayama=["date-2-1"])
+    hands = state.cards.map(lambda cards: cards.hand)
+    state, events = run(state, "ishida: move kyoto", *(f"ishida: select {b}" for b in
+                        ["ukita-2-1", "ukita-2-2", "ukita-3-1", "ukita-3-2"]), "ishida: step sawayama")
+    assert Overrun(ISHIDA, "sawayama", ("date-2-1",)) in events
+    assert not any(isinstance(e, CardsDrawn) for e in events)
+    assert state.cards.map(lambda cards: cards.hand) == hands
+
+
+def test_r43_once_tokugawa_holds_osaka_castle_the_mori_box_stays():
+    """A constructed position: with Hideyori always inside (R36), Tokugawa can
+    only hold the castle once Hideyori is captured, which ends the game."""
+    from attrs import evolve
+    from rules.state import MORI_BOX, with_positions
+
+    state = combat_phase(TOKUGAWA, (), (), osaka=["mori-2-1", "tokugawa-3-1", "tokugawa-3-2", "tokugawa-3-3"])
+    state = evolve(state, castle_control=tuple(sorted((dict(state.castle_control) | {"osaka": TOKUGAWA}).items())))
+    state = with_positions(state, {"mori-3-1": MORI_BOX})
+    state, _ = run(state, "tokugawa: combat osaka")
+    assert state.place_of("mori-3-1") == MORI_BOX
