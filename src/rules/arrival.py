@@ -70,3 +70,11 @@ def arrive(state: GameState, side: Side, location: str) -> tuple[GameState, list
     state, events = control_on_arrival(state, side, location)
     state, more = overrun_if_possible(state, side, location)
     return state, events + more
+
+
+def record_entry(
+    entered: tuple[tuple[str, Side, str], ...], location: str, side: Side, origin: str
+) -> tuple[tuple[str, Side, str], ...]:
+    """R51: remember which adjacent location each side entered a location from."""
+    entry = (location, side, origin)
+    return entered if entry in entered else tuple(sorted(entered + (entry,)))

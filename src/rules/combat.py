@@ -11,7 +11,7 @@ from rules import casualties
 from rules import retreat as retreats
 from rules.battle import battle_of, discard_played_cards, impact_total, with_battle
 from rules.casualties import all_pieces, lose_everything_if_due, losses_due
-from rules.commands import ComeOutside, DeclareCombat, StayInside
+from rules.commands import ChooseCasualty, ComeOutside, DeclareCombat, Retreat, StayInside
 from rules.components import default_components
 from rules.control import sides_present, update_castle_control
 from rules.decks import draw_cards
@@ -209,13 +209,13 @@ def replenishment(battle: Battle, side: Side) -> int:
     return played + battle.lost[side] // 2
 
 
-def apply_casualty(state: GameState, command) -> tuple[GameState, list[Event]]:
+def apply_casualty(state: GameState, command: ChooseCasualty) -> tuple[GameState, list[Event]]:
     state, events = casualties.apply_casualty(state, command)
     state, more = next_casualty(state)
     return state, events + more
 
 
-def apply_retreat(state: GameState, command) -> tuple[GameState, list[Event]]:
+def apply_retreat(state: GameState, command: Retreat) -> tuple[GameState, list[Event]]:
     state, events = retreats.apply_retreat(state, command)
     if state.is_over:  # the retreat overran a leader (R50)
         return state, events

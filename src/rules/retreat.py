@@ -6,13 +6,12 @@ from itertools import combinations
 
 from attrs import evolve
 
-from rules.arrival import arrive, has_enemy_units
+from rules.arrival import arrive, has_enemy_units, record_entry
 from rules.battle import battle_of
 from rules.commands import Retreat
 from rules.components import default_components
 from rules.events import BlocksRetreated, Event, OpponentRetreated
 from rules.sides import Side
-from rules.stack_moves import _record_entry
 from rules.state import Battle, GameState, with_positions
 
 CASTLE = "castle"
@@ -103,7 +102,7 @@ def apply_retreat(state: GameState, command: Retreat) -> tuple[GameState, list[E
         return state, events
     to = command.to
     state = with_positions(state, {b: to for b in leaving})
-    state = evolve(state, entered_from=_record_entry(state.entered_from, to, side, origin))
+    state = evolve(state, entered_from=record_entry(state.entered_from, to, side, origin))
     events += [BlocksRetreated(side, leaving, origin, to),
                OpponentRetreated(side, len(leaving), origin, to, len(command.garrison))]
     state, more = arrive(state, side, to)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from rules.arrival import arrive, has_enemy_units
+from rules.arrival import arrive, has_enemy_units, record_entry
 from rules.commands import BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
 from rules.components import default_components
 from rules.decks import discard_cards
@@ -321,7 +321,7 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
     state = evolve(
         state,
         positions=_moved_positions(state, tuple(moved), to),
-        entered_from=_record_entry(state.entered_from, to, side, at),
+        entered_from=record_entry(state.entered_from, to, side, at),
         movement=evolve(movement, segments=movement.segments | {segment_key(at, to)}),
     )
     blocks = tuple(moved.get(p.block, p) for p in current.blocks)
@@ -383,10 +383,3 @@ def _moved_positions(state: GameState, blocks: tuple[str, ...], to: str) -> tupl
         positions[c.block_index(block)] = to
     return tuple(positions)
 
-
-def _record_entry(
-    entered: tuple[tuple[str, Side, str], ...], location: str, side: Side, origin: str
-) -> tuple[tuple[str, Side, str], ...]:
-    """R51: remember which adjacent location each side entered a location from."""
-    entry = (location, side, origin)
-    return entered if entry in entered else tuple(sorted(entered + (entry,)))
