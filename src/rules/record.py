@@ -101,8 +101,5 @@ def replay_states(record: GameRecord) -> Iterator[GameState]:
 
 def replay(record: GameRecord) -> GameState:
     """The final state of a record."""
-    state = None
-    for state in replay_states(record):
-        pass
-    assert state is not None
-    return state
+    *_, final = replay_states(record)
+    return final
