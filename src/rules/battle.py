@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from attrs import evolve
 
+from rules.alike import block_kind, card_kind, group_kind, one_of_each
 from rules.commands import AllowPlay, Challenge, DeclareDone, Deploy, DeployLeader
 from rules.components import Block, Card, default_components
 from rules.events import BlockDeployed, BlocksDefected, ChallengeRefuted, Event, LoyaltyChallenged, SideDone
@@ -83,33 +84,16 @@ def card_deploys(card: Card, block: Block) -> bool:
     return block.any_card or card.daimyo == block.daimyo
 
 
-def _alike(block_ids: tuple[str, ...] | list[str]) -> list[str]:
-    """One block of each daimyo and kind: alike blocks are interchangeable."""
-    c = default_components()
-    seen: dict[tuple[str, str], str] = {}
-    for b in sorted(block_ids):
-        seen.setdefault((c.block(b).daimyo, c.block(b).kind), b)
-    return list(seen.values())
-
-
-def _alike_cards(card_ids: tuple[str, ...]) -> list[str]:
-    c = default_components()
-    seen: dict[tuple[str | None, str], str] = {}
-    for card in sorted(card_ids):
-        seen.setdefault((c.card(card).daimyo, c.card(card).kind), card)
-    return list(seen.values())
-
-
 def legal_deployments(state: GameState, side: Side) -> list:
     c = default_components()
     battle = battle_of(state)
     blocks = undeployed(state, battle, side)
     commands: list = []
     if not battle.card_deployed[side]:
-        commands += [DeployLeader(side, b) for b in _alike(blocks) if c.block(b).is_leader]
-    for card_id in _alike_cards(state.cards[side].hand):
+        commands += [DeployLeader(side, b) for b in one_of_each(blocks, block_kind) if c.block(b).is_leader]
+    for card_id in one_of_each(state.cards[side].hand, card_kind):
         card = c.card(card_id)
-        matching = [b for b in _alike(blocks) if card_deploys(card, c.block(b))]
+        matching = [b for b in one_of_each(blocks, block_kind) if card_deploys(card, c.block(b))]
         commands += [Deploy(side, card_id, (b,)) for b in matching]
         if card.kind == "double":
             pairs = _double_pairs([b for b in blocks if card_deploys(card, c.block(b)) and not c.block(b).any_card])
@@ -119,13 +103,8 @@ def legal_deployments(state: GameState, side: Side) -> list:
 
 
 def _double_pairs(blocks: list[str]) -> list[tuple[str, str]]:
-    c = default_components()
-    seen: dict[tuple[str, str], tuple[str, str]] = {}
-    for i, first in enumerate(sorted(blocks)):
-        for second in sorted(blocks)[i + 1:]:
-            kinds = tuple(sorted((c.block(first).kind, c.block(second).kind)))
-            seen.setdefault(kinds, (first, second))
-    return list(seen.values())
+    pairs = [(a, b) for i, a in enumerate(sorted(blocks)) for b in sorted(blocks)[i + 1:]]
+    return one_of_each(pairs, group_kind)
 
 
 def why_deploy_illegal(state: GameState, command: Deploy) -> str | None:
@@ -227,7 +206,7 @@ def open_play_deployments(battle: Battle) -> list[Deployment]:
 def legal_challenges(state: GameState, side: Side) -> list:
     c = default_components()
     loyalty = [card for card in state.cards[side].hand if c.card(card).kind == "loyalty"]
-    return [*(Challenge(side, card) for card in _alike_cards(tuple(loyalty))), AllowPlay(side)]
+    return [*(Challenge(side, card) for card in one_of_each(loyalty, card_kind)), AllowPlay(side)]
 
 
 def why_challenge_illegal(state: GameState, command: Challenge) -> str | None:

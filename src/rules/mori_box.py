@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from attrs import evolve
 
+from rules.alike import block_kind, one_of_each
 from rules.arrival import arrive, has_enemy_units
 from rules.commands import EnterFromMoriBox
 from rules.components import default_components
@@ -28,10 +29,7 @@ def next_entrants(state: GameState) -> tuple[str, ...]:
     others = [b for b in box if not c.block(b).is_leader]
     if not others:
         return box
-    first_of_kind: dict[str, str] = {}
-    for block in others:
-        first_of_kind.setdefault(c.block(block).kind, block)
-    return tuple(first_of_kind.values())
+    return tuple(one_of_each(others, block_kind))
 
 
 def legal_mori_entries(state: GameState, side: Side) -> list[EnterFromMoriBox]:

@@ -6,6 +6,7 @@ from itertools import combinations
 
 from attrs import evolve
 
+from rules.alike import group_kind, one_of_each
 from rules.arrival import arrive, has_enemy_units, record_entry
 from rules.battle import battle_of
 from rules.commands import Retreat
@@ -44,12 +45,8 @@ def may_garrison(battle: Battle, side: Side) -> bool:
 
 
 def _garrisons(blocks: tuple[str, ...]) -> list[tuple[str, ...]]:
-    c = default_components()
-    seen: dict[tuple[str, ...], tuple[str, ...]] = {}
-    for size in range(0, CASTLE_CAPACITY + 1):
-        for chosen in combinations(sorted(blocks), size):
-            seen.setdefault(tuple(sorted((c.block(b).daimyo, c.block(b).kind) for b in chosen)), chosen)
-    return list(seen.values())
+    choices = [chosen for size in range(CASTLE_CAPACITY + 1) for chosen in combinations(sorted(blocks), size)]
+    return one_of_each(choices, group_kind)
 
 
 def legal_retreats(state: GameState, side: Side) -> list[Retreat]:
