@@ -24,8 +24,8 @@ def group_kind(block_ids: Sequence[str]) -> tuple[tuple[str, str], ...]:
 
 
 def one_of_each(items: Iterable, key) -> list:
-    """The first item (in sorted order) of each kind, by `key`."""
+    """The first item of each kind, by `key`, in the order given."""
     seen: dict[Hashable, object] = {}
-    for item in sorted(items):
+    for item in items:
         seen.setdefault(key(item), item)
     return list(seen.values())

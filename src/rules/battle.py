@@ -90,10 +90,10 @@ def legal_deployments(state: GameState, side: Side) -> list:
     blocks = undeployed(state, battle, side)
     commands: list = []
     if not battle.card_deployed[side]:
-        commands += [DeployLeader(side, b) for b in one_of_each(blocks, block_kind) if c.block(b).is_leader]
-    for card_id in one_of_each(state.cards[side].hand, card_kind):
+        commands += [DeployLeader(side, b) for b in one_of_each(sorted(blocks), block_kind) if c.block(b).is_leader]
+    for card_id in one_of_each(sorted(state.cards[side].hand), card_kind):
         card = c.card(card_id)
-        matching = [b for b in one_of_each(blocks, block_kind) if card_deploys(card, c.block(b))]
+        matching = [b for b in one_of_each(sorted(blocks), block_kind) if card_deploys(card, c.block(b))]
         commands += [Deploy(side, card_id, (b,)) for b in matching]
         if card.kind == "double":
             pairs = _double_pairs([b for b in blocks if card_deploys(card, c.block(b)) and not c.block(b).any_card])
@@ -206,7 +206,7 @@ def open_play_deployments(battle: Battle) -> list[Deployment]:
 def legal_challenges(state: GameState, side: Side) -> list:
     c = default_components()
     loyalty = [card for card in state.cards[side].hand if c.card(card).kind == "loyalty"]
-    return [*(Challenge(side, card) for card in one_of_each(loyalty, card_kind)), AllowPlay(side)]
+    return [*(Challenge(side, card) for card in one_of_each(sorted(loyalty), card_kind)), AllowPlay(side)]
 
 
 def why_challenge_illegal(state: GameState, command: Challenge) -> str | None:
