@@ -17,6 +17,7 @@ from cattrs.preconf.json import make_converter
 from rules.components import default_components
 from rules.engine import apply, start_game
 from rules.errors import IllegalCommand
+from rules.events import Event
 from rules.notation import NotationError, format_command, parse_command
 from rules.commands import Command
 from rules.state import GameState
@@ -80,22 +81,29 @@ def load_record(path: Path) -> GameRecord:
     return record_from_json(text, str(path))
 
 
-def replay_states(record: GameRecord) -> Iterator[GameState]:
-    """Yield the state after setup, then after each command in turn."""
+def replay_steps(record: GameRecord) -> Iterator[tuple[Command | None, GameState, tuple[Event, ...]]]:
+    """Yield (None, state after setup, setup events), then (command, state, events)
+    for each command in turn. A bad record raises RecordError naming the command."""
     expected = default_components().data_version
     if record.data_version != expected:
         raise RecordError(
             f"record was made with component data {record.data_version}, "
             f"but this game's data is {expected}"
         )
-    state, _ = start_game(record.seed)
-    yield state
+    state, events = start_game(record.seed)
+    yield None, state, tuple(events)
     for number, line in enumerate(record.commands, start=1):
         try:
             command = parse_command(line)
-            state, _ = apply(state, command)
+            state, events = apply(state, command)
         except (NotationError, IllegalCommand) as error:
             raise RecordError(f"command {number} ({line!r}) is illegal: {error}") from None
+        yield command, state, events
+
+
+def replay_states(record: GameRecord) -> Iterator[GameState]:
+    """Yield the state after setup, then after each command in turn."""
+    for _, state, _ in replay_steps(record):
         yield state
 
 

@@ -1,0 +1,165 @@
+"""The authoritative game of one process: the record, the states and the events.
+
+Hot-seat play has both seats in one process; a networked host will own the
+same object. Screens never touch a GameState: they ask for a side's view and
+that side's events, and submit commands (architecture.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from attrs import frozen
+
+from rules.commands import Command
+from rules.engine import apply, legal_commands
+from rules.errors import IllegalCommand
+from rules.events import CombatEnded, Event, Overrun, PieceLost
+from rules.notation import parse_command
+from rules.pair import Pair
+from rules.record import GameRecord, RecordError, load_record, new_record, replay_steps, save_record
+from rules.sides import BOTH_SIDES, Side
+from rules.state import GameState
+from rules.undo import why_step_is_final, why_undo_illegal
+from rules.view import PlayerView, view
+
+
+@frozen
+class Step:
+    """One step of the game: the command (None for setup), the state after it,
+    its events, and why it may not be undone (None if R58 allows it)."""
+
+    command: Command | None
+    state: GameState
+    events: tuple[Event, ...]
+    final: str | None
+
+
+@frozen
+class GameStats:
+    """Public figures for the game-over screen."""
+
+    battles: int
+    blocks_lost: Pair[int]
+
+
+class GameHost:
+    def __init__(self, record: GameRecord, steps: list[Step], autosave: Path | None = None) -> None:
+        self._record = record
+        self._steps = steps
+        self._autosave = autosave
+
+    # --- starting ------------------------------------------------------------
+
+    @classmethod
+    def new(cls, seed: int, autosave: Path | None = None) -> GameHost:
+        return cls.from_record(new_record(seed), autosave)
+
+    @classmethod
+    def from_record(cls, record: GameRecord, autosave: Path | None = None) -> GameHost:
+        """Replay a record; a bad one raises RecordError and nothing is made."""
+        steps: list[Step] = []
+        for command, state, events in replay_steps(record):
+            final = "the game began here" if command is None else why_step_is_final(steps[-1].state, state, events)
+            steps.append(Step(command, state, events, final))
+        host = cls(record, steps, autosave)
+        host._write_autosave()
+        return host
+
+    @classmethod
+    def load(cls, path: Path, autosave: Path | None = None) -> GameHost:
+        return cls.from_record(load_record(path), autosave)
+
+    # --- reading -------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        return self._steps[-1].state
+
+    @property
+    def record(self) -> GameRecord:
+        return self._record
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    def view(self, side: Side) -> PlayerView:
+        return view(self.state, side)
+
+    def events_for(self, side: Side, since: int = 0) -> list[Event]:
+        """The events `side` may see (R55), from step `since` on, oldest first."""
+        return [e for step in self._steps[since:] for e in step.events if side in e.visible_to()]
+
+    @property
+    def step_count(self) -> int:
+        return len(self._steps)
+
+    def side_to_act(self, preferred: Side | None = None) -> Side | None:
+        """Who decides next: `preferred` if it has a legal command, else a side
+        that has one (so a simultaneous decision is finished seat by seat)."""
+        candidates = ([preferred] if preferred else []) + list(BOTH_SIDES)
+        for side in candidates:
+            if legal_commands(self.state, side):
+                return side
+        return None
+
+    def stats(self) -> GameStats:
+        battles = 0
+        lost = {side: 0 for side in BOTH_SIDES}
+        for step in self._steps:
+            for event in step.events:
+                if isinstance(event, CombatEnded):
+                    battles += 1
+                elif isinstance(event, PieceLost):
+                    lost[event.side] += 1
+                elif isinstance(event, Overrun):
+                    lost[event.side.other] += len(event.eliminated)
+        return GameStats(battles, Pair(lost[Side.ISHIDA], lost[Side.TOKUGAWA]))
+
+    # --- changing ------------------------------------------------------------
+
+    def submit(self, command: Command) -> tuple[Event, ...]:
+        """Apply a command; an illegal one raises IllegalCommand and changes nothing."""
+        before = self.state
+        after, events = apply(before, command)
+        self._steps.append(Step(command, after, events, why_step_is_final(before, after, events)))
+        self._record = self._record.with_command(command)
+        self._write_autosave()
+        return events
+
+    def submit_text(self, line: str, side: Side) -> tuple[Command, tuple[Event, ...]]:
+        """Parse a line of notation for `side` and submit it (NotationError, IllegalCommand)."""
+        command = parse_command(line, side=side)
+        if command.side is not side:
+            raise IllegalCommand(f"you play {side.value}: a command for {command.side.value} is not yours")
+        return command, self.submit(command)
+
+    def why_no_undo(self, side: Side) -> str | None:
+        last = self._steps[-1]
+        return why_undo_illegal(side, last.command.side if last.command else None, last.final)
+
+    def undo(self, side: Side) -> Command:
+        """R58: take back `side`'s last command."""
+        reason = self.why_no_undo(side)
+        if reason is not None:
+            raise IllegalCommand(f"cannot undo: {reason}")
+        step = self._steps.pop()
+        assert step.command is not None
+        self._record = GameRecord(self._record.seed, self._record.data_version, self._record.commands[:-1])
+        self._write_autosave()
+        return step.command
+
+    # --- saving --------------------------------------------------------------
+
+    def save(self, path: Path) -> None:
+        """The save file is the game record."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        save_record(self._record, path)
+
+    def _write_autosave(self) -> None:
+        if self._autosave is not None:
+            self.save(self._autosave)
+
+
+__all__ = ["GameHost", "GameStats", "RecordError", "Step"]
