@@ -162,36 +162,36 @@ def _listing(names: Iterable[str]) -> str:
     return f"{', '.join(counted[:-1])} and {counted[-1]}"
 
 
-def _daimyo(daimyo_id: str) -> str:
+def daimyo_name(daimyo_id: str) -> str:
     return default_components().daimyo_of(daimyo_id).id.capitalize()
 
 
-def _piece(piece_id: str) -> str:
+def piece_name(piece_id: str) -> str:
     """A block's or disc's name: "Ishida Mitsunari", "Mori 3-mon", "Ukita cavalry"."""
     if piece_id in PERSONAL_NAMES:
         return PERSONAL_NAMES[piece_id]
     block = default_components().block(piece_id)
-    return f"{_daimyo(block.daimyo)} {KIND_NAMES[block.kind]}"
+    return f"{daimyo_name(block.daimyo)} {KIND_NAMES[block.kind]}"
 
 
 def _pieces(piece_ids: Iterable[str]) -> str:
-    return _listing(_piece(p) for p in piece_ids)
+    return _listing(piece_name(p) for p in piece_ids)
 
 
 def _is_disc(piece_id: str) -> bool:
     return any(disc.id == piece_id for disc in default_components().discs)
 
 
-def _card(card_id: str) -> str:
+def card_name(card_id: str) -> str:
     """A card's name: "Mori double", "Date swords", "Loyalty Challenge"."""
     card = default_components().card(card_id)
     if card.daimyo is None:
         return "Loyalty Challenge"
-    return f"{_daimyo(card.daimyo)} {card.kind}"
+    return f"{daimyo_name(card.daimyo)} {card.kind}"
 
 
 def _cards(card_ids: Iterable[str]) -> str:
-    return _listing(_card(c) for c in card_ids)
+    return _listing(card_name(c) for c in card_ids)
 
 
 def _location(location_id: str) -> str:
@@ -202,7 +202,7 @@ def _castle(location_id: str) -> str:
     return f"{_location(location_id)} castle"
 
 
-def _place(place: str, viewer: Side) -> str:
+def place_name(place: str, viewer: Side) -> str:
     """A location's name, or an off-map place: "the bag", "your Recruitment Box"."""
     if place == BAG:
         return "the bag"
@@ -246,7 +246,7 @@ def _cards_discarded(e: CardsDiscarded, viewer: Side) -> str:
 @_describes(CardSetAside)
 def _card_set_aside(e: CardSetAside, viewer: Side) -> str:
     what, _, rule = SECRET_CHOICES.get(e.purpose, (f"for {e.purpose}", "", "R45"))
-    return f"{_act(e.side, viewer, 'set', 'sets')} {_card(e.card)} aside {what}, in secret ({rule})."
+    return f"{_act(e.side, viewer, 'set', 'sets')} {card_name(e.card)} aside {what}, in secret ({rule})."
 
 
 @_describes(OpponentDecided)
@@ -260,18 +260,18 @@ def _opponent_decided(e: OpponentDecided, viewer: Side) -> str:
 
 @_describes(BlocksPlaced)
 def _blocks_placed(e: BlocksPlaced, viewer: Side) -> str:
-    return f"{_act(e.side, viewer, 'place')} {_pieces(e.blocks)} in {_place(e.place, viewer)}."
+    return f"{_act(e.side, viewer, 'place')} {_pieces(e.blocks)} in {place_name(e.place, viewer)}."
 
 
 @_describes(OpponentPlacedBlocks)
 def _opponent_placed_blocks(e: OpponentPlacedBlocks, viewer: Side) -> str:
-    return f"{_act(e.side, viewer, 'place')} {_plural(e.count, 'block')} in {_place(e.place, viewer)}."
+    return f"{_act(e.side, viewer, 'place')} {_plural(e.count, 'block')} in {place_name(e.place, viewer)}."
 
 
 @_describes(BlocksShown)
 def _blocks_shown(e: BlocksShown, viewer: Side) -> str:
     rule = "9.3" if e.place == MORI_BOX else "R55"
-    where = _place(e.place, viewer)
+    where = place_name(e.place, viewer)
     return f"{_whose(e.side, viewer)} blocks in {where}, face up: {_pieces(e.blocks)} ({rule})."
 
 
@@ -294,7 +294,7 @@ def _bids_revealed(e: BidsRevealed, viewer: Side) -> str:
 def _bid(side: Side, card_id: str | None) -> str:
     if card_id is None:
         return f"{_side_name(side)} 0 (no card)"
-    return f"{_side_name(side)} {default_components().card(card_id).bid} ({_card(card_id)})"
+    return f"{_side_name(side)} {default_components().card(card_id).bid} ({card_name(card_id)})"
 
 
 @_describes(FirstPlayerChosen)
@@ -337,7 +337,7 @@ def _movement_ended(e: MovementEnded, viewer: Side) -> str:
 
 @_describes(LeaderRevealed)
 def _leader_revealed(e: LeaderRevealed, viewer: Side) -> str:
-    leader = f"{_piece(e.block)} in {_location(e.location)}"
+    leader = f"{piece_name(e.block)} in {_location(e.location)}"
     return f"{_act(e.side, viewer, 'reveal')} {leader} for leadership (7.3.4)."
 
 
@@ -378,7 +378,7 @@ def _blocks_mustered(e: BlocksMustered, viewer: Side) -> str:
 
 @_describes(MoriBlockEntered)
 def _mori_block_entered(e: MoriBlockEntered, viewer: Side) -> str:
-    return f"{_whose(e.side, viewer)} {_piece(e.block)} enters Osaka from the Mori Box (9.3)."
+    return f"{_whose(e.side, viewer)} {piece_name(e.block)} enters Osaka from the Mori Box (9.3)."
 
 
 # --- combat ---------------------------------------------------------------------------------
@@ -400,10 +400,10 @@ def _no_combat(e: NoCombat, viewer: Side) -> str:
 
 @_describes(BlockDeployed)
 def _block_deployed(e: BlockDeployed, viewer: Side) -> str:
-    deploys = f"{_act(e.side, viewer, 'deploy')} {_piece(e.block)}"
+    deploys = f"{_act(e.side, viewer, 'deploy')} {piece_name(e.block)}"
     if e.card is None:
         return f"{deploys} without a card for {e.impact} Impact (8.2.4)."
-    return f"{deploys} with {_card(e.card)} for {e.impact} Impact (8.2.3)."
+    return f"{deploys} with {card_name(e.card)} for {e.impact} Impact (8.2.3)."
 
 
 @_describes(SideDone)
@@ -420,7 +420,7 @@ def _loyalty_challenged(e: LoyaltyChallenged, viewer: Side) -> str:
 @_describes(ChallengeRefuted)
 def _challenge_refuted(e: ChallengeRefuted, viewer: Side) -> str:
     shows, keeps = _act(e.side, viewer, "show"), "keep" if e.side is viewer else "keeps"
-    return f"{shows} {_card(e.shown)} and {keeps} it: the challenge fails (8.6.1, R48)."
+    return f"{shows} {card_name(e.shown)} and {keeps} it: the challenge fails (8.6.1, R48)."
 
 
 @_describes(BlocksDefected)
@@ -443,7 +443,7 @@ def _combat_ended(e: CombatEnded, viewer: Side) -> str:
 @_describes(PieceLost)
 def _piece_lost(e: PieceLost, viewer: Side) -> str:
     rule = "8.9.3" if _is_disc(e.piece) else "8.7.2"
-    return f"{_act(e.side, viewer, 'lose')} {_piece(e.piece)} at {_location(e.location)} ({rule})."
+    return f"{_act(e.side, viewer, 'lose')} {piece_name(e.piece)} at {_location(e.location)} ({rule})."
 
 
 @_describes(BlocksRetreated)

@@ -183,12 +183,19 @@ def legal_commands(state: GameState, side: Side) -> list[Command]:
     return DECISIONS[state.decision.kind].legal(state, side)
 
 
+def asks(kind: DecisionKind) -> str:
+    """What a decision of this kind asks, with its rule: "bid a card for first player (6.3)"."""
+    if kind is DecisionKind.NONE:
+        return "nothing: the game is over (R56)"
+    return DECISIONS[kind].asks
+
+
 def waiting_for(state: GameState) -> str:
     """What the game is waiting for, in words, for messages and prompts."""
     if state.decision.kind is DecisionKind.NONE:
-        return "nothing: the game is over (R56)"
+        return asks(DecisionKind.NONE)
     who = " and ".join(sorted(s.value for s in state.decision.sides))
-    return f"{who} to {DECISIONS[state.decision.kind].asks}"
+    return f"{who} to {asks(state.decision.kind)}"
 
 
 def why_illegal(state: GameState, command: Command) -> str | None:

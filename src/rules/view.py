@@ -17,6 +17,7 @@ from rules.components import default_components
 from rules.engine import legal_commands
 from rules.pair import Pair
 from rules.sides import Side
+from rules.victory import victory_points
 from rules.state import (
     ELIMINATED,
     CombatPhase,
@@ -91,6 +92,7 @@ class PlayerView:
     movement: MovementView | None
     combat: CombatPhase | None  # all public: deployed blocks, played cards, Impact (8.2.3)
     result: GameResult | None
+    vp: Pair[int]  # 2.2: public, from the control markers
     legal: tuple[Command, ...]
 
     def blocks_at(self, place: str) -> tuple[str, ...]:
@@ -135,5 +137,6 @@ def view(state: GameState, side: Side) -> PlayerView:
         movement=movement_view(state.movement, own=state.active is side),
         combat=state.combat,
         result=state.result,
+        vp=victory_points(state),
         legal=tuple(legal_commands(state, side)),
     )

@@ -18,6 +18,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="sekigahara",
         description="Sekigahara: The Unification of Japan, in the terminal.",
     )
+    parser.add_argument("--load", type=Path, metavar="FILE", help="open this saved game (a game record) in the app")
+    parser.add_argument("--seed", type=int, help="start a new hot-seat game with this seed at once")
+    parser.add_argument("--save-dir", type=Path, metavar="DIR", help="where saves and the autosave go (default: the user data directory)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     replay_parser = commands.add_parser("replay", help="replay a game record and summarise the final position")
     replay_parser.add_argument("record", type=Path, help="a record file written by a game or by selfplay --record")
@@ -96,5 +99,15 @@ def main(argv: list[str] | None = None) -> int:
         return run_replay(args)
     if args.command == "selfplay":
         return run_selfplay(args)
-    parser.print_help()
+    return run_app(args)
+
+
+def run_app(args: argparse.Namespace) -> int:
+    """No subcommand: the terminal game itself."""
+    from sekigahara_tui.app import SekigaharaApp  # Textual is only loaded for the app
+
+    if args.load is not None and not args.load.is_file():
+        print(f"sekigahara: no such save file: {args.load}", file=sys.stderr)
+        return 2
+    SekigaharaApp(save_dir=args.save_dir, load=args.load, seed=args.seed).run()
     return 0

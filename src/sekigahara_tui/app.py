@@ -1,0 +1,90 @@
+"""The Textual app: main menu, hot-seat games, saves (issue 5)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import platformdirs
+from textual.app import App
+from textual.binding import Binding
+
+from rules.record import RecordError
+from sekigahara_tui.host import GameHost
+from sekigahara_tui.screens.dialogs import LoadDialog, NewGameDialog
+from sekigahara_tui.screens.game import GameScreen
+from sekigahara_tui.screens.info import RulesScreen
+from sekigahara_tui.screens.menu import MenuScreen
+
+AUTOSAVE = "autosave.json"
+
+
+def default_save_dir() -> Path:
+    """Saves and the autosave live in the user's data directory."""
+    return platformdirs.user_data_path("sekigahara", appauthor=False)
+
+
+class SekigaharaApp(App[None]):
+    CSS_PATH = "sekigahara.tcss"
+    TITLE = "Sekigahara"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True)]
+
+    def __init__(self, save_dir: Path | None = None, load: Path | None = None, seed: int | None = None) -> None:
+        super().__init__()
+        self.save_dir = save_dir or default_save_dir()
+        self._load = load
+        self._seed = seed
+
+    @property
+    def autosave_path(self) -> Path:
+        return self.save_dir / AUTOSAVE
+
+    def on_mount(self) -> None:
+        self.push_screen(MenuScreen())
+        if self._load is not None:
+            self.open_save(self._load)
+        elif self._seed is not None:
+            self.start(self._seed)
+
+    # --- starting games ------------------------------------------------------
+
+    def start(self, seed: int) -> None:
+        self.play(GameHost.new(seed, autosave=self.autosave_path))
+
+    def play(self, host: GameHost) -> None:
+        self.push_screen(GameScreen(host, self.save_dir))
+
+    def open_save(self, path: Path) -> None:
+        try:
+            host = GameHost.load(path, autosave=self.autosave_path)
+        except RecordError as error:
+            self.notify(f"Cannot load {path}: {error}", severity="error", timeout=10)
+            return
+        self.play(host)
+
+    def saves(self) -> list[Path]:
+        found = [self.autosave_path] if self.autosave_path.is_file() else []
+        saves = self.save_dir / "saves"
+        if saves.is_dir():
+            found += sorted(saves.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        return found
+
+    # --- menu actions --------------------------------------------------------
+
+    def action_new_game(self) -> None:
+        def chosen(seed: int | None) -> None:
+            if seed is not None:
+                self.start(seed)
+
+        self.push_screen(NewGameDialog(random.SystemRandom().randrange(1, 1_000_000)), chosen)
+
+    def action_load_game(self) -> None:
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.open_save(path)
+
+        self.push_screen(LoadDialog(self.saves()), chosen)
+
+    def action_rules(self) -> None:
+        self.push_screen(RulesScreen())

@@ -1,0 +1,1 @@
+"""Screens: main menu, game, hand-over, help, rules, saving and loading, game over."""

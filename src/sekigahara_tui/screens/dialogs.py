@@ -1,0 +1,93 @@
+"""Small modal dialogs: a new game's seed, loading a save, saving."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+
+class NewGameDialog(ModalScreen["int | None"]):
+    """Ask for a seed; blank means a random one."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="dialog.cancel")]
+
+    def __init__(self, random_seed: int) -> None:
+        super().__init__()
+        self._random_seed = random_seed
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("New hot-seat game")
+            yield Input(placeholder=f"seed (blank: random, {self._random_seed})", id="seed")
+            yield Static(id="dialog-message")
+
+    @on(Input.Submitted, "#seed")
+    def _submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text:
+            self.dismiss(self._random_seed)
+        elif text.isdigit():
+            self.dismiss(int(text))
+        else:
+            self.query_one("#dialog-message", Static).update("A seed is a whole number, or blank for a random one.")
+
+
+class LoadDialog(ModalScreen["Path | None"]):
+    """Pick a save from the save folder, or type a path."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="dialog.cancel")]
+
+    def __init__(self, saves: list[Path]) -> None:
+        super().__init__()
+        self._saves = saves
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Load a saved game")
+            yield OptionList(*(Option(str(path)) for path in self._saves), id="saves")
+            yield Input(placeholder="or type a path to a save file", id="path")
+            yield Static(id="dialog-message")
+
+    def on_mount(self) -> None:
+        if not self._saves:
+            self.query_one("#saves", OptionList).display = False
+            self.query_one("#path", Input).focus()
+
+    @on(OptionList.OptionSelected, "#saves")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self._saves[event.option_index])
+
+    @on(Input.Submitted, "#path")
+    def _typed(self, event: Input.Submitted) -> None:
+        path = Path(event.value.strip()).expanduser()
+        if path.is_file():
+            self.dismiss(path)
+        else:
+            self.query_one("#dialog-message", Static).update(f"No such file: {path}")
+
+
+class SaveDialog(ModalScreen["Path | None"]):
+    """Where to save the game record."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="dialog.cancel")]
+
+    def __init__(self, default: Path) -> None:
+        super().__init__()
+        self._default = default
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Save the game (the save is the game record)")
+            yield Input(value=str(self._default), id="path")
+
+    @on(Input.Submitted, "#path")
+    def _typed(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        self.dismiss(Path(text).expanduser() if text else None)

@@ -1,0 +1,38 @@
+"""The main menu (issue 5): new hot-seat game, load, rules help, quit."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+TITLE = """SEKIGAHARA
+The Unification of Japan, 1600
+Tokugawa Ieyasu against Ishida Mitsunari"""
+
+
+class MenuScreen(Screen[None]):
+    BINDINGS = [
+        Binding("n", "app.new_game", "New game", id="menu.new"),
+        Binding("l", "app.load_game", "Load", id="menu.load"),
+        Binding("r", "app.rules", "Rules", id="menu.rules"),
+        Binding("q", "app.quit", "Quit", id="menu.quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static(TITLE, id="title")
+        yield OptionList(
+            Option("New hot-seat game", id="new_game"),
+            Option("Load a saved game", id="load_game"),
+            Option("Rules help", id="rules"),
+            Option("Quit", id="quit"),
+            id="menu",
+        )
+        yield Footer()
+
+    @on(OptionList.OptionSelected, "#menu")
+    async def _chosen(self, event: OptionList.OptionSelected) -> None:
+        await self.app.run_action(str(event.option.id))

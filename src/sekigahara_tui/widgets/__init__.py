@@ -1,0 +1,1 @@
+"""The game screen's panels. Each renders a PlayerView; none keeps game state."""

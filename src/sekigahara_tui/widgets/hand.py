@@ -1,0 +1,36 @@
+"""The hand panel: your cards with mon, kind and bid value (3.2); the enemy's count only."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from textual.widgets import Static
+
+from rules.components import default_components
+from rules.view import PlayerView
+from sekigahara_tui.labels import CARD_KINDS, card_mon
+
+
+def _sort_key(card_id: str) -> tuple:
+    card = default_components().card(card_id)
+    return (card.daimyo or "~", -card.bid, card_id)
+
+
+def hand_table(view: PlayerView) -> Table:
+    table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
+    table.add_column("mon")
+    table.add_column("kind")
+    table.add_column("bid", justify="right")
+    c = default_components()
+    for card_id in sorted(view.hand, key=_sort_key):
+        card = c.card(card_id)
+        table.add_row(card_mon(card_id), CARD_KINDS[card.kind], str(card.bid))
+    for card_id in view.set_aside:
+        card = c.card(card_id)
+        table.add_row(card_mon(card_id), f"{CARD_KINDS[card.kind]} (set aside)", str(card.bid), style="dim")
+    table.caption = f"{len(view.hand)} cards; enemy holds {view.enemy_hand_size}"
+    return table
+
+
+class HandPanel(Static):
+    def show(self, view: PlayerView) -> None:
+        self.update(hand_table(view))

@@ -1,0 +1,115 @@
+"""The prompt: what is being decided, the legal choices, and a command line.
+
+The choices are the view's legal commands in their text form; picking one (or
+typing any legal line, with completion) posts a message the game screen turns
+into a command for the host.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.suggester import SuggestFromList
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from rules.commands import Command
+from rules.engine import asks
+from rules.notation import format_command
+from rules.view import PlayerView
+from sekigahara_tui.labels import place_label, side_name, word_label
+
+
+def gloss(command: Command) -> str:
+    """The command's arguments in words: 'Mori plain, bid 3; Kyoto'."""
+    return ", ".join(word_label(word) for word in format_command(command, with_side=False).split()[1:])
+
+
+class PromptPanel(Vertical):
+    class Chosen(Message):
+        """A legal command picked from the list."""
+
+        def __init__(self, command: Command) -> None:
+            super().__init__()
+            self.command = command
+
+    class Typed(Message):
+        """A line typed on the command line."""
+
+        def __init__(self, line: str) -> None:
+            super().__init__()
+            self.line = line
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._shown: tuple[Command, ...] = ()
+        self._legal: tuple[Command, ...] = ()
+        self.filter_location: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="decision")
+        yield OptionList(id="choices")
+        yield Static(id="message")
+        yield Input(placeholder="type a command (Tab/→ completes)", id="command-line")
+
+    @property
+    def choices(self) -> OptionList:
+        return self.query_one("#choices", OptionList)
+
+    @property
+    def command_line(self) -> Input:
+        return self.query_one("#command-line", Input)
+
+    def show(self, view: PlayerView) -> None:
+        mine = view.side in view.decision.sides
+        who = "You" if mine else side_name(next(iter(view.decision.sides), None))
+        self.query_one("#decision", Static).update(f"{who}: {asks(view.decision.kind)}")
+        self._legal = view.legal
+        texts = [format_command(c, with_side=False) for c in view.legal]
+        self.command_line.suggester = SuggestFromList(texts, case_sensitive=False)
+        self._fill()
+
+    def _fill(self) -> None:
+        location = self.filter_location
+        shown = [c for c in self._legal if location is None or location in format_command(c).split()]
+        self._shown = tuple(shown)
+        choices = self.choices
+        choices.clear_options()
+        choices.add_options([Option(format_command(c, with_side=False)) for c in shown])
+        if shown:
+            choices.highlighted = 0
+        title = f"choices at {place_label(location)} (Esc: all)" if location else f"{len(shown)} choices"
+        choices.border_title = title
+
+    def filter_to(self, location: str | None) -> None:
+        """Show only the choices that name `location` (None: all of them)."""
+        self.filter_location = location
+        self._fill()
+
+    def commands_at(self, location: str) -> list[Command]:
+        return [c for c in self._legal if location in format_command(c).split()]
+
+    def say(self, text: str, error: bool = False) -> None:
+        message = self.query_one("#message", Static)
+        message.set_class(error, "error")
+        message.update(text)
+
+    @on(OptionList.OptionHighlighted, "#choices")
+    def _explain(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index < len(self._shown):
+            self.say(gloss(self._shown[event.option_index]))
+
+    @on(OptionList.OptionSelected, "#choices")
+    def _choose(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option_index < len(self._shown):
+            self.post_message(self.Chosen(self._shown[event.option_index]))
+
+    @on(Input.Submitted, "#command-line")
+    def _typed(self, event: Input.Submitted) -> None:
+        event.stop()
+        line = event.value.strip()
+        if line:
+            self.post_message(self.Typed(line))
