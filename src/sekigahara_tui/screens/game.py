@@ -86,6 +86,7 @@ class GameScreen(Screen[None]):
         self.seat: Side = host.side_to_act() or Side.ISHIDA
         self._logged: tuple[Side, int] | None = None  # whose log is shown, up to which step
         self._in_battle = False
+        self._checks: tuple = ()
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -122,14 +123,21 @@ class GameScreen(Screen[None]):
         self.query_one(HandPanel).show(view)
         map_panel = self.query_one(MapPanel)
         map_panel.show(view)
-        self.query_one("#map-info", Static).update(location_info(view, map_panel.cursor))
+        self.query_one("#map-info", Static).update(location_info(view, map_panel.cursor), layout=False)
         self.query_one(BattlePanel).show(view)
         in_battle = view.combat is not None and view.combat.battle is not None
         if in_battle != self._in_battle:
             self._in_battle = in_battle
             self.query_one("#board", ContentSwitcher).current = "battle-view" if in_battle else "map-view"
         self._update_log()
-        self.refresh_bindings()
+        self._refresh_bindings_if_changed()
+
+    def _refresh_bindings_if_changed(self) -> None:
+        """The Footer rebuilds itself on every refresh, so refresh only when a check changed."""
+        checks = tuple(self.check_action(action, ()) for action in ("undo", "end", "toggle_board"))
+        if checks != self._checks:
+            self._checks = checks
+            self.refresh_bindings()
 
     def _update_log(self) -> None:
         log = self.query_one(LogPanel)
@@ -168,7 +176,8 @@ class GameScreen(Screen[None]):
             return False
         prompt.say(f"Done: {format_command(command, with_side=False)}")
         prompt.command_line.value = ""
-        prompt.filter_to(None)
+        if prompt.filter_location is not None:
+            prompt.filter_to(None)
         self.after_change()
         return True
 
@@ -181,7 +190,8 @@ class GameScreen(Screen[None]):
             return False
         prompt.say(f"Done: {line}")
         prompt.command_line.value = ""
-        prompt.filter_to(None)
+        if prompt.filter_location is not None:
+            prompt.filter_to(None)
         self.after_change()
         return True
 
@@ -210,7 +220,7 @@ class GameScreen(Screen[None]):
 
     @on(MapPanel.CursorMoved)
     def _cursor_moved(self, event: MapPanel.CursorMoved) -> None:
-        self.query_one("#map-info", Static).update(location_info(self.host.view(self.seat), event.location))
+        self.query_one("#map-info", Static).update(location_info(self.host.view(self.seat), event.location), layout=False)
 
     # --- actions ---------------------------------------------------------------
 

@@ -32,5 +32,10 @@ def hand_table(view: PlayerView) -> Table:
 
 
 class HandPanel(Static):
+    _shown: tuple | None = None
+
     def show(self, view: PlayerView) -> None:
-        self.update(hand_table(view))
+        cards = (view.hand, view.set_aside, view.enemy_hand_size)
+        if cards != self._shown:  # a redraw re-lays the panel out; skip it when nothing changed
+            self._shown = cards
+            self.update(hand_table(view))

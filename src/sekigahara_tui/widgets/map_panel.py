@@ -8,13 +8,17 @@ locations with arrows or hjkl; typing letters jumps to a location by name.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from textual import events
 from textual.binding import Binding
 from textual.containers import ScrollableContainer
+from textual.css.scalar import Scalar
 from textual.geometry import Region
 from textual.message import Message
 from textual.app import ComposeResult
-from textual.widgets import Static
+from textual.strip import Strip
+from textual.widget import Widget
 from rich.style import Style
 from rich.text import Text
 
@@ -59,8 +63,32 @@ def legal_locations(view: PlayerView) -> frozenset[str]:
     return frozenset(word for c in view.legal for word in format_command(c).split()[1:] if word in ids)
 
 
-class MapCanvas(Static):
-    """The drawn map; clicks choose the location under the pointer."""
+class MapCanvas(Widget):
+    """The drawn map, one cached strip per row: a cursor move redraws two rows,
+    not the whole map. Clicks choose the location under the pointer."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._rows: list[Text] = []
+        self._strips: list[Strip] = []
+
+    def set_rows(self, rows: list[Text]) -> None:
+        console = self.app.console
+        if len(rows) != len(self._rows):
+            self._rows, self._strips = [], []
+        for y, row in enumerate(rows):
+            if y < len(self._rows) and self._rows[y] == row:
+                continue
+            strip = Strip(list(row.render(console)), row.cell_len)
+            if y < len(self._rows):
+                self._rows[y], self._strips[y] = row, strip
+            else:
+                self._rows.append(row)
+                self._strips.append(strip)
+            self.refresh(Region(0, y, row.cell_len, 1))
+
+    def render_line(self, y: int) -> Strip:
+        return self._strips[y] if y < len(self._strips) else Strip.blank(self.size.width)
 
     def on_click(self, event: events.Click) -> None:
         panel = self.parent
@@ -124,51 +152,78 @@ class MapPanel(ScrollableContainer, can_focus=True):
             self._mode = mode
             self._draw()
 
-    def _canvas(self):
+    def _pieces(self) -> list[list[tuple[str, str]]]:
+        """Per row, the runs to draw: ("road"/"highway"/"", text) for drawn lines and
+        ("@label", location id) for label slots. Fixed for a mode, so worked out once."""
         if self._mode not in self._canvases:
-            self._canvases[self._mode] = draw_connections(self.layout_data, self._mode)
+            canvas = draw_connections(self.layout_data, self._mode)
+            width = LABEL_WIDTH[self._mode]
+            slots: dict[tuple[int, int], str] = {}
+            for placement in self.layout_data.placements:
+                slots[label_origin(self.layout_data, placement.location, self._mode)] = placement.location
+            rows = []
+            for r, (chars, kinds) in enumerate(zip(canvas.rows, canvas.kinds)):
+                pieces: list[tuple[str, str]] = []
+                c = 0
+                while c < canvas.width:
+                    if (c, r) in slots:
+                        pieces.append(("@label", slots[(c, r)]))
+                        c += width
+                        continue
+                    kind = kinds[c]
+                    if pieces and pieces[-1][0] == kind:
+                        pieces[-1] = (kind, pieces[-1][1] + chars[c])
+                    else:
+                        pieces.append((kind, chars[c]))
+                    c += 1
+                rows.append(pieces)
+            self._canvases[self._mode] = rows
         return self._canvases[self._mode]
 
     def _draw(self) -> None:
         view = self._view
         if view is None:
             return
-        canvas = self._canvas()
-        styles = {kind: self.get_component_rich_style(f"map--{kind}") for kind in ("road", "highway")}
-        grid: list[list[tuple[str, Style | None]]] = [
-            [(ch, styles.get(kind)) for ch, kind in zip(row, kinds)] for row, kinds in zip(canvas.rows, canvas.kinds)
-        ]
+        style = {name: self.get_component_rich_style(f"map--{name}") for name in
+                 ("road", "highway", "label", "legal", "cursor", "ishida", "tokugawa")}
+        style[""] = Style()
         legal = legal_locations(view)
-        label_style = self.get_component_rich_style("map--label")
         control = dict(view.castle_control) | dict(view.resource_control)
-        for placement in self.layout_data.placements:
-            loc = placement.location
-            col, row = label_origin(self.layout_data, loc, self._mode)
-            text = label_text(loc, placement.short, len(view.blocks_at(loc)), view.enemy_count_at(loc), self._mode)
-            style = label_style
-            if loc in legal:
-                style = style + self.get_component_rich_style("map--legal")
-            if loc == self.cursor:
-                style = style + self.get_component_rich_style("map--cursor")
-            owner: Side | None = control.get(loc)
-            mark_style = self.get_component_rich_style(f"map--{owner.value}") if owner else None
-            mark_from = len(text.rstrip()) - len(text.rstrip().split(" ")[0]) if False else None
-            for i, ch in enumerate(text):
-                cell_style = style
-                if mark_style is not None and ch in "#*$" and i >= 3:
-                    cell_style = style + mark_style
-                grid[row][col + i] = (ch, cell_style)
-        text = Text(no_wrap=True, end="")
-        for r, row in enumerate(grid):
-            for ch, style in row:
-                text.append(ch, style)
-            if r < len(grid) - 1:
-                text.append("\n")
+        own = Counter(place for _, place in view.own_blocks)
+        enemy = dict(view.enemy_counts)
+        shorts = {p.location: p.short for p in self.layout_data.placements}
+        rows: list[Text] = []
+        for pieces in self._pieces():
+            text = Text(no_wrap=True, end="")
+            rows.append(text)
+            for kind, run in pieces:
+                if kind != "@label":
+                    text.append(run, style[kind])
+                    continue
+                loc = run
+                label = label_text(loc, shorts[loc], own[loc], enemy.get(loc, 0), self._mode)
+                label_style = style["label"]
+                if loc in legal:
+                    label_style += style["legal"]
+                if loc == self.cursor:
+                    label_style += style["cursor"]
+                owner: Side | None = control.get(loc)
+                if owner is None:
+                    text.append(label, label_style)
+                    continue
+                # The castle/resource marks take the controller's colour (4.2, 4.3).
+                name_end = len(shorts[loc]) if self._mode == "short" else label.find(marks(loc)[:1] or " ")
+                mark_end = name_end + len(marks(loc))
+                text.append(label[:name_end], label_style)
+                text.append(label[name_end:mark_end], label_style + style[owner.value])
+                text.append(label[mark_end:], label_style)
         map_canvas = self.query_one(MapCanvas)
         width, height = canvas_size(self.layout_data, self._mode)
-        map_canvas.styles.width = width
-        map_canvas.styles.height = height
-        map_canvas.update(text)
+        resized = (map_canvas.styles.width, map_canvas.styles.height) != (Scalar.from_number(width), Scalar.from_number(height))
+        if resized:
+            map_canvas.styles.width = width
+            map_canvas.styles.height = height
+        map_canvas.set_rows(rows)
 
     def location_at(self, x: int, y: int) -> str | None:
         width = LABEL_WIDTH[self._mode]

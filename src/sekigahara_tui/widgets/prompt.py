@@ -65,7 +65,9 @@ class PromptPanel(Vertical):
     def show(self, view: PlayerView) -> None:
         mine = view.side in view.decision.sides
         who = "You" if mine else side_name(next(iter(view.decision.sides), None))
-        self.query_one("#decision", Static).update(f"{who}: {asks(view.decision.kind)}")
+        self.query_one("#decision", Static).update(f"{who}: {asks(view.decision.kind)}", layout=False)
+        if view.legal == self._legal:
+            return
         self._legal = view.legal
         texts = [format_command(c, with_side=False) for c in view.legal]
         self.command_line.suggester = SuggestFromList(texts, case_sensitive=False)
@@ -94,7 +96,7 @@ class PromptPanel(Vertical):
     def say(self, text: str, error: bool = False) -> None:
         message = self.query_one("#message", Static)
         message.set_class(error, "error")
-        message.update(text)
+        message.update(text, layout=False)
 
     @on(OptionList.OptionHighlighted, "#choices")
     def _explain(self, event: OptionList.OptionHighlighted) -> None:

@@ -38,5 +38,10 @@ def status_line(view: PlayerView) -> str:
 
 
 class StatusBar(Static):
+    _shown: str | None = None
+
     def show(self, view: PlayerView) -> None:
-        self.update(status_line(view))
+        line = status_line(view)
+        if line != self._shown:
+            self._shown = line
+            self.update(line, layout=False)  # fixed height: no re-layout

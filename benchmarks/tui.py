@@ -1,0 +1,122 @@
+"""Speed of the terminal app: launch time and key-press-to-screen-update time.
+
+    python benchmarks/tui.py [--launches 5] [--presses 40]
+
+Launch: a fresh Python process starts the app headless and reports when the
+main menu has mounted and the app is idle, waiting for a key (interpreter
+start-up and imports included). Key presses: in one headless app at 80x24, the
+time from posting a key until the last screen update it causes is written
+(the last screen update the key causes), for three kinds of key: moving in the choices list,
+moving the map cursor, and Enter choosing a command (the engine applies it and
+every panel redraws). Hand-over screens are dismissed between commands and not
+timed. Figures are medians; the machine is noisy, so quote them as such.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+LAUNCH_SCRIPT = """
+import sys, time
+started = float(sys.argv[1])
+from sekigahara_tui.app import SekigaharaApp
+
+async def ready(pilot):
+    await pilot.pause()
+    print(time.time() - started)
+    pilot.app.exit()
+
+SekigaharaApp(save_dir=__import__("pathlib").Path(sys.argv[2])).run(headless=True, size=(80, 24), auto_pilot=ready)
+"""
+
+
+def launch_seconds(save_dir: Path) -> float:
+    started = time.time()
+    out = subprocess.run(
+        [sys.executable, "-c", LAUNCH_SCRIPT, repr(started), str(save_dir)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return float(out.strip().splitlines()[-1])
+
+
+async def key_timings(presses: int, save_dir: Path) -> dict[str, list[float]]:
+    from sekigahara_tui.app import SekigaharaApp
+    from sekigahara_tui.screens.game import GameScreen
+    from sekigahara_tui.screens.info import HandOverScreen
+    from sekigahara_tui.widgets.map_panel import MapPanel
+    from sekigahara_tui.widgets.prompt import PromptPanel
+
+    timings: dict[str, list[float]] = {"choices list": [], "map cursor": [], "choose a command": []}
+    chooser = random.Random(1)
+    app = SekigaharaApp(save_dir=save_dir, seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+
+        # Stamp every screen update the app writes, so a key's time is measured to
+        # the last update it causes, not to Pilot's idle detection (which sleeps).
+        updates: list[float] = []
+        display = app._display
+
+        def stamped_display(screen, renderable) -> None:
+            updates.append(time.perf_counter())
+            display(screen, renderable)
+
+        app._display = stamped_display
+
+        async def timed(kind: str, key: str) -> None:
+            await pilot.pause()
+            updates.clear()
+            started = time.perf_counter()
+            await pilot.press(key)
+            await pilot.pause()
+            assert updates, f"{key} changed nothing on the screen"
+            timings[kind].append((max(updates) - started) * 1000)
+
+        async def to_game() -> GameScreen:
+            while isinstance(app.screen, HandOverScreen):
+                await pilot.press("enter")
+            assert isinstance(app.screen, GameScreen), type(app.screen)
+            return app.screen
+
+        for i in range(presses):
+            screen = await to_game()
+            prompt = screen.query_one(PromptPanel)
+            prompt.choices.focus()
+            await timed("choices list", "down" if i % 2 == 0 else "up")
+            screen.query_one(MapPanel).focus()
+            await pilot.pause()
+            await timed("map cursor", "right" if i % 2 == 0 else "left")
+            prompt.choices.focus()
+            prompt.choices.highlighted = chooser.randrange(prompt.choices.option_count)
+            await pilot.pause()
+            await timed("choose a command", "enter")
+    return timings
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--launches", type=int, default=5)
+    parser.add_argument("--presses", type=int, default=40)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as save_dir:
+        launches = [launch_seconds(Path(save_dir)) for _ in range(args.launches)]
+        print(f"launch to main menu: median {statistics.median(launches):.2f} s over {len(launches)} launches "
+              f"(min {min(launches):.2f}, max {max(launches):.2f}; target 1.0 s)")
+        timings = asyncio.run(key_timings(args.presses, Path(save_dir)))
+    every = [t for kind in timings.values() for t in kind]
+    for kind, values in timings.items():
+        print(f"key to update, {kind}: median {statistics.median(values):.1f} ms over {len(values)} presses")
+    print(f"key to update, all keys: median {statistics.median(every):.1f} ms over {len(every)} presses (target 50 ms)")
+
+
+if __name__ == "__main__":
+    main()
