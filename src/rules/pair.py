@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Generic, TypeVar
+from typing import Callable, Generic, Iterator, TypeVar
 
 from attrs import evolve, frozen
 
@@ -19,6 +19,12 @@ class Pair(Generic[T]):
 
     def __getitem__(self, side: Side) -> T:
         return self.ishida if side is Side.ISHIDA else self.tokugawa
+
+    def __iter__(self) -> Iterator[T]:
+        """Ishida's value, then Tokugawa's. (Without it, iteration would call
+        __getitem__ with 0, 1, 2, ... for ever.)"""
+        yield self.ishida
+        yield self.tokugawa
 
     def replace(self, side: Side, value: T) -> Pair[T]:
         return evolve(self, **{side.value: value})

@@ -70,3 +70,10 @@ def test_5_1_starting_control_and_discs(started):
     assert dict(started.castle_control) == {
         "osaka": ISHIDA, "gifu": ISHIDA, "ueda": ISHIDA, "aizu": ISHIDA,
         "miyazu": TOKUGAWA, "kanazawa": TOKUGAWA, "anotsu": TOKUGAWA, "okazaki": TOKUGAWA, "hakone": TOKUGAWA}
+
+
+def test_a_pair_iterates_ishida_then_tokugawa():
+    from rules.pair import Pair
+
+    assert list(Pair(1, 2)) == [1, 2]
+    assert any(Pair(0, 3)) and not any(Pair(0, 0))

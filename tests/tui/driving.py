@@ -1,0 +1,42 @@
+"""Helpers that drive the app the way a player does: keys and the command line."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from sekigahara_tui.screens.game import GameScreen
+from sekigahara_tui.screens.info import HandOverScreen
+from sekigahara_tui.widgets.prompt import PromptPanel
+
+
+async def take_seat(pilot: Pilot) -> GameScreen:
+    """Press Enter on hand-over screens until a game screen shows."""
+    while isinstance(pilot.app.screen, HandOverScreen):
+        await pilot.press("enter")
+    screen = pilot.app.screen
+    assert isinstance(screen, GameScreen), type(screen).__name__
+    return screen
+
+
+async def type_command(pilot: Pilot, line: str) -> GameScreen:
+    """Type a line of notation on the command line and press Enter."""
+    screen = await take_seat(pilot)
+    prompt = screen.query_one(PromptPanel)
+    prompt.command_line.focus()
+    prompt.command_line.value = line
+    await pilot.press("enter")
+    return screen
+
+
+async def choose(pilot: Pilot, text: str) -> GameScreen:
+    """Pick a choice from the prompt's list with the arrow keys and Enter."""
+    screen = await take_seat(pilot)
+    choices = screen.query_one(PromptPanel).choices
+    choices.focus()
+    await pilot.press("home")
+    texts = [str(choices.get_option_at_index(i).prompt) for i in range(choices.option_count)]
+    assert text in texts, f"{text!r} is not among the choices {texts}"
+    for _ in range(texts.index(text)):
+        await pilot.press("down")
+    await pilot.press("enter")
+    return screen

@@ -1,0 +1,135 @@
+"""The app driven through Textual's Pilot, as a player would (issue 5)."""
+
+from __future__ import annotations
+
+from textual.widgets import TabbedContent
+
+from rules.commands import Challenge
+from rules.describe import describe
+from rules.engine import apply, legal_commands, start_game
+from rules.notation import parse_command
+from rules.record import replay, save_record
+from rules.sides import Side
+from rules.state import DecisionKind
+from sekigahara_tui.screens.dialogs import NewGameDialog
+from sekigahara_tui.screens.game import GameScreen
+from sekigahara_tui.screens.info import HandOverScreen
+from sekigahara_tui.screens.menu import MenuScreen
+from sekigahara_tui.widgets.log import LogPanel
+from sekigahara_tui.widgets.map_panel import MapPanel
+from sekigahara_tui.widgets.prompt import PromptPanel
+from tui.driving import choose, take_seat
+from tui.positions import record_until
+from tui.screen_text import screen_text
+
+
+async def log_text(pilot, screen: GameScreen) -> str:
+    """Show the Log tab, as a player would, and read it (wrapped lines joined again)."""
+    screen.query_one(TabbedContent).active = "log-tab"
+    await pilot.pause()
+    return " ".join(strip.text.strip() for strip in screen.query_one(LogPanel).lines)
+
+
+def app_at(make_app, tmp_path, record):
+    path = tmp_path / "position.json"
+    save_record(record, path)
+    return make_app(load=path)
+
+
+async def test_the_menu_starts_a_hot_seat_game_with_the_chosen_seed(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("n")
+        assert isinstance(app.screen, NewGameDialog)
+        await pilot.press("4", "2", "enter")
+        assert isinstance(app.screen, HandOverScreen)
+        assert app.screen.side is Side.ISHIDA
+        screen = await take_seat(pilot)
+        assert screen.host.record.seed == 42
+        assert screen.seat is Side.ISHIDA
+        assert "You: bid a card for first player" in screen_text(app)
+
+
+async def test_6_3_both_sides_bid_through_the_choices_list_and_the_bids_are_revealed(make_app):
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        ishida_bid = legal_commands(screen.host.state, Side.ISHIDA)[2]
+        await choose(pilot, "bid mori-plain-9")
+        assert isinstance(app.screen, HandOverScreen) and app.screen.side is Side.TOKUGAWA
+        screen = await take_seat(pilot)
+        tokugawa_bid = legal_commands(screen.host.state, Side.TOKUGAWA)[0]
+        await choose(pilot, "bid date-swords-3")
+        expected, events = apply(apply(start_game(1)[0], ishida_bid)[0], tokugawa_bid)
+        assert screen.host.state == expected
+        screen = await take_seat(pilot)
+        revealed = [describe(e, screen.seat) for e in events if screen.seat in e.visible_to()]
+        assert any(line.startswith("Bids revealed") for line in revealed)
+        log = await log_text(pilot, screen)
+        assert all(line in log for line in revealed)
+
+
+async def test_7_3_a_stack_moves_by_map_cursor_choices_and_ctrl_e(make_app, tmp_path):
+    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+    app = app_at(make_app, tmp_path, record)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        map_panel = screen.query_one(MapPanel)
+        map_panel.focus()
+        await pilot.press("o", "s", "a")  # type-ahead jumps to Osaka
+        assert map_panel.cursor == "osaka"
+        await pilot.press("enter")  # several choices there: the list is filtered to them
+        prompt = screen.query_one(PromptPanel)
+        assert prompt.filter_location == "osaka"
+        await choose(pilot, "move osaka")
+        await choose(pilot, "select ukita-2-1")
+        map_panel.focus()
+        await pilot.press("l")  # east, along the highway, to Kyoto
+        assert map_panel.cursor == "kyoto"
+        await pilot.press("enter")  # the one choice there: step kyoto
+        await pilot.press("ctrl+e")  # done
+        view = screen.host.view(Side.ISHIDA)
+        assert ("ukita-2-1", "kyoto") in view.own_blocks
+        assert screen.host.record.commands[len(record.commands):] == (
+            "ishida: move osaka", "ishida: select ukita-2-1", "ishida: step kyoto", "ishida: done",
+        )
+
+
+async def test_7_2_muster_from_the_choices_list(make_app, tmp_path):
+    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+    app = app_at(make_app, tmp_path, record)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        assert ("mori-2-1", "osaka") not in screen.host.view(Side.ISHIDA).own_blocks
+        await choose(pilot, "muster osaka mori-2-1")
+        assert ("mori-2-1", "osaka") in screen.host.view(Side.ISHIDA).own_blocks
+        assert screen.host.record.commands[-1] == "ishida: muster osaka mori-2-1"
+        choices = screen.query_one(PromptPanel).choices
+        texts = [str(choices.get_option_at_index(i).prompt) for i in range(choices.option_count)]
+        assert texts and not any(text.startswith("muster") for text in texts)  # one muster a turn (7.2)
+
+
+async def test_8_6_a_loyalty_challenge_through_the_battle_view(make_app, tmp_path):
+    def challenge_open(state) -> bool:
+        return state.decision.kind is DecisionKind.CHALLENGE and any(
+            isinstance(c, Challenge) for side in state.decision.sides for c in legal_commands(state, side)
+        )
+
+    record = record_until(5, challenge_open)
+    before = replay(record)
+    app = app_at(make_app, tmp_path, record)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        assert screen.seat is Side.ISHIDA
+        shown = screen_text(app)
+        assert "Battle at Gifu" in shown
+        assert "initiative" in shown
+        await choose(pilot, "challenge ishida-loyalty-2")
+        after, events = apply(before, parse_command("ishida: challenge ishida-loyalty-2"))
+        assert screen.host.state == after
+        screen = await take_seat(pilot)
+        log = await log_text(pilot, screen)
+        for event in events:
+            if screen.seat in event.visible_to():
+                assert describe(event, screen.seat) in log
