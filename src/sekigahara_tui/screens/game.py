@@ -109,7 +109,13 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         self.redraw()
         self.query_one("#prompt", PromptPanel).choices.focus()
-        self.app.push_screen(HandOverScreen(self.seat, self._reason()))
+        if self.host.is_over:  # a finished game was loaded
+            self._show_result()
+        else:
+            self.app.push_screen(HandOverScreen(self.seat, self._reason()))
+
+    def _show_result(self) -> None:
+        self.app.push_screen(GameOverScreen(self.host.view(self.seat), self.host.stats()), self._game_over_closed)
 
     # --- drawing ---------------------------------------------------------------
 
@@ -152,7 +158,7 @@ class GameScreen(Screen[None]):
         """Show the result of a command: the same seat, a hand-over, or the end."""
         if self.host.is_over:
             self.redraw()
-            self.app.push_screen(GameOverScreen(self.host.view(self.seat), self.host.stats()), self._game_over_closed)
+            self._show_result()
             return
         next_side = self.host.side_to_act(self.seat)
         if next_side is not None and next_side is not self.seat:

@@ -74,11 +74,17 @@ def battle_renderable(view: PlayerView, track_width: int = 40, styles: dict | No
 
 class BattlePanel(Static):
     COMPONENT_CLASSES = {"battle--ishida", "battle--tokugawa"}
+    _view: PlayerView | None = None
+
+    def on_resize(self) -> None:
+        if self._view is not None:
+            self.show(self._view)  # the track's width follows the panel's
 
     def show(self, view: PlayerView) -> None:
+        self._view = view
         if view.combat is None or view.combat.battle is None:
             self.update("No battle is being fought.")
             return
         styles = {side: self.get_component_rich_style(f"battle--{side.value}") for side in BOTH_SIDES}
-        width = max(10, self.size.width - 16) if self.size.width else 40
+        width = max(10, self.size.width - 15) if self.size.width else 20
         self.update(battle_renderable(view, width, styles))

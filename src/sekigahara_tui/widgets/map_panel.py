@@ -74,12 +74,13 @@ class MapCanvas(Widget):
 
     def set_rows(self, rows: list[Text]) -> None:
         console = self.app.console
+        base = self.rich_style  # every segment gets a style: colour filters (NO_COLOR) need one
         if len(rows) != len(self._rows):
             self._rows, self._strips = [], []
         for y, row in enumerate(rows):
             if y < len(self._rows) and self._rows[y] == row:
                 continue
-            strip = Strip(list(row.render(console)), row.cell_len)
+            strip = Strip(list(row.render(console)), row.cell_len).apply_style(base)
             if y < len(self._rows):
                 self._rows[y], self._strips[y] = row, strip
             else:

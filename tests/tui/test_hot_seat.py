@@ -1,0 +1,170 @@
+"""Hot-seat privacy (R55), saves, undo (R58), help and the palette, through the app."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.components import default_components
+from rules.describe import card_name, piece_name
+from rules.engine import legal_commands
+from rules.record import load_record, save_record
+from rules.sides import BOTH_SIDES, Side
+from rules.state import BAG, DecisionKind
+from sekigahara_tui.screens.dialogs import SaveDialog
+from sekigahara_tui.screens.game import GameScreen
+from sekigahara_tui.screens.info import DecisionHelpScreen, HandOverScreen
+from sekigahara_tui.widgets.hand import HandPanel
+from sekigahara_tui.widgets.prompt import PromptPanel
+from tui.driving import choose, take_seat, type_command
+from tui.positions import record_until
+from tui.screen_text import screen_text
+
+
+def hidden_names(state, viewer: Side) -> set[str]:
+    """Names of the other side's pieces on the map that `viewer` may not know (R55),
+    leaving out names a piece `viewer` may see also carries."""
+    c = default_components()
+    hidden, seen = set(), set()
+    for block, place in zip(c.blocks, state.positions):
+        name = piece_name(block.id)
+        if block.side is viewer or block.id in state.revealed or place == BAG:
+            seen.add(name)
+        elif place in c.location_ids:
+            hidden.add(name)
+    return hidden - seen
+
+
+async def test_R55_the_hand_over_screen_shows_nothing_of_either_side(make_app):
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, HandOverScreen)
+        shown = screen_text(app)
+        state = app.screen_stack[-2].host.state
+        for side in BOTH_SIDES:
+            for card in state.cards[side].hand:
+                assert card_name(card) not in shown
+        assert "Pass the keyboard to Ishida" in shown
+
+
+async def test_R55_a_seat_sees_its_own_hand_and_no_hidden_enemy_block(make_app, tmp_path):
+    record = record_until(3, lambda s: s.decision.kind is DecisionKind.MOVE and s.week >= 2)
+    path = tmp_path / "position.json"
+    save_record(record, path)
+    app = make_app(load=path)
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = await take_seat(pilot)
+        state = screen.host.state
+        hand = screen.query_one(HandPanel)
+        assert hand._shown[0] == state.cards[screen.seat].hand
+        shown = screen_text(app)
+        for name in hidden_names(state, screen.seat):
+            assert name not in shown, f"{screen.seat.value} sees {name}"
+
+
+async def test_R58_ctrl_z_takes_back_a_secret_bid_but_not_a_revealed_one(make_app):
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        assert not screen.check_action("undo", ())
+        await choose(pilot, "bid mori-plain-9")
+        # The seat passed to Tokugawa: Ishida's bid is no longer Tokugawa's to take back.
+        screen = await take_seat(pilot)
+        assert screen.seat is Side.TOKUGAWA
+        assert screen.host.why_no_undo(Side.TOKUGAWA) == "the last decision was ishida's (R58)"
+        await pilot.press("ctrl+z")
+        assert screen.host.record.commands == ("ishida: bid mori-plain-9",)
+        await choose(pilot, "bid date-swords-3")
+        assert screen.host.why_no_undo(Side.TOKUGAWA) == "it revealed hidden information: BidsRevealed (R58)"
+
+
+async def test_R58_ctrl_z_takes_back_a_step_of_a_stack_move(make_app, tmp_path):
+    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+    path = tmp_path / "position.json"
+    save_record(record, path)
+    app = make_app(load=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_command(pilot, "move osaka")
+        screen = await type_command(pilot, "select ukita-2-1")
+        await type_command(pilot, "step kyoto")
+        assert ("ukita-2-1", "kyoto") in screen.host.view(Side.ISHIDA).own_blocks
+        await pilot.press("ctrl+z")
+        assert ("ukita-2-1", "osaka") in screen.host.view(Side.ISHIDA).own_blocks
+        assert screen.host.record.commands[-1] == "ishida: select ukita-2-1"
+        assert load_record(app.autosave_path) == screen.host.record
+
+
+async def test_an_illegal_command_line_says_why_and_changes_nothing(make_app):
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await type_command(pilot, "step kyoto")
+        assert screen.host.record.commands == ()
+        message = str(screen.query_one("#message").render())
+        assert message.startswith("Illegal: ")
+        await type_command(pilot, "bid no-such-card")
+        assert screen.host.record.commands == ()
+
+
+async def test_ctrl_s_saves_the_game_record_and_load_resumes_it(make_app, tmp_path):
+    app = make_app(seed=7)
+    target = tmp_path / "my-game.json"
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        await choose(pilot, str(screen.query_one(PromptPanel).choices.get_option_at_index(0).prompt))
+        screen = await take_seat(pilot)
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SaveDialog)
+        dialog_input = app.screen.query_one("#path")
+        dialog_input.value = str(target)
+        await pilot.press("enter")
+        saved = screen.host.record
+    assert load_record(target) == saved
+    resumed = make_app(load=target)
+    async with resumed.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        assert screen.host.record == saved
+        assert screen.seat is Side.TOKUGAWA
+
+
+async def test_a_corrupt_save_is_refused_with_the_reason(make_app, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"seed": 1}', encoding="utf-8")
+    app = make_app(load=bad)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not isinstance(app.screen, GameScreen)
+        assert any("not a game record" in n.message for n in app._notifications)
+
+
+async def test_question_mark_explains_the_current_decision_with_its_rule(make_app):
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        screen.query_one(PromptPanel).choices.focus()
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, DecisionHelpScreen)
+        assert "6.3" in screen_text(app)
+        await pilot.press("escape")
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_the_command_palette_offers_the_legal_commands(make_app):
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"bid mori")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.host.record.commands == ("ishida: bid mori-plain-9",)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)])
+async def test_no_color_keeps_roads_and_highways_apart(make_app, monkeypatch, size):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(seed=1)
+    async with app.run_test(size=size) as pilot:
+        await take_seat(pilot)
+        assert app.no_color
+        shown = screen_text(app)
+        assert "─" in shown and "┄" in shown  # highway and road glyphs differ without colour

@@ -1,0 +1,79 @@
+"""SVG snapshots of the main screens at 80x24 and 160x50 (pytest-textual-snapshot).
+
+Regenerate after a deliberate change with `pytest tests/tui/test_snapshots.py --snapshot-update`
+and look at the report before committing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.commands import Challenge
+from rules.engine import legal_commands
+from rules.record import save_record
+from rules.selfplay import random_game
+from rules.state import DecisionKind
+from sekigahara_tui.app import SekigaharaApp
+from tui.driving import take_seat, type_command
+from tui.positions import record_until
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
+
+
+def challenge_open(state) -> bool:
+    return state.decision.kind is DecisionKind.CHALLENGE and any(
+        isinstance(c, Challenge) for side in state.decision.sides for c in legal_commands(state, side)
+    )
+
+
+def app_at(tmp_path, record) -> SekigaharaApp:
+    path = tmp_path / "position.json"
+    save_record(record, path)
+    return SekigaharaApp(save_dir=tmp_path / "data", load=path)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_main_menu(snap_compare, tmp_path, size):
+    assert snap_compare(SekigaharaApp(save_dir=tmp_path), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_hand_over(snap_compare, tmp_path, size):
+    assert snap_compare(SekigaharaApp(save_dir=tmp_path, seed=1), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_game_screen_during_a_stack_move(snap_compare, tmp_path, size):
+    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+
+    async def run_before(pilot) -> None:
+        await type_command(pilot, "move osaka")
+        await type_command(pilot, "select ukita-2-1")
+        screen = await take_seat(pilot)
+        screen.query_one("#choices").focus()
+
+    assert snap_compare(app_at(tmp_path, record), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_battle_view_with_a_loyalty_challenge_open(snap_compare, tmp_path, size):
+    record = record_until(5, challenge_open)
+
+    async def run_before(pilot) -> None:
+        await take_seat(pilot)
+
+    assert snap_compare(app_at(tmp_path, record), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_decision_help(snap_compare, tmp_path, size):
+    async def run_before(pilot) -> None:
+        await take_seat(pilot)
+        await pilot.press("question_mark")
+
+    assert snap_compare(SekigaharaApp(save_dir=tmp_path, seed=1), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_game_over(snap_compare, tmp_path, size):
+    assert snap_compare(app_at(tmp_path, random_game(78).record), terminal_size=size)
