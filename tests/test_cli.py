@@ -2,7 +2,7 @@
 
 import json
 
-from rules.record import record_to_json, save_record
+from rules.record import new_record, record_to_json, save_record
 from helpers import peaceful_game
 from rules.selfplay import random_game
 from sekigahara_tui.cli import main
@@ -39,3 +39,20 @@ def test_replay_of_a_bad_record_fails_naming_the_first_illegal_command(capsys, t
 def test_replay_of_a_missing_file_fails_cleanly(capsys, tmp_path):
     assert main(["replay", str(tmp_path / "nope.json")]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_no_subcommand_runs_the_app_with_the_given_save_and_seed(monkeypatch, tmp_path):
+    from sekigahara_tui.app import SekigaharaApp
+
+    started = []
+    monkeypatch.setattr(SekigaharaApp, "run", lambda self: started.append((self.save_dir, self._load, self._seed)))
+    save = tmp_path / "game.json"
+    save_record(new_record(1), save)
+    assert main(["--load", str(save), "--save-dir", str(tmp_path)]) == 0
+    assert main(["--seed", "9", "--save-dir", str(tmp_path)]) == 0
+    assert started == [(tmp_path, save, None), (tmp_path, None, 9)]
+
+
+def test_load_of_a_missing_save_fails_before_the_app_starts(capsys, tmp_path):
+    assert main(["--load", str(tmp_path / "nope.json")]) == 2
+    assert "no such save file" in capsys.readouterr().err

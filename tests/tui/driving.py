@@ -40,3 +40,24 @@ async def choose(pilot: Pilot, text: str) -> GameScreen:
         await pilot.press("down")
     await pilot.press("enter")
     return screen
+
+
+async def submit_command_line(pilot: Pilot, side: str, line: str) -> GameScreen:
+    """Submit a line on `side`'s command line, passing hand-over screens with their
+    Enter action. Unlike type_command it skips Pilot's idle waits (about 20 ms of
+    sleep per key), for long scripted games."""
+    while isinstance(pilot.app.screen, HandOverScreen):
+        await pilot.app.screen.run_action("dismiss")
+        await pilot.pause(0)
+    screen = pilot.app.screen
+    assert isinstance(screen, GameScreen), type(screen).__name__
+    assert screen.seat.value == side, f"the app offered {screen.seat.value} the seat for {side}: {line}"
+    command_line = screen.query_one(PromptPanel).command_line
+    command_line.value = line
+    given = len(screen.host.record.commands)
+    await command_line.action_submit()
+    for _ in range(100):  # the line travels Input -> PromptPanel -> GameScreen as messages
+        await pilot.pause(0)
+        if len(screen.host.record.commands) > given:
+            return screen
+    raise AssertionError(f"{side}: {line} was not applied: {screen.query_one('#message').render()}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui.driving import take_seat, type_command
+from tui.driving import submit_command_line
 from rules.record import load_record
 from rules.selfplay import random_game
 from sekigahara_tui.screens.info import GameOverScreen
@@ -19,9 +19,8 @@ async def test_a_whole_seeded_game_plays_to_its_end_through_the_command_line(mak
     async with app.run_test(size=(80, 24)) as pilot:
         for line in scripted.record.commands:
             side, text = line.split(": ", 1)
-            screen = await take_seat(pilot)
-            assert screen.seat.value == side, f"the app offered {screen.seat.value} the seat for {line!r}"
-            await type_command(pilot, text)
+            screen = await submit_command_line(pilot, side, text)
+        await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
         shown = screen_text(app)
         assert "Ishida wins." in shown
