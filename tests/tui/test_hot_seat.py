@@ -168,3 +168,55 @@ async def test_no_color_keeps_roads_and_highways_apart(make_app, monkeypatch, si
         assert app.no_color
         shown = screen_text(app)
         assert "─" in shown and "┄" in shown  # highway and road glyphs differ without colour
+
+
+async def test_the_menu_loads_a_save_and_a_finished_game_returns_to_the_menu(make_app, tmp_path):
+    from rules.selfplay import random_game
+    from sekigahara_tui.screens.dialogs import LoadDialog
+    from sekigahara_tui.screens.info import GameOverScreen
+    from sekigahara_tui.screens.menu import MenuScreen
+
+    finished = tmp_path / "finished.json"
+    save_record(random_game(78).record, finished)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        assert isinstance(app.screen, LoadDialog)
+        app.screen.query_one("#path").value = str(finished)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        assert "Ishida wins." in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_the_rules_help_opens_from_the_menu(make_app):
+    from sekigahara_tui.screens.info import RulesScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        assert isinstance(app.screen, RulesScreen)
+        assert "Victory" in screen_text(app)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, RulesScreen)
+
+
+async def test_a_mouse_click_on_a_map_label_chooses_that_location(make_app, tmp_path):
+    from sekigahara_tui.map_layout import label_origin
+    from sekigahara_tui.widgets.map_panel import MapCanvas, MapPanel
+
+    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+    path = tmp_path / "position.json"
+    save_record(record, path)
+    app = make_app(load=path)
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = await take_seat(pilot)
+        map_panel = screen.query_one(MapPanel)
+        col, row = label_origin(map_panel.layout_data, "gifu", "short")
+        await pilot.click(MapCanvas, offset=(col + 1, row))
+        await pilot.pause()
+        assert map_panel.cursor == "gifu"
+        assert screen.host.record.commands[-1] == "ishida: move gifu"  # the one choice at Gifu
