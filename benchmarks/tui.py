@@ -90,8 +90,11 @@ async def key_timings(presses: int, save_dir: Path) -> dict[str, list[float]]:
         for i in range(presses):
             screen = await to_game()
             prompt = screen.query_one(PromptPanel)
-            prompt.choices.focus()
-            await timed("choices list", "down" if i % 2 == 0 else "up")
+            choices = prompt.choices
+            choices.focus()
+            if choices.option_count > 1:  # with one choice the cursor cannot move
+                at_end = (choices.highlighted or 0) >= choices.option_count - 1
+                await timed("choices list", "up" if at_end else "down")
             screen.query_one(MapPanel).focus()
             await pilot.pause()
             await timed("map cursor", "right" if i % 2 == 0 else "left")
