@@ -8,7 +8,6 @@ from rules.arrival import has_enemy_units
 from rules.commands import BeginMove, Step
 from rules.engine import start_game
 from rules.selfplay import random_game
-from rules.pair import Pair
 from rules.sides import Side
 from rules.state import BAG, GameState, SideCards, with_positions
 

@@ -4,7 +4,6 @@ import json
 
 from rules.record import new_record, record_to_json, save_record
 from helpers import peaceful_game
-from rules.selfplay import random_game
 from sekigahara_tui.cli import main
 
 

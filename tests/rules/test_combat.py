@@ -7,10 +7,10 @@ from rules.battle import battle_of, impact_total, initiative
 from rules.commands import AllowPlay, Challenge, ComeOutside, DeclareCombat, DeployLeader, StayInside
 from rules.engine import apply, legal_commands
 from rules.errors import IllegalCommand
-from rules.events import BlocksDefected, CastleFell, ChallengeRefuted, CombatDeclared, CombatEnded, NoCombat, Overrun
+from rules.events import BlocksDefected, ChallengeRefuted, CombatDeclared, CombatEnded, NoCombat, Overrun
 from rules.notation import parse_command
 from rules.sides import Side
-from rules.state import ELIMINATED, DecisionKind, Phase
+from rules.state import ELIMINATED, DecisionKind
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 

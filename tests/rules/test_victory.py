@@ -3,12 +3,12 @@
 from attrs import evolve
 
 from helpers import no_stack_moves, place
-from rules.engine import apply, legal_commands
+from rules.engine import legal_commands
 from rules.events import GameEnded
 from rules.pair import Pair
 from rules.selfplay import random_game
 from rules.sides import Side
-from rules.state import ELIMINATED, Phase, Turn, sorted_pairs
+from rules.state import Phase, Turn, sorted_pairs
 from rules.victory import (
     HIDEYORI_CAPTURED,
     ISHIDA_ELIMINATED,

@@ -6,7 +6,6 @@ import pytest
 
 from rules.components import default_components
 from rules.describe import card_name, piece_name
-from rules.engine import legal_commands
 from rules.record import load_record, save_record
 from rules.sides import BOTH_SIDES, Side
 from rules.state import BAG, DecisionKind
@@ -36,7 +35,7 @@ def hidden_names(state, viewer: Side) -> set[str]:
 
 async def test_R55_the_hand_over_screen_shows_nothing_of_either_side(make_app):
     app = make_app(seed=1)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24)):
         assert isinstance(app.screen, HandOverScreen)
         shown = screen_text(app)
         state = app.screen_stack[-2].host.state
