@@ -221,3 +221,12 @@ async def test_a_mouse_click_on_a_map_label_chooses_that_location(make_app, tmp_
         await pilot.pause()
         assert map_panel.cursor == "gifu"
         assert screen.host.record.commands[-1] == "ishida: move gifu"  # the one choice at Gifu
+
+
+async def test_R55_a_seat_cannot_type_the_other_sides_command_during_a_simultaneous_bid(make_app):
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await type_command(pilot, "tokugawa: bid date-swords-3")
+        assert screen.seat is Side.ISHIDA
+        assert screen.host.record.commands == ()
+        assert "a command for tokugawa is not yours" in str(screen.query_one("#message").render())

@@ -9,6 +9,7 @@ hand-over screen covers everything until that player is ready.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from textual import on
 from textual.app import ComposeResult
@@ -174,27 +175,21 @@ class GameScreen(Screen[None]):
     # --- commands --------------------------------------------------------------
 
     def submit(self, command: Command) -> bool:
-        prompt = self.query_one(PromptPanel)
-        try:
-            self.host.submit(command)
-        except IllegalCommand as error:
-            prompt.say(f"Illegal: {error}", error=True)
-            return False
-        prompt.say(f"Done: {format_command(command, with_side=False)}")
-        prompt.command_line.value = ""
-        if prompt.filter_location is not None:
-            prompt.filter_to(None)
-        self.after_change()
-        return True
+        """Give a command picked from the list, the map or the palette."""
+        return self._give(lambda: self.host.submit(command), format_command(command, with_side=False))
 
     def submit_text(self, line: str) -> bool:
+        """Give a line typed in the notation, as the seat's side only."""
+        return self._give(lambda: self.host.submit_text(line, self.seat), line)
+
+    def _give(self, give: Callable[[], object], text: str) -> bool:
         prompt = self.query_one(PromptPanel)
         try:
-            self.host.submit_text(line, self.seat)
+            give()
         except (NotationError, IllegalCommand) as error:
-            prompt.say(f"Illegal: {error}", error=True)
+            prompt.say(f"Illegal: {error}", error=True)  # nothing changed
             return False
-        prompt.say(f"Done: {line}")
+        prompt.say(f"Done: {text}")
         prompt.command_line.value = ""
         if prompt.filter_location is not None:
             prompt.filter_to(None)
