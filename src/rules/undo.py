@@ -8,47 +8,30 @@ steps may be taken back.
 
 from __future__ import annotations
 
-from rules.events import (
-    BidsRevealed,
-    BlockDeployed,
-    BlocksDefected,
-    BlocksMustered,
-    BlocksShown,
-    CardsDiscarded,
-    CardsDrawn,
-    CastleFell,
-    ChallengeRefuted,
-    DrawPileReshuffled,
-    Event,
-    LeaderRevealed,
-    LoyaltyChallenged,
-    MoriBlockEntered,
-    OpponentDrewCards,
-    Overrun,
-    PieceLost,
-)
+from rules import events as ev
+from rules.events import Event
 from rules.sides import Side
 from rules.state import GameState
 
 # Events that show the other player something that was hidden (R55): a card
 # played or discarded, a block shown, a draw. Once seen, it cannot be unseen.
 REVEALING_EVENTS: tuple[type[Event], ...] = (
-    BidsRevealed,
-    BlockDeployed,
-    BlocksDefected,
-    BlocksMustered,
-    BlocksShown,
-    CardsDiscarded,
-    CardsDrawn,
-    CastleFell,
-    ChallengeRefuted,
-    DrawPileReshuffled,
-    LeaderRevealed,
-    LoyaltyChallenged,
-    MoriBlockEntered,
-    OpponentDrewCards,
-    Overrun,
-    PieceLost,
+    ev.BidsRevealed,
+    ev.BlockDeployed,
+    ev.BlocksDefected,
+    ev.BlocksMustered,
+    ev.BlocksShown,
+    ev.CardsDiscarded,
+    ev.CardsDrawn,
+    ev.CastleFell,
+    ev.ChallengeRefuted,
+    ev.DrawPileReshuffled,
+    ev.LeaderRevealed,
+    ev.LoyaltyChallenged,
+    ev.MoriBlockEntered,
+    ev.OpponentDrewCards,
+    ev.Overrun,
+    ev.PieceLost,
 )
 
 
