@@ -1,10 +1,15 @@
 """Interchangeable pieces. Blocks of the same daimyo and kind (and cards of the
-same daimyo and kind) are alike in every rule, so legal_commands offers one
-of each; the validators accept any of them."""
+same daimyo and kind) are alike in every rule, so legal_commands offers one of
+each: the lowest ids of each kind (in sorted order). A command is legal if and
+only if it is listed, or is the same as a listed one up to alike pieces, each
+piece named once and really where the command needs it (`representative`)."""
 
 from __future__ import annotations
 
-from typing import Hashable, Iterable, Sequence
+from collections import defaultdict
+from typing import Any, Callable, Hashable, Iterable, Sequence
+
+from attrs import evolve, frozen
 
 from rules.components import default_components
 
@@ -29,3 +34,53 @@ def one_of_each(items: Iterable, key) -> list:
     for item in items:
         seen.setdefault(key(item), item)
     return list(seen.values())
+
+
+@frozen
+class Pieces:
+    """A command field that names interchangeable pieces: how alike pieces are
+    told apart (`kind`), where they must be (`pool`, from the state and the
+    command), and the rule that names each piece once."""
+
+    field: str
+    kind: Callable[[str], Hashable]
+    pool: Callable[[Any, Any], Iterable[str]]
+    rule: str
+
+
+def _named(command: Any, pieces: Pieces) -> tuple[str, ...]:
+    value = getattr(command, pieces.field)
+    return value if isinstance(value, tuple) else (value,)
+
+
+def named_twice(command: Any, fields: Sequence[Pieces]) -> str | None:
+    """Why the command is illegal if it names one piece twice, else None."""
+    for pieces in fields:
+        named = _named(command, pieces)
+        for piece in named:
+            if named.count(piece) > 1:
+                return f"{piece} is named twice: each piece counts once ({pieces.rule})"
+    return None
+
+
+def representative(state: Any, command: Any, fields: Sequence[Pieces]) -> Any | None:
+    """The command as legal_commands would list it: each named piece replaced by
+    the lowest-id pieces of its kind in its pool. None if a piece is named twice
+    or is not in its pool, so it cannot match any listed command."""
+    if not fields or named_twice(command, fields):
+        return None if fields else command
+    changes: dict[str, Any] = {}
+    for pieces in fields:
+        pool: dict[Hashable, list[str]] = defaultdict(list)
+        for piece in sorted(pieces.pool(state, command)):
+            pool[pieces.kind(piece)].append(piece)
+        named = _named(command, pieces)
+        if any(piece not in pool[pieces.kind(piece)] for piece in named):
+            return None
+        wanted: dict[Hashable, int] = defaultdict(int)
+        for piece in named:
+            wanted[pieces.kind(piece)] += 1
+        chosen = tuple(piece for kind, n in wanted.items() for piece in pool[kind][:n])
+        value = getattr(command, pieces.field)
+        changes[pieces.field] = chosen if isinstance(value, tuple) else chosen[0]
+    return evolve(command, **changes)

@@ -12,6 +12,7 @@ from typing import Callable
 from attrs import frozen
 
 from rules import battle, bidding, casualties, combat, mori_box, movement, muster, reinforcement, retreat, stack_moves
+from rules.alike import Pieces, block_kind, card_kind, named_twice, representative
 from rules.commands import (
     AllowPlay,
     BeginMove,
@@ -46,7 +47,7 @@ from rules.events import Event
 from rules.sequence import advance
 from rules.setup import new_game
 from rules.sides import Side
-from rules.state import DecisionKind, GameState
+from rules.state import MORI_BOX, DecisionKind, GameState, recruitment_box
 
 Handler = Callable[[GameState, Command], tuple[GameState, list[Event]]]
 Check = Callable[[GameState, Command], "str | None"]
@@ -58,13 +59,35 @@ def _always_legal(state: GameState, command: Command) -> str | None:
 
 @frozen
 class Answer:
-    """How one command type answers a decision: why it may be illegal, and its effect.
-    `listed`: legal_commands lists every legal instance, so anything unlisted is
-    refused; False where the list gives one of several interchangeable choices."""
+    """How one command type answers a decision: why it may be illegal (the
+    reason a player reads), its effect, and the fields naming interchangeable
+    pieces. Legality itself is one definition: listed by legal_commands, up to
+    those pieces (rules.alike)."""
 
     check: Check
     apply: Handler
-    listed: bool = True
+    pieces: tuple[Pieces, ...] = ()
+
+
+# Where the pieces a command names must be.
+def _hand(state: GameState, command: Command) -> tuple[str, ...]:
+    return state.cards[command.side].hand
+
+
+def _undeployed(state: GameState, command: Command) -> tuple[str, ...]:
+    return battle.undeployed(state, battle.battle_of(state), command.side)
+
+
+def _recruitment_box(state: GameState, command: Command) -> tuple[str, ...]:
+    return state.blocks_at(recruitment_box(command.side), command.side)
+
+
+def _mori_box(state: GameState, command: Command) -> tuple[str, ...]:
+    return state.blocks_at(MORI_BOX, command.side)
+
+
+def _retreating(state: GameState, command: Command) -> tuple[str, ...]:
+    return state.blocks_at(battle.battle_of(state).location, command.side)
 
 
 @frozen
@@ -74,7 +97,11 @@ class DecisionRules:
     answers: dict[type, Answer]
 
 
-MORI_ENTRY = Answer(mori_box.why_mori_entry_illegal, mori_box.apply_mori_entry, listed=False)
+MORI_ENTRY = Answer(
+    mori_box.why_mori_entry_illegal,
+    mori_box.apply_mori_entry,
+    (Pieces("block", block_kind, _mori_box, "9.3"), Pieces("card", card_kind, _hand, "R40")),
+)
 
 DECISIONS: dict[DecisionKind, DecisionRules] = {
     DecisionKind.REINFORCEMENT_DISCARD: DecisionRules(
@@ -111,7 +138,8 @@ DECISIONS: dict[DecisionKind, DecisionRules] = {
         movement.legal_moves,
         {
             BeginMove: Answer(stack_moves.why_begin_move_illegal, stack_moves.apply_begin_move),
-            Muster: Answer(muster.why_muster_illegal, muster.apply_muster, listed=False),
+            Muster: Answer(muster.why_muster_illegal, muster.apply_muster,
+                            (Pieces("blocks", block_kind, _recruitment_box, "7.2"),)),
             EnterFromMoriBox: MORI_ENTRY,
             EndMovement: Answer(_always_legal, movement.apply_end_movement),
         },
@@ -145,8 +173,10 @@ DECISIONS: dict[DecisionKind, DecisionRules] = {
         "deploy a block or declare yourself done (8.2-8.5)",
         battle.legal_deployments,
         {
-            Deploy: Answer(battle.why_deploy_illegal, battle.apply_deploy, listed=False),
-            DeployLeader: Answer(battle.why_deploy_leader_illegal, battle.apply_deploy_leader, listed=False),
+            Deploy: Answer(battle.why_deploy_illegal, battle.apply_deploy, (
+                Pieces("card", card_kind, _hand, "8.2.2"), Pieces("blocks", block_kind, _undeployed, "8.2.2"))),
+            DeployLeader: Answer(battle.why_deploy_leader_illegal, battle.apply_deploy_leader,
+                                 (Pieces("block", block_kind, _undeployed, "8.2.4"),)),
             DeclareDone: Answer(_always_legal, battle.apply_declare_done),
         },
     ),
@@ -154,7 +184,8 @@ DECISIONS: dict[DecisionKind, DecisionRules] = {
         "challenge the loyalty of the play just made, or allow it (8.6)",
         battle.legal_challenges,
         {
-            Challenge: Answer(battle.why_challenge_illegal, battle.apply_challenge, listed=False),
+            Challenge: Answer(battle.why_challenge_illegal, battle.apply_challenge,
+                               (Pieces("card", card_kind, _hand, "8.6.1"),)),
             AllowPlay: Answer(_always_legal, battle.apply_allow_play),
         },
     ),
@@ -166,7 +197,8 @@ DECISIONS: dict[DecisionKind, DecisionRules] = {
     DecisionKind.RETREAT: DecisionRules(
         "retreat (8.8)",
         retreat.legal_retreats,
-        {Retreat: Answer(retreat.why_retreat_illegal, combat.apply_retreat, listed=False)},
+        {Retreat: Answer(retreat.why_retreat_illegal, combat.apply_retreat,
+                         (Pieces("garrison", block_kind, _retreating, "8.8.4"),))},
     ),
 }
 
@@ -177,7 +209,9 @@ def start_game(seed: int) -> tuple[GameState, list[Event]]:
 
 
 def legal_commands(state: GameState, side: Side) -> list[Command]:
-    """Every command `side` may give now; empty if it has nothing to decide."""
+    """Every command `side` may give now, up to interchangeable pieces (rules.alike):
+    where alike blocks or cards would give the same command, one is listed.
+    Empty if the side has nothing to decide."""
     if side not in state.decision.sides:
         return []
     return DECISIONS[state.decision.kind].legal(state, side)
@@ -207,8 +241,8 @@ def why_illegal(state: GameState, command: Command) -> str | None:
     answer = DECISIONS[state.decision.kind].answers.get(type(command))
     if answer is None:
         return f"that command does not answer the current decision: waiting for {waiting_for(state)}"
-    reason = answer.check(state, command)
-    if reason is None and answer.listed and command not in legal_commands(state, command.side):
+    reason = named_twice(command, answer.pieces) or answer.check(state, command)
+    if reason is None and representative(state, command, answer.pieces) not in legal_commands(state, command.side):
         reason = f"not a legal command now: waiting for {waiting_for(state)}"
     return reason
 

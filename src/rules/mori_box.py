@@ -26,7 +26,7 @@ def next_entrants(state: GameState) -> tuple[str, ...]:
     one block of each kind is offered."""
     c = default_components()
     box = state.blocks_at(MORI_BOX, Side.ISHIDA)
-    others = [b for b in box if not c.block(b).is_leader]
+    others = [b for b in sorted(box) if not c.block(b).is_leader]
     if not others:
         return box
     return tuple(one_of_each(others, block_kind))
