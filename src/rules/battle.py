@@ -84,7 +84,16 @@ def card_deploys(card: Card, block: Block) -> bool:
     return block.any_card or card.daimyo == block.daimyo
 
 
-def legal_deployments(state: GameState, side: Side) -> list:
+def must_open(battle: Battle, side: Side) -> bool:
+    """R23: the attacker starts a battle by making the first deployment; he may
+    not be done before it while he has one. (A siege attacker deploys as many
+    blocks as he wishes, 8.9.4 step 1.)"""
+    return side is battle.attacker and not battle.siege and not any(d.owner is side for d in battle.deployments)
+
+
+def deployment_choices(state: GameState, side: Side) -> list:
+    """8.2.2-8.2.4, 8.4.2: free leaders before the first card deployment, and
+    each card with the blocks it can deploy (one of each alike kind)."""
     c = default_components()
     battle = battle_of(state)
     blocks = undeployed(state, battle, side)
@@ -98,8 +107,20 @@ def legal_deployments(state: GameState, side: Side) -> list:
         if card.kind == "double":
             pairs = _double_pairs([b for b in blocks if card_deploys(card, c.block(b)) and not c.block(b).any_card])
             commands += [Deploy(side, card_id, pair) for pair in pairs]
-    commands.append(DeclareDone(side))
     return commands
+
+
+def legal_deployments(state: GameState, side: Side) -> list:
+    commands = deployment_choices(state, side)
+    if commands and must_open(battle_of(state), side):
+        return commands
+    return [*commands, DeclareDone(side)]
+
+
+def why_done_illegal(state: GameState, command: DeclareDone) -> str | None:
+    if must_open(battle_of(state), command.side) and deployment_choices(state, command.side):
+        return "the attacker starts the battle by making the first deployment (8.2.1, R23)"
+    return None
 
 
 def _double_pairs(blocks: list[str]) -> list[tuple[str, str]]:
@@ -178,22 +199,29 @@ def _deploy(state: GameState, side: Side, card_id: str | None, blocks: tuple[str
     if card is not None and not battle.siege and state.cards[challenger].hand:
         battle = evolve(battle, open_play=play)
         return evolve(with_battle(state, battle), decision=Decision(DecisionKind.CHALLENGE, frozenset({challenger}))), events
-    return next_deployment(with_battle(state, battle)), events
+    state, more = next_deployment(with_battle(state, battle))
+    return state, events + more
 
 
-def next_deployment(state: GameState) -> GameState:
-    """Hand the initiative on (8.5), or end the deployments when both are done."""
+def next_deployment(state: GameState) -> tuple[GameState, list[Event]]:
+    """Hand the initiative on (8.5), or end the deployments when both are done.
+    R23: an attacker with no first deployment to make is done at once."""
     battle = battle_of(state)
     side = initiative(battle)
     if side is None:
-        return evolve(state, decision=Decision(DecisionKind.NONE, frozenset()))
-    return evolve(state, decision=Decision(DecisionKind.DEPLOY, frozenset({side})))
+        return evolve(state, decision=Decision(DecisionKind.NONE, frozenset())), []
+    if must_open(battle, side) and not deployment_choices(state, side):
+        battle = evolve(battle, done=battle.done.replace(side, True))
+        state, events = next_deployment(with_battle(state, battle))
+        return state, [SideDone(side), *events]
+    return evolve(state, decision=Decision(DecisionKind.DEPLOY, frozenset({side}))), []
 
 
 def apply_declare_done(state: GameState, command: DeclareDone) -> tuple[GameState, list[Event]]:
     battle = battle_of(state)
     battle = evolve(battle, done=battle.done.replace(command.side, True))
-    return next_deployment(with_battle(state, battle)), [SideDone(command.side)]
+    state, events = next_deployment(with_battle(state, battle))
+    return state, [SideDone(command.side), *events]
 
 
 # --- Loyalty Challenges (8.6, R31, R48) ---------------------------------------------------
@@ -253,12 +281,13 @@ def apply_challenge(state: GameState, command: Challenge) -> tuple[GameState, li
         cards_played=battle.cards_played.replace(challenger, battle.cards_played[challenger] + (command.card,)),
     )
     events.append(BlocksDefected(owner, tuple(blocks)) if defect else ChallengeRefuted(owner, shown))
-    return next_deployment(with_battle(state, battle)), events
+    state, more = next_deployment(with_battle(state, battle))
+    return state, events + more
 
 
 def apply_allow_play(state: GameState, command: AllowPlay) -> tuple[GameState, list[Event]]:
     battle = evolve(battle_of(state), open_play=None)
-    return next_deployment(with_battle(state, battle)), []
+    return next_deployment(with_battle(state, battle))
 
 
 def discard_played_cards(state: GameState) -> GameState:

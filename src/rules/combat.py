@@ -36,18 +36,27 @@ def combat_locations(state: GameState) -> tuple[str, ...]:
 def begin_combat_phase(state: GameState, side: Side) -> tuple[GameState, list[Event]]:
     state = evolve(state, phase=Phase.COMBAT, active=side, movement=None,
                    combat=CombatPhase(pending=frozenset(combat_locations(state))))
-    return next_combat(state), [PhaseBegan(state.week, state.turn, Phase.COMBAT, side)]
+    began: list[Event] = [PhaseBegan(state.week, state.turn, Phase.COMBAT, side)]
+    state, events = next_combat(state)
+    return state, began + events
 
 
-def next_combat(state: GameState) -> GameState:
-    """R47: the active player declares the remaining locations in the order he
-    chooses; R37: every one of them, every phase. When none is left the phase ends."""
+def next_combat(state: GameState) -> tuple[GameState, list[Event]]:
+    """R52 step 3: a combat caused by a retreat is fought at once, set up like
+    a declared one (R59). Then R47: the active player declares the remaining
+    locations in the order he chooses; R37: every one of them, every phase.
+    When none is left the phase ends."""
     assert state.combat is not None and state.active is not None
+    while state.combat.immediate:
+        (location, attacker), rest = state.combat.immediate[0], state.combat.immediate[1:]
+        state = evolve(state, combat=evolve(state.combat, immediate=rest))
+        if len(sides_present(state, location)) == 2:
+            return set_up_combat(state, location, attacker)
     pending = frozenset(loc for loc in state.combat.pending if len(sides_present(state, loc)) == 2)
     state = evolve(state, combat=evolve(state.combat, pending=pending))
     if not pending:
-        return evolve(state, decision=DONE, combat=None)
-    return evolve(state, decision=Decision(DecisionKind.DECLARE_COMBAT, frozenset({state.active})))
+        return evolve(state, decision=DONE, combat=None), []
+    return evolve(state, decision=Decision(DecisionKind.DECLARE_COMBAT, frozenset({state.active}))), []
 
 
 def legal_declarations(state: GameState, side: Side) -> list[DeclareCombat]:
@@ -71,27 +80,36 @@ def castle_owner_blocks(state: GameState, location: str) -> tuple[Side | None, i
 
 
 def apply_declare_combat(state: GameState, command: DeclareCombat) -> tuple[GameState, list[Event]]:
-    """8.1 then 8.9.2: the owner of a castle with 2 blocks or fewer chooses
-    inside or outside; more must fight outside; discs alone are always besieged (R36)."""
     assert state.combat is not None
-    location, active = command.location, command.side
-    state = evolve(state, combat=evolve(state.combat, pending=state.combat.pending - {location}))
+    state = evolve(state, combat=evolve(state.combat, pending=state.combat.pending - {command.location}))
+    return set_up_combat(state, command.location, command.side)
+
+
+def set_up_combat(state: GameState, location: str, attacker: Side) -> tuple[GameState, list[Event]]:
+    """Every combat, declared (8.1) or caused by a retreat (R52, R59), starts
+    here. Tokugawa attacking an Ishida-held Osaka empties the Mori Box into it
+    first (9.3, R41, R43). Then 8.9.2: the owner of a castle with 2 blocks or
+    fewer there chooses inside or outside; more must fight outside; discs alone
+    are always besieged (R36), and an attacker that owns the castle with only
+    discs there fights nobody."""
     events: list[Event] = []
     owner, _ = castle_owner_blocks(state, location)
-    if location == OSAKA and active is Side.TOKUGAWA and owner is Side.ISHIDA:
-        state, events = enter_all_from_mori_box(state)  # R41, R43
+    if location == OSAKA and attacker is Side.TOKUGAWA and owner is Side.ISHIDA:
+        state, events = enter_all_from_mori_box(state)
         if state.is_over:
             return state, events
-        if len(sides_present(state, location)) < 2:
-            return next_combat(state), events
+        if len(sides_present(state, location)) < 2:  # the entry overran the attackers (7.4)
+            state, more = next_combat(state)
+            return state, events + more
     owner, inside = castle_owner_blocks(state, location)
     if owner is None or inside > CASTLE_CAPACITY:
-        return begin_battle(state, location, active, siege=False, events=events)
+        return begin_battle(state, location, attacker, siege=False, events=events)
     if inside == 0:  # only discs in the castle
-        if owner is active:
-            return next_combat(state), events + [NoCombat(location, active)]
-        return begin_battle(state, location, active, siege=True, events=events)
-    state = with_battle(state, Battle(location, active, siege=False, castle_owner=owner))
+        if owner is attacker:
+            state, more = next_combat(state)
+            return state, events + [NoCombat(location, attacker)] + more
+        return begin_battle(state, location, attacker, siege=True, events=events)
+    state = with_battle(state, Battle(location, attacker, siege=False, castle_owner=owner))
     return evolve(state, decision=Decision(DecisionKind.CASTLE_CHOICE, frozenset({owner}))), events
 
 
@@ -100,20 +118,21 @@ def legal_castle_choices(state: GameState, side: Side) -> list:
 
 
 def apply_stay_inside(state: GameState, command: StayInside) -> tuple[GameState, list[Event]]:
-    """8.9.2, R37: a siege, or no combat if the owner is the active player."""
-    location = battle_of(state).location
+    """8.9.2, R37: a siege, or no combat if the owner is the attacker."""
+    battle = battle_of(state)
     state = with_battle(state, None)
-    if command.side is state.active:
-        return next_combat(state), [NoCombat(location, command.side)]
-    return begin_battle(state, location, command.side.other, siege=True)
+    if command.side is battle.attacker:
+        state, events = next_combat(state)
+        return state, [NoCombat(battle.location, command.side), *events]
+    return begin_battle(state, battle.location, battle.attacker, siege=True)
 
 
 def apply_come_outside(state: GameState, command: ComeOutside) -> tuple[GameState, list[Event]]:
     """8.9.2: a battle; a besieged force that comes out is no longer besieged."""
-    location = battle_of(state).location
+    battle = battle_of(state)
     state = with_battle(state, None)
-    state = evolve(state, besieged=tuple(e for e in state.besieged if e[0] != location))
-    return begin_battle(state, location, state.active, siege=False)
+    state = evolve(state, besieged=tuple(e for e in state.besieged if e[0] != battle.location))
+    return begin_battle(state, battle.location, battle.attacker, siege=False)
 
 
 def begin_battle(
@@ -123,7 +142,8 @@ def begin_battle(
     owner, _ = castle_owner_blocks(state, location)
     state = with_battle(state, Battle(location, attacker, siege=siege, castle_owner=owner))
     events = (events or []) + [CombatDeclared(location, attacker, siege)]
-    return battles.next_deployment(state), events
+    state, more = battles.next_deployment(state)
+    return state, events + more
 
 
 # --- after the deployments ------------------------------------------------------------------
@@ -190,14 +210,8 @@ def finish_combat(state: GameState) -> tuple[GameState, list[Event]]:
         events += more
     state, _ = update_castle_control(state)
     state = with_battle(state, None)
-    assert state.combat is not None
-    while state.combat.immediate:
-        (location, attacker), rest = state.combat.immediate[0], state.combat.immediate[1:]
-        state = evolve(state, combat=evolve(state.combat, immediate=rest))
-        if len(sides_present(state, location)) == 2:
-            state, more = begin_battle(state, location, attacker, siege=False)
-            return state, events + more
-    return next_combat(state), events
+    state, more = next_combat(state)
+    return state, events + more
 
 
 def replenishment(battle: Battle, side: Side) -> int:

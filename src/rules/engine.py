@@ -177,7 +177,7 @@ DECISIONS: dict[DecisionKind, DecisionRules] = {
                 Pieces("card", card_kind, _hand, "8.2.2"), Pieces("blocks", block_kind, _undeployed, "8.2.2"))),
             DeployLeader: Answer(battle.why_deploy_leader_illegal, battle.apply_deploy_leader,
                                  (Pieces("block", block_kind, _undeployed, "8.2.4"),)),
-            DeclareDone: Answer(_always_legal, battle.apply_declare_done),
+            DeclareDone: Answer(battle.why_done_illegal, battle.apply_declare_done),
         },
     ),
     DecisionKind.CHALLENGE: DecisionRules(

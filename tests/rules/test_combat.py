@@ -4,15 +4,17 @@ import pytest
 
 from helpers import combat_phase, run
 from rules.battle import battle_of, impact_total, initiative
-from rules.commands import AllowPlay, Challenge, ComeOutside, DeclareCombat, DeployLeader, StayInside
+from rules.commands import AllowPlay, Challenge, ComeOutside, DeclareCombat, DeclareDone, Deploy, DeployLeader, StayInside
 from rules.engine import apply, legal_commands
 from rules.errors import IllegalCommand
-from rules.events import BlocksDefected, ChallengeRefuted, CombatDeclared, CombatEnded, NoCombat, Overrun
+from rules.events import BlocksDefected, ChallengeRefuted, CombatDeclared, CombatEnded, MoriBlockEntered, NoCombat, Overrun, SideDone
 from rules.notation import parse_command
 from rules.sides import Side
-from rules.state import ELIMINATED, DecisionKind
+from rules.components import default_components
+from rules.state import ELIMINATED, Decision, DecisionKind
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
+C = default_components()
 
 
 def refused(state, line, message):
@@ -29,20 +31,37 @@ def totals(state):
 
 
 def test_8_1_r47_the_attacker_declares_every_combat_in_his_order():
-    state = combat_phase(ISHIDA, sawayama=["mori-2-1", "date-2-1"], kuwana=["mori-2-2", "date-2-2"])
+    state = combat_phase(ISHIDA, ("mori-plain-1",), (), sawayama=["mori-2-1", "date-2-1"], kuwana=["mori-2-2", "date-2-2"])
     assert legal_commands(state, ISHIDA) == [DeclareCombat(ISHIDA, "kuwana"), DeclareCombat(ISHIDA, "sawayama")]
     state, events = run(state, "ishida: combat sawayama")
     assert CombatDeclared("sawayama", ISHIDA, False) in events
     assert state.decision.kind is DecisionKind.DEPLOY and state.decision.sides == {ISHIDA}
 
 
-def test_r23_an_attacker_done_at_once_loses_0_0():
+def test_r23_the_attacker_may_not_be_done_before_his_first_deployment():
     state = combat_phase(ISHIDA, ("mori-plain-1",), ("date-plain-1",), sawayama=["mori-2-1", "date-2-1"],
                          entered=[("sawayama", ISHIDA, "kyoto")])
-    state, _ = run(state, "ishida: combat sawayama", "ishida: pass")
-    assert initiative(battle_of(state)) is TOKUGAWA
+    state, _ = run(state, "ishida: combat sawayama")
+    assert legal_commands(state, ISHIDA) == [Deploy(ISHIDA, "mori-plain-1", ("mori-2-1",))]
+    refused(state, "ishida: pass", r"the attacker starts the battle by making the first deployment \(8.2.1, R23\)")
+    state, _ = run(state, "ishida: deploy mori-plain-1 mori-2-1", "tokugawa: allow")
+    assert state.decision.sides == {TOKUGAWA}  # Tokugawa trails 0-2 and has the initiative (8.5)
+
+
+def test_r23_an_attacker_with_no_deployment_is_done_at_once_and_loses_0_0():
+    state = combat_phase(ISHIDA, ("ukita-plain-1",), ("date-plain-1",), sawayama=["mori-2-1", "date-2-1"],
+                         entered=[("sawayama", ISHIDA, "kyoto")])
+    state, events = run(state, "ishida: combat sawayama")
+    assert events[-1] == SideDone(ISHIDA)
+    assert initiative(battle_of(state)) is TOKUGAWA and state.decision.sides == {TOKUGAWA}
     state, events = run(state, "tokugawa: pass")
     assert CombatEnded("sawayama", TOKUGAWA, 0, 0, 1, 0) in events  # loser's extra block only
+
+
+def test_r23_a_siege_attacker_may_be_done_at_once():
+    state = combat_phase(TOKUGAWA, (), ("date-plain-1",), gifu=["mori-2-1", "date-2-1"])
+    state, _ = run(state, "tokugawa: combat gifu", "ishida: inside")
+    assert DeclareDone(TOKUGAWA) in legal_commands(state, TOKUGAWA)
 
 
 # --- 8.2-8.5 deployment, Impact, initiative --------------------------------------------------
@@ -60,7 +79,8 @@ def test_8_2_4_leaders_deploy_free_only_before_the_first_card():
     refused(state, "ishida: lead ukita-leader", r"only before your first card deployment \(8.2.4\)")
 
 def test_8_2_2_a_card_must_carry_the_blocks_mon():
-    state = combat_phase(ISHIDA, ("mori-plain-1", "ishida-loyalty-1"), (), sawayama=["ukita-2-1", "date-2-1"])
+    state = combat_phase(ISHIDA, ("mori-plain-1", "ishida-loyalty-1", "ukita-plain-1"), (),
+                         sawayama=["ukita-2-1", "date-2-1"])
     state, _ = run(state, "ishida: combat sawayama")
     refused(state, "ishida: deploy mori-plain-1 ukita-2-1", r"mori-plain-1 does not carry ukita-2-1's mon \(8.2.2\)")
     refused(state, "ishida: deploy ishida-loyalty-1 ukita-2-1", r"a Loyalty Challenge card deploys no block \(8.2.2\)")
@@ -164,7 +184,7 @@ def test_8_7_2_r32_defected_blocks_are_lost_first():
 def test_r49_losses_beyond_the_force_eliminate_it_all():
     state = combat_phase(ISHIDA, (), ("date-double", "date-swords-1"),
                          sawayama=["mori-2-1", "date-3-1", "date-3-2", "date-cav-1"])
-    state, _ = run(state, "ishida: combat sawayama", "ishida: pass", "tokugawa: deploy date-double date-3-1 date-3-2")
+    state, _ = run(state, "ishida: combat sawayama", "tokugawa: deploy date-double date-3-1 date-3-2")
     state, events = run(state, "tokugawa: pass")
     assert state.place_of("mori-2-1") == ELIMINATED
     assert state.decision.kind is not DecisionKind.RETREAT
@@ -215,11 +235,72 @@ def test_r52_a_retreat_into_enemy_blocks_starts_a_new_battle_at_once():
     # Every neighbour holds Ishida units: any adjacent location (8.8.3).
     assert {c.to for c in legal_commands(state, TOKUGAWA)} == {"gifu", "kyoto", "tsuruga"}
     hand = state.cards[TOKUGAWA].hand
-    state, events = run(state, "tokugawa: retreat gifu")
-    assert CombatDeclared("gifu", TOKUGAWA, False) in events  # the retreating side attacks
+    state, events = run(state, "tokugawa: retreat kyoto")
+    assert CombatDeclared("kyoto", TOKUGAWA, False) in events  # the retreating side attacks
     assert state.decision.kind is DecisionKind.DEPLOY and state.decision.sides == {TOKUGAWA}
     assert len(state.cards[TOKUGAWA].hand) == len(hand) + 1  # the first battle's replenishment came first
 
+
+
+def _ishida_wins_at(location, came_from, tokugawa, **elsewhere):
+    """Ishida attacks `location` (entered from `came_from`) with two Mori
+    2-mon blocks and a Mori double (5 Impact); Tokugawa, with no card, loses
+    date-2-1 and must retreat with the rest of `tokugawa`."""
+    state = combat_phase(ISHIDA, ("mori-double",), (), entered=[(location, ISHIDA, came_from)],
+                         **{location: ["mori-2-1", "mori-2-2", *tokugawa]}, **elsewhere)
+    state, _ = run(state, f"ishida: combat {location}", "ishida: deploy mori-double mori-2-1 mori-2-2",
+                   "tokugawa: pass", "ishida: pass", "tokugawa: lose date-2-1")
+    assert state.decision.kind is DecisionKind.RETREAT and state.decision.sides == {TOKUGAWA}
+    return state
+
+
+def test_r59_tokugawa_retreating_into_osaka_empties_the_mori_box_first():
+    box = ["mori-leader", "mori-3-1", "mori-3-2", "mori-3-3", "mori-3-4"]
+    state = _ishida_wins_at("wakayama", "tanabe", ["date-2-1", "date-2-2", "date-2-3"], mori_box=box)
+    state, events = run(state, "tokugawa: retreat osaka")
+    entered = [e.block for e in events if isinstance(e, MoriBlockEntered)]
+    assert entered == ["mori-3-1", "mori-3-2", "mori-3-3", "mori-3-4", "mori-leader"]  # the leader last (R40)
+    assert events.index(CombatDeclared("osaka", TOKUGAWA, False)) > events.index(MoriBlockEntered(ISHIDA, "mori-leader"))
+    assert state.blocks_at("osaka", ISHIDA) == tuple(sorted(box, key=C.block_index))
+    assert state.blocks_at("osaka", TOKUGAWA) == ("date-2-2", "date-2-3")
+    # 5 Ishida blocks must fight outside (8.9.2); Tokugawa attacks with no card and is done at once (R23).
+    assert SideDone(TOKUGAWA) in events and state.decision == Decision(DecisionKind.DEPLOY, frozenset({ISHIDA}))
+
+
+def test_r59_the_mori_box_entry_can_overrun_the_retreating_blocks():
+    box = ["mori-leader", "mori-3-1", "mori-3-2", "mori-3-3", "mori-3-4"]
+    state = _ishida_wins_at("wakayama", "tanabe", ["date-2-1", "date-2-2"], mori_box=box)
+    state, events = run(state, "tokugawa: retreat osaka")
+    assert Overrun(ISHIDA, "osaka", ("date-2-2",)) in events  # 5 blocks against 1 (7.4.1)
+    assert not any(isinstance(e, CombatDeclared) for e in events)
+    assert state.place_of("date-2-2") == ELIMINATED and state.combat is None
+
+
+def test_r59_a_retreat_into_a_castle_held_by_a_lone_disc_is_a_siege():
+    state = _ishida_wins_at("saku", "suwa", ["date-2-1", "date-2-2", "date-2-3"], takasaki=["uesugi-3-1"])
+    state, events = run(state, "tokugawa: retreat ueda")
+    assert CombatDeclared("ueda", TOKUGAWA, True) in events  # a siege of Sanada, never a battle (R36)
+    state, events = run(state, "tokugawa: pass")
+    assert CombatEnded("ueda", None, 0, 0, 0, 0) in events
+    assert state.blocks_at("ueda", TOKUGAWA) == ("date-2-2", "date-2-3")  # nobody loses a block to a disc
+    assert "sanada" in state.discs and ("ueda", ISHIDA) in state.besieged
+
+
+def test_r59_the_castle_owner_chooses_inside_or_outside_after_a_retreat():
+    state = _ishida_wins_at("sawayama", "kyoto", ["date-2-1", "date-2-2", "date-2-3"],
+                            gifu=["ukita-2-1"], tsuruga=["ukita-2-2"])
+    state, events = run(state, "tokugawa: retreat gifu")
+    assert state.decision == Decision(DecisionKind.CASTLE_CHOICE, frozenset({ISHIDA}))
+    assert not any(isinstance(e, CombatDeclared) for e in events)
+    state, events = run(state, "ishida: inside")
+    assert CombatDeclared("gifu", TOKUGAWA, True) in events
+
+
+def test_r59_more_than_two_owner_blocks_fight_outside_after_a_retreat():
+    state = _ishida_wins_at("sawayama", "kyoto", ["date-2-1", "date-2-2", "date-2-3"],
+                            gifu=["ukita-2-1", "ukita-2-2", "ukita-2-3"], tsuruga=["ukita-3-1"])
+    state, events = run(state, "tokugawa: retreat gifu")
+    assert CombatDeclared("gifu", TOKUGAWA, False) in events
 
 
 # --- 8.9 sieges -----------------------------------------------------------------------------------
