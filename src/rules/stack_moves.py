@@ -49,7 +49,7 @@ def allowance(progress: BlockProgress, leadership: bool) -> int:
         1
         + progress.highway_only
         + leadership
-        + progress.force_march
+        + bool(progress.force_march)
         - size_penalty(progress.largest_group)
     )
 
@@ -182,10 +182,14 @@ def _selection(current: StackMove) -> list[BlockProgress]:
 
 
 def _may_join_selection(current: StackMove, progress: BlockProgress) -> bool:
-    """R14: only blocks that have travelled together so far move on together."""
+    """R14: only blocks that have travelled together so far move on together;
+    R60: a force-marched block only with the rest of its own force march."""
     if progress.done or progress.block in current.selection:
         return False
-    return not current.selection or current.progress(current.selection[0]).path == progress.path
+    if not current.selection:
+        return True
+    first = current.progress(current.selection[0])
+    return first.path == progress.path and first.force_march == progress.force_march
 
 
 def legal_stack_commands(state: GameState, side: Side) -> list:
@@ -216,6 +220,8 @@ def why_select_illegal(state: GameState, command: Select) -> str | None:
     if command.block in current.selection:
         return f"{command.block} is already selected"
     if not _may_join_selection(current, progress):
+        if current.progress(current.selection[0]).path == progress.path:
+            return "a force-marched block moves only with the group it was force-marched with (R60)"
         return "a moving group never picks up blocks: select blocks that have moved together (7.3.1, R14)"
     return None
 
@@ -255,21 +261,23 @@ def why_force_march_illegal(state: GameState, command: ForceMarch) -> str | None
 
 
 def apply_force_march(state: GameState, command: ForceMarch) -> tuple[GameState, list[Event]]:
+    """R60: the force march belongs to the selected group alone."""
     current = _current(state)
     chosen = set(current.selection)
-    blocks = tuple(evolve(p, force_march=True) if p.block in chosen else p for p in current.blocks)
+    march = 1 + max(p.force_march for p in current.blocks)
+    blocks = tuple(evolve(p, force_march=march) if p.block in chosen else p for p in current.blocks)
     state = _with_current(state, evolve(current, blocks=blocks))
     return discard_cards(state, command.side, (command.card,), "force march")
 
 
 def _force_march_kept_together(current: StackMove) -> bool:
-    """R16: a force-marched group starts, moves and ends together."""
-    group = _selection(current)
-    marched = [p for p in group if p.force_march]
-    if not marched:
+    """R16, R60: a force-marched group starts, moves and ends together, as the
+    group it was declared for (selection keeps one march to a group)."""
+    march = _selection(current)[0].force_march
+    if not march:
         return True
-    party = {p.block for p in current.blocks if p.force_march and p.path == group[0].path and not p.done}
-    return len(marched) == len(group) and set(current.selection) == party
+    party = {p.block for p in current.blocks if p.force_march == march and not p.done}
+    return set(current.selection) == party
 
 
 def _why_step_illegal(state: GameState, side: Side, current: StackMove, to: str) -> str | None:

@@ -94,7 +94,7 @@ class BlockProgress:
     path: tuple[str, ...]  # the source first, then every location entered
     highway_only: bool = True  # every segment so far was a highway
     largest_group: int = 0  # most blocks that travelled with it over one segment (R19)
-    force_march: bool = False  # R16
+    force_march: int = 0  # which force march of this stack move it belongs to, 0 for none (R16, R60)
     done: bool = False  # it has ended its move
 
     @property

@@ -191,6 +191,27 @@ def test_r16_any_number_of_force_marches_one_card_each():
     assert state.place_of("mori-2-2") == "sawayama"
 
 
+def test_r60_two_groups_of_one_stack_each_force_marched_move_on_their_own():
+    state = movement_phase(ISHIDA, FULL, ayabe=["mori-2-1", "mori-2-2"])
+    state, _ = run(state, "ishida: move ayabe", "ishida: select mori-2-1", "ishida: march ukita-plain-1",
+                   "ishida: deselect mori-2-1", "ishida: select mori-2-2", "ishida: march ukita-plain-2",
+                   "ishida: deselect mori-2-2")
+    state, _ = run(state, "ishida: select mori-2-1")
+    refused(state, "ishida: select mori-2-2", r"moves only with the group it was force-marched with \(R60\)")
+    state, _ = run(state, "ishida: step himeji", "ishida: step osaka", "ishida: halt",
+                   "ishida: select mori-2-2", "ishida: step kyoto", "ishida: step sawayama", "ishida: done")
+    assert (state.place_of("mori-2-1"), state.place_of("mori-2-2")) == ("osaka", "sawayama")
+    assert state.cards[ISHIDA].hand == ()
+
+
+def test_r60_a_force_marched_block_cannot_join_an_unmarched_group():
+    state = movement_phase(ISHIDA, FULL, ayabe=["mori-2-1", "mori-2-2"])
+    state, _ = run(state, "ishida: move ayabe", "ishida: select mori-2-1", "ishida: march ukita-plain-1",
+                   "ishida: deselect mori-2-1", "ishida: select mori-2-2")
+    refused(state, "ishida: select mori-2-1", r"\(R60\)")
+    assert Select(ISHIDA, "mori-2-1") not in legal_commands(state, ISHIDA)
+
+
 # --- 7.3.5 force size, R19, R20 -----------------------------------------------------------
 
 
