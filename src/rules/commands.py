@@ -91,14 +91,15 @@ class EndMovement:
 
 @frozen
 class BeginMove:
-    """7.3.1: start a stack move from a source location. `leader` names the
-    leader block revealed for leadership (7.3.4, R17), if the move relies on one."""
+    """7.3.1: start a stack move from a source location. `leader`: the move
+    relies on a leader block there for leadership and declares it, without
+    showing which (7.3.4, R17)."""
 
     VERB: ClassVar[str] = "move"
 
     side: Side
     source: str
-    leader: str | None = None
+    leader: bool = False
 
 
 @frozen

@@ -37,7 +37,7 @@ from rules.events import (
     Event,
     FirstPlayerChosen,
     GameEnded,
-    LeaderRevealed,
+    LeaderDeclared,
     LoyaltyChallenged,
     MoriBlockEntered,
     MovementChosen,
@@ -335,10 +335,9 @@ def _movement_ended(e: MovementEnded, viewer: Side) -> str:
     return f"{_whose(e.side, viewer)} Movement Phase ends."
 
 
-@_describes(LeaderRevealed)
-def _leader_revealed(e: LeaderRevealed, viewer: Side) -> str:
-    leader = f"{piece_name(e.block)} in {_location(e.location)}"
-    return f"{_act(e.side, viewer, 'reveal')} {leader} for leadership (7.3.4)."
+@_describes(LeaderDeclared)
+def _leader_declared(e: LeaderDeclared, viewer: Side) -> str:
+    return f"{_act(e.side, viewer, 'declare')} a leader block in {_location(e.location)} for leadership (7.3.4, R17)."
 
 
 @_describes(BlocksMoved)

@@ -163,11 +163,11 @@ class GameEnded(Event):
 
 
 @frozen
-class LeaderRevealed(Event):
-    """7.3.4, R17: a leader block shown to give its stack leadership."""
+class LeaderDeclared(Event):
+    """7.3.4, R17: a stack move relies on a leader block at this location for
+    leadership; which leader is not said."""
 
     side: Side
-    block: str
     location: str
 
 

@@ -47,6 +47,8 @@ def format_command(command: Command, with_side: bool = True) -> str:
         value = getattr(command, name)
         if _is_tuple(kind):
             words += [str(item) for item in value]
+        elif kind is bool:
+            words += [name] if value else []  # a flag: its name when set
         elif value is None:
             continue  # an optional last field left out
         elif isinstance(value, Enum):
@@ -94,9 +96,14 @@ def parse_command(line: str, side: Side | None = None) -> Command:
             args = args[:index]
             break
         if index >= len(args):
-            if _is_optional(kind):
+            if _is_optional(kind) or kind is bool:
                 break
             raise NotationError(f"{verb}: missing {name}: {usage(cls)}")
+        if kind is bool:
+            if args[index] != name:
+                raise NotationError(f"{verb}: expected {name!r} or nothing, not {args[index]!r}: {usage(cls)}")
+            values[name] = True
+            continue
         values[name] = _parse_word(args[index], kind, name)
     else:
         if len(args) > len(fields):
@@ -110,6 +117,8 @@ def usage(cls: type) -> str:
         if _is_tuple(kind):
             parts.append(f"[{name}...]")
         elif _is_optional(kind):
+            parts.append(f"[{name}]")
+        elif kind is bool:
             parts.append(f"[{name}]")
         else:
             parts.append(f"<{name}>")

@@ -14,7 +14,7 @@ from rules.arrival import arrive, has_enemy_units, record_entry
 from rules.commands import BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
 from rules.components import default_components
 from rules.decks import discard_cards
-from rules.events import BlocksMoved, BlocksStopped, Event, LeaderRevealed, OpponentMovedBlocks
+from rules.events import BlocksMoved, BlocksStopped, Event, LeaderDeclared, OpponentMovedBlocks
 from rules.sides import Side
 from rules.state import (
     BlockProgress,
@@ -120,12 +120,12 @@ def possible_sources(state: GameState, side: Side) -> list[str]:
 
 
 def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
-    """A source, and whether a leader block is revealed for leadership (R17)."""
+    """A source, and whether a leader block there is declared for leadership (R17)."""
     commands: list[BeginMove] = []
     for source in possible_sources(state, side):
         commands.append(BeginMove(side, source))
-        if not place_leadership(state, side, source):
-            commands += [BeginMove(side, source, leader) for leader in leaders_at(state, side, source)]
+        if not place_leadership(state, side, source) and leaders_at(state, side, source):
+            commands.append(BeginMove(side, source, leader=True))
     return commands
 
 
@@ -143,21 +143,21 @@ def why_begin_move_illegal(state: GameState, command: BeginMove) -> str | None:
         return f"your blocks besieged at {name(source)} cannot leave (8.9.6, R57)"
     if not movable_blocks(state, side, source):
         return f"you have no block at {name(source)} that may still move this phase (7.3.1)"
-    if command.leader is not None:
-        if command.leader not in leaders_at(state, side, source):
-            return f"{command.leader} is not a leader of yours at {name(source)} (7.3.4)"
+    if command.leader:
+        if not leaders_at(state, side, source):
+            return f"you have no leader block at {name(source)} to declare (7.3.4, R17)"
         if place_leadership(state, side, source):
-            return f"{name(source)} gives leadership already; no leader need be revealed (7.3.4)"
+            return f"{name(source)} gives leadership already; no leader need be declared (7.3.4, R17)"
     return None
 
 
 def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, list[Event]]:
     side, source = command.side, command.source
-    leadership = place_leadership(state, side, source) or command.leader is not None
+    leadership = place_leadership(state, side, source) or command.leader
     current = StackMove(
         source=source,
         leadership=leadership,
-        revealed_leader=command.leader,
+        leader_declared=command.leader,
         blocks=tuple(BlockProgress(b, (source,)) for b in movable_blocks(state, side, source)),
     )
     movement = _movement(state)
@@ -169,8 +169,8 @@ def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, l
     )
     state = evolve(state, movement=movement, decision=Decision(DecisionKind.STACK_MOVE, frozenset({side})))
     events: list[Event] = []
-    if command.leader is not None:
-        events.append(LeaderRevealed(side, command.leader, source))
+    if command.leader:
+        events.append(LeaderDeclared(side, source))
     return state, events
 
 

@@ -112,7 +112,7 @@ class StackMove:
 
     source: str
     leadership: bool  # leadership present at the source (7.3.4, R17)
-    revealed_leader: str | None
+    leader_declared: bool  # the leadership comes from a declared leader block (R17)
     blocks: tuple[BlockProgress, ...]
     selection: tuple[str, ...] = ()  # the group about to move next
 

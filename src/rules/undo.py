@@ -26,7 +26,7 @@ REVEALING_EVENTS: tuple[type[Event], ...] = (
     ev.CastleFell,
     ev.ChallengeRefuted,
     ev.DrawPileReshuffled,
-    ev.LeaderRevealed,
+    ev.LeaderDeclared,
     ev.LoyaltyChallenged,
     ev.MoriBlockEntered,
     ev.OpponentDrewCards,

@@ -7,11 +7,13 @@ from helpers import movement_phase, run
 from rules.commands import BeginMove, Select, Step
 from rules.engine import apply, legal_commands
 from rules.errors import IllegalCommand
-from rules.events import BlocksStopped, CardsDiscarded, ControlChanged, LeaderRevealed
+from rules.describe import describe
+from rules.events import BlocksStopped, CardsDiscarded, ControlChanged, LeaderDeclared
 from rules.notation import parse_command
 from rules.sides import Side
 from rules.stack_moves import size_penalty
 from rules.state import DecisionKind, MovementOption
+from rules.view import view
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 FULL, LIMITED, MINIMAL = MovementOption.FULL, MovementOption.LIMITED, MovementOption.MINIMAL
@@ -56,9 +58,9 @@ def test_7_movement_example_c_d_e():
                            osaka=["ukita-2-1"])
     state, _ = run(state, "ishida: move ayabe", "ishida: select mori-2-1", "ishida: step himeji")
     refused(state, "ishida: step osaka", r"may move 1 location ")
-    state, events = run(state, "ishida: done", "ishida: move tanabe kobayakawa-leader",
+    state, events = run(state, "ishida: done", "ishida: move tanabe leader",
                         "ishida: select kobayakawa-2-1", "ishida: step wakayama", "ishida: step osaka")
-    assert LeaderRevealed(ISHIDA, "kobayakawa-leader", "tanabe") in events
+    assert LeaderDeclared(ISHIDA, "tanabe") in events
     assert state.place_of("kobayakawa-2-1") == "osaka"
     state, _ = run(state, "ishida: done", "ishida: move osaka", "ishida: select ukita-2-1",
                    "ishida: step kyoto", "ishida: step ayabe")
@@ -136,17 +138,31 @@ def test_7_3_3_highway_bonus_only_for_a_move_wholly_on_highways():
     assert state.place_of("mori-2-1") == "minakuchi"
 
 
-def test_7_3_4_r17_a_revealed_leader_gives_every_block_starting_there_plus_one():
+def test_7_3_4_r17_a_declared_leader_gives_every_block_starting_there_plus_one():
     state = movement_phase(ISHIDA, FULL, ayabe=["ukita-leader", "ukita-2-1"])
-    assert BeginMove(ISHIDA, "ayabe", "ukita-leader") in legal_commands(state, ISHIDA)
-    state, events = run(state, "ishida: move ayabe ukita-leader", "ishida: select ukita-2-1",
+    assert BeginMove(ISHIDA, "ayabe", leader=True) in legal_commands(state, ISHIDA)
+    state, events = run(state, "ishida: move ayabe leader", "ishida: select ukita-2-1",
                         "ishida: step himeji", "ishida: step osaka")  # the leader stays behind
-    assert events[0] == LeaderRevealed(ISHIDA, "ukita-leader", "ayabe")
+    assert events[0] == LeaderDeclared(ISHIDA, "ayabe")
     assert events[0].visible_to() == {ISHIDA, TOKUGAWA}
     assert state.place_of("ukita-2-1") == "osaka"
 
 
-def test_r17_without_revealing_the_leader_there_is_no_leadership():
+def test_r17_a_declared_leader_is_not_shown_to_the_opponent():
+    state = movement_phase(ISHIDA, FULL, ayabe=["ukita-leader", "ukita-2-1"])
+    state, events = run(state, "ishida: move ayabe leader")
+    assert "ukita-leader" not in repr(events) and "ukita-leader" not in repr(view(state, TOKUGAWA))
+    assert describe(events[0], TOKUGAWA) == "Ishida declares a leader block in Ayabe for leadership (7.3.4, R17)."
+
+
+def test_r17_only_a_stack_with_a_leader_block_may_declare_one():
+    state = movement_phase(ISHIDA, FULL, ayabe=["ukita-2-1"], kyoto=["ukita-leader"])
+    assert BeginMove(ISHIDA, "ayabe", leader=True) not in legal_commands(state, ISHIDA)
+    refused(state, "ishida: move ayabe leader", r"you have no leader block at Ayabe to declare \(7.3.4, R17\)")
+    refused(state, "ishida: move kyoto leader", r"Kyoto gives leadership already; no leader need be declared")
+
+
+def test_r17_without_declaring_the_leader_there_is_no_leadership():
     state = movement_phase(ISHIDA, FULL, ayabe=["ukita-leader", "ukita-2-1"])
     state, _ = run(state, "ishida: move ayabe", "ishida: select ukita-2-1", "ishida: step himeji")
     refused(state, "ishida: step osaka", r"may move 1 location")
@@ -167,7 +183,7 @@ def test_r18_own_capital_gives_leadership_without_control():
     state, _ = run(state, "tokugawa: move edo", "tokugawa: select tokugawa-2-1",
                    "tokugawa: step mito", "tokugawa: step iwaki")
     assert state.place_of("tokugawa-2-1") == "iwaki"
-    assert BeginMove(TOKUGAWA, "edo", "tokugawa-leader") not in legal_commands(state, TOKUGAWA)
+    assert BeginMove(TOKUGAWA, "edo", leader=True) not in legal_commands(state, TOKUGAWA)
 
 
 def test_7_3_3_r16_force_march_costs_a_card_and_adds_one_to_a_group():
@@ -275,7 +291,7 @@ def test_7_1_full_moves_every_stack_plus_one_muster():
 
 def test_r4_passing_through_a_resource_location_takes_control():
     state = movement_phase(ISHIDA, FULL, miyazu=["ukita-leader", "ukita-2-1"])
-    state, events = run(state, "ishida: move miyazu ukita-leader", "ishida: select ukita-2-1",
+    state, events = run(state, "ishida: move miyazu leader", "ishida: select ukita-2-1",
                         "ishida: step tsuruga", "ishida: step sawayama")
     assert ControlChanged("tsuruga", ISHIDA) in events
     assert state.control_of_resource("tsuruga") is ISHIDA

@@ -23,7 +23,7 @@ EXAMPLES = [
     (EndExchange(ISHIDA), "ishida: draw"),
     (EndMovement(TOKUGAWA), "tokugawa: end"),
     (BeginMove(ISHIDA, "osaka"), "ishida: move osaka"),
-    (BeginMove(ISHIDA, "tanabe", "kobayakawa-leader"), "ishida: move tanabe kobayakawa-leader"),
+    (BeginMove(ISHIDA, "tanabe", leader=True), "ishida: move tanabe leader"),
     (Select(ISHIDA, "ukita-2-1"), "ishida: select ukita-2-1"),
     (Deselect(ISHIDA, "ukita-2-1"), "ishida: deselect ukita-2-1"),
     (ForceMarch(TOKUGAWA, "date-plain-3"), "tokugawa: march date-plain-3"),

@@ -45,10 +45,10 @@ def test_R58_a_card_play_is_final():
     assert final == "it revealed a block (R58)"
 
 
-def test_R58_a_leader_reveal_is_final():
+def test_R58_r17_a_leader_declaration_is_final():
     state = movement_phase(ISHIDA, MovementOption.FULL, tanabe=["kobayakawa-leader", "kobayakawa-2-1"])
-    _, final = step(state, "ishida: move tanabe kobayakawa-leader")
-    assert final == "it revealed hidden information: LeaderRevealed (R58)"
+    _, final = step(state, "ishida: move tanabe leader")
+    assert final == "it revealed hidden information: LeaderDeclared (R58)"
 
 
 def test_R58_only_the_side_that_gave_the_last_command_may_undo_it():
