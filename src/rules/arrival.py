@@ -8,12 +8,14 @@ from attrs import evolve
 
 from rules.components import default_components
 from rules.control import control_on_arrival, sides_present, update_castle_control
+from rules.decks import draw_cards
 from rules.events import Event, Overrun
 from rules.sides import Side
 from rules.state import ELIMINATED, GameState, with_positions
 from rules.victory import end_game, instant_victory
 
 OVERRUN_RATIO = 4
+OVERRUN_CARDS_PER_DRAW = 2  # R38: 1 card for every 2 blocks lost
 
 
 def enemy_discs_at(state: GameState, side: Side, location: str) -> tuple[str, ...]:
@@ -26,6 +28,21 @@ def enemy_discs_at(state: GameState, side: Side, location: str) -> tuple[str, ..
 def has_enemy_units(state: GameState, side: Side, location: str) -> bool:
     """Enemy blocks or discs (R36) at the location."""
     return side.other in sides_present(state, location)
+
+
+def held_against(state: GameState, side: Side, location: str) -> str:
+    """Why `side` cannot bring blocks from off the map into `location` (R12,
+    R42, R61), in words: the enemy blocks there, and the side's own discs
+    there, which are not blocks."""
+    c = default_components()
+    enemy = len(state.blocks_at(location, side.other))
+    own_discs = [d for d in c.discs if d.id in state.discs and d.location == location and d.side is side]
+    held = f"{c.location(location).name} holds "
+    held += f"{enemy} {side.other.value.title()} block{'s' * (enemy != 1)}" if enemy else "only enemy units"
+    held += f" and no {side.value.title()} block"
+    if own_discs:
+        held += f", only the {own_discs[0].id.title()} disc, which is not a block (R61)"
+    return held
 
 
 def may_overrun(state: GameState, side: Side, location: str) -> bool:
@@ -57,12 +74,17 @@ def eliminate(
 
 
 def overrun_if_possible(state: GameState, side: Side, location: str) -> tuple[GameState, list[Event]]:
-    """7.4.2: resolved at once; the overrun units are destroyed, the overrunning side loses nothing."""
+    """7.4.2: resolved at once; the overrun units are destroyed, the overrunning
+    side loses nothing. R38: the side overrun draws 1 card per 2 blocks lost, at once."""
     if not may_overrun(state, side, location):
         return state, []
     destroyed = state.blocks_at(location, side.other)
     state, events = eliminate(state, destroyed)
-    return state, [Overrun(side, location, destroyed), *events]
+    events = [Overrun(side, location, destroyed), *events]
+    if not state.is_over:
+        state, drawn = draw_cards(state, side.other, len(destroyed) // OVERRUN_CARDS_PER_DRAW)
+        events += drawn
+    return state, events
 
 
 def arrive(state: GameState, side: Side, location: str) -> tuple[GameState, list[Event]]:

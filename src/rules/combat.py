@@ -192,7 +192,7 @@ def after_casualties(state: GameState) -> tuple[GameState, list[Event]]:
 
 
 def finish_combat(state: GameState) -> tuple[GameState, list[Event]]:
-    """8.9.4 steps 4-5, R22 (survivors hidden again), 8.10 replenishment, then
+    """8.9.4 steps 4-5, R22 and R62 (survivors hidden again), 8.10 replenishment, then
     any battle a retreat caused (R52), then the next declaration."""
     battle = battle_of(state)
     events: list[Event] = []
@@ -203,7 +203,9 @@ def finish_combat(state: GameState) -> tuple[GameState, list[Event]]:
             events.append(CastleFell(location, battle.attacker))
         elif battle.attacker in sides_present(state, location):
             state = evolve(state, besieged=tuple(sorted(set(state.besieged) | {(location, battle.defender)})))
-    state = evolve(state, revealed=state.revealed - battles.deployed_blocks(battle))
+    # R22, R62: when the combat ends, every block in it is hidden again.
+    in_combat = battles.deployed_blocks(battle) | set(state.blocks_at(location))
+    state = evolve(state, revealed=state.revealed - in_combat)
     state = discard_played_cards(state)
     for side in BOTH_SIDES:
         state, more = draw_cards(state, side, replenishment(battle, side))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from attrs import evolve
 
 from rules.alike import block_kind, one_of_each
-from rules.arrival import arrive, has_enemy_units
+from rules.arrival import arrive, has_enemy_units, held_against
 from rules.commands import EnterFromMoriBox
 from rules.components import default_components
 from rules.decks import discard_cards
@@ -17,7 +17,8 @@ OSAKA = "osaka"
 
 
 def entry_blocked(state: GameState) -> bool:
-    """R42: no entry while Osaka holds enemy units and no Ishida blocks."""
+    """R42, R61: no entry while Osaka holds enemy units and no Ishida blocks
+    (the Hideyori disc is not a block)."""
     return has_enemy_units(state, Side.ISHIDA, OSAKA) and not state.blocks_at(OSAKA, Side.ISHIDA)
 
 
@@ -51,7 +52,7 @@ def why_mori_entry_illegal(state: GameState, command: EnterFromMoriBox) -> str |
     if command.card not in state.cards[command.side].hand:
         return f"{command.card} is not in your hand (R40)"
     if entry_blocked(state):
-        return "Osaka holds enemy units and no Ishida blocks (R42)"
+        return f"{held_against(state, Side.ISHIDA, OSAKA)}: no Mori block may enter (R42)"
     return None
 
 
@@ -64,6 +65,7 @@ def enter_all_from_mori_box(state: GameState) -> tuple[GameState, list[Event]]:
     if not box:
         return state, []
     state = with_positions(state, {block: OSAKA for block in box})
+    state = evolve(state, revealed=state.revealed | set(box))  # face up, known in Osaka (R62)
     events: list[Event] = [MoriBlockEntered(Side.ISHIDA, block) for block in box]
     state, more = arrive(state, Side.ISHIDA, OSAKA)
     return state, events + more
@@ -71,9 +73,11 @@ def enter_all_from_mori_box(state: GameState) -> tuple[GameState, list[Event]]:
 
 def apply_mori_entry(state: GameState, command: EnterFromMoriBox) -> tuple[GameState, list[Event]]:
     """R40, R42: one card a block; the block cannot move this turn; its
-    arrival may overrun. It entered from no location (R51)."""
+    arrival may overrun. It entered from no location (R51). It came face up
+    from the box, so it stays known in Osaka until it moves (R62)."""
     state, events = discard_cards(state, command.side, (command.card,), "mori box")
     state = with_positions(state, {command.block: OSAKA})
+    state = evolve(state, revealed=state.revealed | {command.block})  # face up, known in Osaka (R62)
     if state.movement is not None:
         state = evolve(state, movement=evolve(state.movement, fixed=state.movement.fixed | {command.block}))
     events.append(MoriBlockEntered(command.side, command.block))

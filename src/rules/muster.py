@@ -6,7 +6,7 @@ from itertools import groupby, product
 
 from attrs import evolve
 
-from rules.arrival import arrive, has_enemy_units
+from rules.arrival import arrive, has_enemy_units, held_against
 from rules.commands import Muster
 from rules.components import default_components
 from rules.events import BlocksMustered, BlocksPlaced, Event, OpponentPlacedBlocks
@@ -28,7 +28,8 @@ def may_muster(movement: MovementPhase) -> bool:
 
 def muster_sites(state: GameState, side: Side) -> list[str]:
     """R12: friendly recruitment locations with no enemy units, or where
-    friendly blocks and enemy units already stand together."""
+    friendly blocks and enemy units already stand together (R61: a disc is
+    not a block)."""
     return [
         loc.id for loc in default_components().recruitment_locations(side)
         if not has_enemy_units(state, side, loc.id) or state.blocks_at(loc.id, side)
@@ -73,7 +74,7 @@ def why_muster_illegal(state: GameState, command: Muster) -> str | None:
     if location not in c.location_ids or c.recruitment_side(location) is not side:
         return f"{location} is not one of your recruitment locations (7.2)"
     if location not in muster_sites(state, side):
-        return f"{c.location(location).name} holds only enemy units: an attack cannot come from the Recruitment Box (7.2, R12)"
+        return f"{held_against(state, side, location)}: an attack cannot come from the Recruitment Box (7.2, R12)"
     if not command.blocks:
         return "name the blocks to muster (7.2)"
     box = set(state.blocks_at(recruitment_box(side), side))
@@ -88,7 +89,7 @@ def why_muster_illegal(state: GameState, command: Muster) -> str | None:
 
 
 def apply_muster(state: GameState, command: Muster) -> tuple[GameState, list[Event]]:
-    """Mustered blocks cannot move this turn; option 1 shows them (R55).
+    """Mustered blocks cannot move this turn; option 1 shows them (R55, R62).
     They entered from no location (R51). Their arrival can overrun (R12)."""
     assert state.movement is not None
     side, location, blocks = command.side, command.location, command.blocks
@@ -97,7 +98,8 @@ def apply_muster(state: GameState, command: Muster) -> tuple[GameState, list[Eve
     state = evolve(state, movement=movement)
     if len(blocks) == 1:
         events: list[Event] = [BlocksPlaced(side, location, blocks), OpponentPlacedBlocks(side, location, 1)]
-    else:
+    else:  # option 1: shown, and known where they stand until they move (R62)
         events = [BlocksMustered(side, location, blocks)]
+        state = evolve(state, revealed=state.revealed | set(blocks))
     state, more = arrive(state, side, location)
     return state, events + more

@@ -99,6 +99,7 @@ def apply_retreat(state: GameState, command: Retreat) -> tuple[GameState, list[E
         return state, events
     to = command.to
     state = with_positions(state, {b: to for b in leaving})
+    state = evolve(state, revealed=state.revealed - set(leaving))  # R62: hidden again once it retreats
     state = evolve(state, entered_from=record_entry(state.entered_from, to, side, origin))
     events += [BlocksRetreated(side, leaving, origin, to),
                OpponentRetreated(side, len(leaving), origin, to, len(command.garrison))]

@@ -329,6 +329,7 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
     state = evolve(
         state,
         positions=_moved_positions(state, tuple(moved), to),
+        revealed=state.revealed - set(moved),  # R62: a block that moves is hidden again
         entered_from=record_entry(state.entered_from, to, side, at),
         movement=evolve(movement, segments=movement.segments | {segment_key(at, to)}),
     )

@@ -1,9 +1,11 @@
 """R55: what each side may see. The UI, bots and network layer read views only.
 
 A view holds the side's own pieces, hand and secret choices; of the enemy, block
-counts per place, hand size and only the blocks that are revealed (Mori Box,
-revealed at muster or for leadership, deployed, eliminated). It never holds a
-bag or draw pile order, the seed or the generator's state.
+counts per place, hand size and only the blocks that are revealed: the Mori
+Box, eliminated blocks, and blocks shown at a muster (option 1), on entering
+from the Mori Box or by deployment, where they stand until they next move or
+retreat or their battle ends (R62). It never holds a bag or draw pile order,
+the seed or the generator's state.
 """
 
 from __future__ import annotations

@@ -405,21 +405,6 @@ def test_2_1_ishida_mitsunari_falling_in_battle_wins_for_tokugawa():
     assert (state.result.winner, state.result.cause) == (TOKUGAWA, "ishida-mitsunari-eliminated")
 
 
-def test_r38_nothing_is_drawn_after_an_overrun():
-    from helpers import movement_phase
-    from rules.events import CardsDrawn
-    from rules.state import MovementOption
-
-    state = movement_phase(ISHIDA, MovementOption.FULL, kyoto=["ukita-2-1", "ukita-2-2", "ukita-3-1", "ukita-3-2"],
-                           sawayama=["date-2-1"])
-    hands = state.cards.map(lambda cards: cards.hand)
-    state, events = run(state, "ishida: move kyoto", *(f"ishida: select {b}" for b in
-                        ["ukita-2-1", "ukita-2-2", "ukita-3-1", "ukita-3-2"]), "ishida: step sawayama")
-    assert Overrun(ISHIDA, "sawayama", ("date-2-1",)) in events
-    assert not any(isinstance(e, CardsDrawn) for e in events)
-    assert state.cards.map(lambda cards: cards.hand) == hands
-
-
 def test_r43_once_tokugawa_holds_osaka_castle_the_mori_box_stays():
     """A constructed position: with Hideyori always inside (R36), Tokugawa can
     only hold the castle once Hideyori is captured, which ends the game."""

@@ -7,7 +7,9 @@ from helpers import movement_phase, run
 from rules.commands import BeginMove, EnterFromMoriBox, Muster
 from rules.engine import apply, legal_commands
 from rules.errors import IllegalCommand
-from rules.events import BlocksMustered, BlocksPlaced, BlocksStopped, MoriBlockEntered, OpponentPlacedBlocks, Overrun
+from rules.events import (
+    BlocksMustered, BlocksPlaced, BlocksStopped, CardsDrawn, MoriBlockEntered, OpponentPlacedBlocks, Overrun,
+)
 from rules.notation import parse_command
 from rules.sides import Side
 from rules.state import ELIMINATED, MORI_BOX, DecisionKind, MovementOption, Phase, with_positions
@@ -70,7 +72,8 @@ def test_7_2_once_a_turn_and_mustered_blocks_do_not_move():
 
 def test_r12_no_muster_where_only_enemy_units_stand():
     state = movement_phase(ISHIDA, FULL, himeji=["tokugawa-3-1"], ishida_recruitment=["mori-2-1"])
-    refused(state, "ishida: muster himeji mori-2-1", r"Himeji holds only enemy units: an attack cannot come from the Recruitment Box \(7.2, R12\)")
+    refused(state, "ishida: muster himeji mori-2-1",
+            r"^Himeji holds 1 Tokugawa block and no Ishida block: an attack cannot come from the Recruitment Box \(7.2, R12\)$")
 
 
 def test_r12_muster_beside_friendly_blocks_with_enemies_counts_toward_an_overrun():
@@ -181,7 +184,82 @@ def test_r42_entry_under_any_option_and_the_blocks_do_not_move_this_turn():
 def test_r42_no_entry_while_osaka_holds_enemy_units_and_no_ishida_blocks():
     state = mori_state(osaka=["tokugawa-3-1"])
     assert not any(isinstance(c, EnterFromMoriBox) for c in legal_commands(state, ISHIDA))
-    refused(state, "ishida: mori mori-3-1 ukita-plain-1", r"Osaka holds enemy units and no Ishida blocks \(R42\)")
+    refused(state, "ishida: mori mori-3-1 ukita-plain-1", r"^Osaka holds 1 Tokugawa block and no Ishida block, "
+            r"only the Hideyori disc, which is not a block \(R61\): no Mori block may enter \(R42\)$")
+
+
+def test_r61_no_muster_into_enemy_blocks_beside_only_a_friendly_disc():
+    state = movement_phase(ISHIDA, FULL, osaka=["tokugawa-3-1", "tokugawa-3-2"], ishida_recruitment=["kobayakawa-2-1"])
+    assert "hideyori" in state.discs
+    assert not any(isinstance(c, Muster) and c.location == "osaka" for c in legal_commands(state, ISHIDA))
+    refused(state, "ishida: muster osaka kobayakawa-2-1",
+            r"^Osaka holds 2 Tokugawa blocks and no Ishida block, only the Hideyori disc, which is not a block "
+            r"\(R61\): an attack cannot come from the Recruitment Box \(7.2, R12\)$")
+
+
+# --- R62: how long a revealed block stays known -------------------------------------------
+
+
+def known_to(state, side):
+    return dict(view(state, side).enemy_known)
+
+
+def test_r62_blocks_mustered_with_option_1_stay_known_where_they_stand_until_they_move():
+    state = movement_phase(ISHIDA, FULL, ishida_recruitment=["mori-2-1", "mori-2-2"])
+    state, _ = run(state, "ishida: muster himeji mori-2-1 mori-2-2")
+    assert known_to(state, TOKUGAWA) == {"mori-2-1": "himeji", "mori-2-2": "himeji"}
+    # Tokugawa's phases pass; in turn B Ishida moves one of them on.
+    state, _ = run(state, "ishida: end", "tokugawa: movement pass", "tokugawa: draw", "ishida: movement minimal")
+    assert known_to(state, TOKUGAWA) == {"mori-2-1": "himeji", "mori-2-2": "himeji"}
+    state, _ = run(state, "ishida: move himeji", "ishida: select mori-2-1", "ishida: step ayabe")
+    assert known_to(state, TOKUGAWA) == {"mori-2-2": "himeji"}  # the one that moved is hidden again
+
+
+def test_r62_a_block_from_the_mori_box_stays_known_in_osaka():
+    state = mori_state()
+    state, _ = run(state, "ishida: mori mori-3-2 ukita-plain-1")
+    assert known_to(state, TOKUGAWA)["mori-3-2"] == "osaka"
+
+
+def test_r62_a_single_mustered_block_is_never_shown():
+    state = movement_phase(ISHIDA, FULL, ishida_recruitment=["mori-2-1"])
+    state, _ = run(state, "ishida: muster himeji mori-2-1")
+    assert "mori-2-1" not in known_to(state, TOKUGAWA)
+
+
+# --- R38: overruns replenish the side overrun ---------------------------------------------
+
+
+def test_r38_the_side_overrun_draws_one_card_per_two_blocks_lost():
+    eight = ["ukita-2-1", "ukita-2-2", "ukita-2-3", "ukita-3-1", "ukita-3-2", "ukita-gun-1", "ukita-cav-1", "ukita-leader"]
+    state = movement_phase(ISHIDA, FULL, kyoto=eight, sawayama=["date-2-1", "date-2-2"])
+    hands = state.cards.map(lambda cards: cards.hand)
+    top = state.cards[TOKUGAWA].draw_pile[0]
+    state, events = run(state, "ishida: move kyoto", *(f"ishida: select {b}" for b in eight), "ishida: step sawayama")
+    assert Overrun(ISHIDA, "sawayama", ("date-2-1", "date-2-2")) in events
+    assert CardsDrawn(TOKUGAWA, (top,)) in events
+    assert state.cards[TOKUGAWA].hand == hands.tokugawa + (top,)
+    assert state.cards[ISHIDA].hand == hands.ishida  # the overrunning side draws nothing
+
+
+def test_r38_an_overrun_of_one_block_draws_nothing():
+    state = movement_phase(ISHIDA, FULL, kyoto=["ukita-2-1", "ukita-2-2", "ukita-3-1", "ukita-3-2"],
+                           sawayama=["date-2-1"])
+    hands = state.cards.map(lambda cards: cards.hand)
+    state, events = run(state, "ishida: move kyoto", *(f"ishida: select {b}" for b in
+                        ["ukita-2-1", "ukita-2-2", "ukita-3-1", "ukita-3-2"]), "ishida: step sawayama")
+    assert Overrun(ISHIDA, "sawayama", ("date-2-1",)) in events
+    assert not any(isinstance(e, CardsDrawn) for e in events)
+    assert state.cards.map(lambda cards: cards.hand) == hands
+
+
+def test_r38_a_muster_that_overruns_two_blocks_gives_their_side_a_card():
+    state = movement_phase(ISHIDA, FULL, himeji=[f"ukita-{k}" for k in ("2-1", "2-2", "2-3", "3-1", "3-2", "gun-1", "cav-1")]
+                           + ["tokugawa-3-1", "tokugawa-3-2"], ishida_recruitment=["mori-2-1"])
+    size = len(state.cards[TOKUGAWA].hand)
+    state, events = run(state, "ishida: muster himeji mori-2-1")
+    assert Overrun(ISHIDA, "himeji", ("tokugawa-3-1", "tokugawa-3-2")) in events
+    assert len(state.cards[TOKUGAWA].hand) == size + 1
 
 
 def test_r42_a_mori_entry_can_overrun():
