@@ -1,10 +1,11 @@
 """Position files: any game position written as TOML, for tests and for study.
 
 `load_position(text)` builds a `GameState` from `initial_state(seed)`: it places
-the blocks, deals the cards, sets control and the calendar, then begins the
-named phase so the state waits for the right decision. The format is in
-docs/positions.md. A position that cannot occur in a game raises
-`InvalidPosition` naming the source, the table and the entry at fault.
+the blocks, deals the cards, sets control, the sieges (8.9.4) and the R51
+record, sets the calendar, then begins the named phase so the state waits for
+the right decision. The format is in docs/positions.md. A position that cannot
+occur in a game raises `InvalidPosition` naming the source, the table and the
+entry at fault.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, Callable
 from attrs import evolve, frozen
 
 from rules.bidding import begin_bid
+from rules.combat import begin_combat_phase, next_combat
 from rules.components import Location, default_components
 from rules.control import sides_present, update_castle_control
 from rules.errors import InvalidPosition
@@ -42,12 +44,17 @@ from rules.victory import instant_victory
 
 ROOT_TABLES = (
     "game", "blocks", "hands", "draw_piles", "discard_piles", "unlisted_cards", "control", "castles",
+    "besieged", "entered_from",
 )
-GAME_KEYS = ("seed", "week", "turn", "phase", "first_player", "active", "discs")
+GAME_KEYS = ("seed", "week", "turn", "phase", "first_player", "active", "discs", "combats")
 REQUIRED_GAME_KEYS = ("week", "phase")
 CARD_TABLES = {"hands": "hand", "draw_piles": "draw_pile", "discard_piles": "discard_pile"}
 UNLISTED_DESTINATIONS = ("draw_pile", "discard_pile")
-PHASES = ("reinforcement", "bid", "movement")
+PHASES = ("reinforcement", "bid", "movement", "combat")
+TURN_PHASES = ("movement", "combat")  # the phases of turns A and B (6.4): they have a first player
+# No entry needs more than a list inside an inline table ([entered_from]); the
+# limit leaves room for wrong shapes to get their own message first.
+MAX_NESTING = 4
 
 
 @frozen
@@ -61,6 +68,7 @@ class _Calendar:
     first_player: Side | None
     active: Side | None
     discs: frozenset[str]
+    combats: tuple[str, ...] | None  # None: every location with both sides (8.1)
 
 
 @frozen
@@ -96,7 +104,10 @@ def load_position(text: str, source: str = "position") -> GameState:
     if "control" in data:
         state = _set_resource_control(state, root.at("control"), _table(root, data, "control"))
     state = _set_castle_control(state, root.at("castles"), _table(root, data, "castles"))
+    state = _set_sieges(state, root, data)
+    state = _set_entered_from(state, root, data, calendar)
     _check_game_not_over(state, root)
+    _check_combats(state, root.at("game"), calendar.combats)
     return _begin_phase(state, calendar)
 
 
@@ -114,10 +125,45 @@ def load_position_file(path: str | Path) -> GameState:
 
 
 def _parse(text: str, root: _Where) -> dict[str, Any]:
+    """The TOML, with no value nested deeper than a position needs. tomllib
+    recurses on nested arrays and inline tables, so thousands of levels run
+    out of stack before any check could see them."""
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InvalidPosition(f"{root.source}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise InvalidPosition(f"{root.source}: {_too_deep()}") from None
+    _check_nesting(root, data)
+    return data
+
+
+def _too_deep() -> str:
+    return (
+        f"nested more than {MAX_NESTING} lists or tables deep; "
+        "no entry of a position needs more than 2 (a list in an inline table)"
+    )
+
+
+def _check_nesting(root: _Where, data: dict[str, Any]) -> None:
+    """Refuse deep values before anything reads them (messages print values)."""
+    for key, value in data.items():
+        where, entries = (root.at(key), value.items()) if isinstance(value, dict) else (root, [(key, value)])
+        for entry, item in entries:
+            if _nesting(item) > MAX_NESTING:
+                raise where.error(entry, _too_deep())
+
+
+def _nesting(value: Any) -> int:
+    """How many lists and tables deep `value` goes, counted without recursion
+    and only up to one more than MAX_NESTING."""
+    deepest, stack = 0, [(value, 0)]
+    while stack and deepest <= MAX_NESTING:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth + 1)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _table(root: _Where, data: dict[str, Any], name: str, required: bool = False) -> dict[str, Any]:
@@ -161,12 +207,27 @@ def _ids(where: _Where, entry: str, value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _unique_ids(where: _Where, entry: str, value: Any, what: str) -> tuple[str, ...]:
+    ids = _ids(where, entry, value)
+    for item in ids:
+        if ids.count(item) > 1:
+            raise where.error(entry, f"{what} {item!r} is listed twice")
+    return ids
+
+
+def _inline_table(where: _Where, entry: str, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise where.error(entry, f"must be a table {{ side = [...] }}, not {value!r}")
+    return value
+
+
 # ---------------------------------------------------------------------------
-# [game]: the calendar (6.1, 6.4) and the discs (3.4)
+# [game]: the calendar (6.1, 6.4), the discs (3.4) and the combats (8.1)
 
 
 def _read_game(where: _Where, table: dict[str, Any]) -> _Calendar:
-    """Week (1..7), turn, phase and the week's first player (6.1, 6.3, 6.4)."""
+    """Week (1..7), turn, phase, the week's first player (6.1, 6.3, 6.4) and
+    the combats still to be declared (8.1)."""
     _check_keys(where, table, GAME_KEYS, "key")
     for key in REQUIRED_GAME_KEYS:
         if key not in table:
@@ -183,6 +244,7 @@ def _read_game(where: _Where, table: dict[str, Any]) -> _Calendar:
         first_player=first,
         active=active,
         discs=_read_discs(where, table),
+        combats=_read_combats(where, table, phase),
     )
 
 
@@ -207,22 +269,27 @@ def _read_turn(where: _Where, value: Any, phase: str) -> Turn:
     """6.1: the reinforcement and turn order steps come before turn A."""
     if value not in ("A", "B"):
         raise where.error("turn", f"unknown turn {value!r}; expected \"A\" or \"B\"")
-    if value == "B" and phase != "movement":
+    if value == "B" and phase not in TURN_PHASES:
         raise where.error("turn", f"the {phase} step comes before turn A (6.1)")
     return Turn(value)
 
 
 def _read_players(where: _Where, table: dict[str, Any], phase: str) -> tuple[Side | None, Side | None]:
-    """6.3: the bid decides the first player, so only a movement position names one."""
-    if phase != "movement":
+    """6.3: the bid decides the first player, so only a movement or combat
+    position names one."""
+    if phase not in TURN_PHASES:
         for key in ("first_player", "active"):
             if key in table:
-                raise where.error(key, 'the bid decides it (6.3): give it only with phase = "movement"')
+                raise where.error(key, f"the bid decides it (6.3): give it only with phase = {_turn_phases()}")
         return None, None
     if "first_player" not in table:
-        raise where.error("first_player", "is required with phase = \"movement\" (6.3, 6.4)")
+        raise where.error("first_player", f"is required with phase = {_turn_phases()} (6.3, 6.4)")
     first = _side(where, "first_player", table["first_player"])
     return first, _side(where, "active", table.get("active", first.value))
+
+
+def _turn_phases() -> str:
+    return " or ".join(f'"{phase}"' for phase in TURN_PHASES)
 
 
 def _read_discs(where: _Where, table: dict[str, Any]) -> frozenset[str]:
@@ -230,13 +297,26 @@ def _read_discs(where: _Where, table: dict[str, Any]) -> frozenset[str]:
     known = tuple(d.id for d in default_components().discs)
     if "discs" not in table:
         return frozenset(known)
-    discs = _ids(where, "discs", table["discs"])
+    discs = _unique_ids(where, "discs", table["discs"], "disc")
     for disc in discs:
         if disc not in known:
             raise where.error("discs", f"unknown disc {disc!r}; expected one of: {', '.join(known)}")
-        if discs.count(disc) > 1:
-            raise where.error("discs", f"disc {disc!r} is listed twice")
     return frozenset(discs)
+
+
+def _read_combats(where: _Where, table: dict[str, Any], phase: str) -> tuple[str, ...] | None:
+    """8.1: the locations where combat is still to be declared this Combat
+    Phase; only a combat position has them. Checked against the units in
+    `_check_combats`, once the blocks are placed."""
+    if "combats" not in table:
+        return None
+    if phase != "combat":
+        raise where.error("combats", 'give it only with phase = "combat" (8.1)')
+    combats = _unique_ids(where, "combats", table["combats"], "location")
+    for location in combats:
+        if location not in default_components().location_ids:
+            raise where.error("combats", f"unknown location {location!r}")
+    return combats
 
 
 def _initial_state_for(calendar: _Calendar) -> GameState:
@@ -394,12 +474,15 @@ def _set_resource_control(state: GameState, where: _Where, table: dict[str, Any]
 
 
 def _check_location(where: _Where, location: str, test: Callable[[Location], bool], kind: str) -> None:
+    if not test(_known_location(where, location)):
+        raise where.error(location, f"{location} is not {kind}")
+
+
+def _known_location(where: _Where, location: str) -> Location:
     try:
-        found = default_components().location(location)
+        return default_components().location(location)
     except KeyError:
         raise where.error(location, f"unknown location {location!r}") from None
-    if not test(found):
-        raise where.error(location, f"{location} is not {kind}")
 
 
 def _set_castle_control(state: GameState, where: _Where, table: dict[str, Any]) -> GameState:
@@ -407,9 +490,8 @@ def _set_castle_control(state: GameState, where: _Where, table: dict[str, Any]) 
     siege) the [castles] entry names the owner (R54), or a disc's side (R36)."""
     owners = _read_castles(where, table)
     control = dict(state.castle_control)
-    for castle in default_components().castles():
-        if len(sides_present(state, castle.id)) == 2:
-            control[castle.id] = _siege_owner(state, where, castle.id, owners.get(castle.id))
+    for castle_id in _contested_castles(state):
+        control[castle_id] = _siege_owner(state, where, castle_id, owners.get(castle_id))
     state, _ = update_castle_control(evolve(state, castle_control=sorted_pairs(control)))
     for castle_id, side in owners.items():
         if state.control_of_castle(castle_id) is not side:
@@ -418,6 +500,12 @@ def _set_castle_control(state: GameState, where: _Where, table: dict[str, Any]) 
                 castle_id, f"no siege at {castle_id}: 4.3 gives the castle to {derived}, not {side}"
             )
     return state
+
+
+def _contested_castles(state: GameState) -> list[str]:
+    """Castle locations holding units of both sides (blocks or discs, R36)."""
+    castles = default_components().castles()
+    return [castle.id for castle in castles if len(sides_present(state, castle.id)) == 2]
 
 
 def _read_castles(where: _Where, table: dict[str, Any]) -> dict[str, Side]:
@@ -444,6 +532,98 @@ def _siege_owner(state: GameState, where: _Where, castle_id: str, given: Side | 
 
 
 # ---------------------------------------------------------------------------
+# [besieged]: sieges that go on (8.9.4 step 5, 8.9.6, R57)
+
+
+def _set_sieges(state: GameState, root: _Where, data: dict[str, Any]) -> GameState:
+    """8.9.4 step 5: where a siege goes on, the castle's owner is besieged
+    inside. Without [besieged], every castle location holding units of both
+    sides is such a siege; with it, exactly the sieges it lists."""
+    if "besieged" in data:
+        sieges = _read_besieged(state, root.at("besieged"), _table(root, data, "besieged"))
+    else:
+        sieges = _inferred_sieges(state)
+    return evolve(state, besieged=sorted_pairs(sieges))
+
+
+def _inferred_sieges(state: GameState) -> dict[str, Side]:
+    """Both sides at a castle location: its owner (R54, R36) is inside."""
+    return {castle_id: state.control_of_castle(castle_id) for castle_id in _contested_castles(state)}
+
+
+def _read_besieged(state: GameState, where: _Where, table: dict[str, Any]) -> dict[str, Side]:
+    sieges: dict[str, Side] = {}
+    for location, value in table.items():
+        _check_location(where, location, lambda loc: loc.is_castle, "a castle location (8.9)")
+        sieges[location] = _side(where, location, value)
+        _check_siege(state, where, location, sieges[location])
+    return sieges
+
+
+def _check_siege(state: GameState, where: _Where, location: str, side: Side) -> None:
+    """8.9.1, 8.9.4 step 5: the castle's owner, with units inside, and enemy
+    units outside besieging it."""
+    present = sides_present(state, location)
+    if side not in present:
+        raise where.error(location, f"no {side} units at {location} to be besieged (8.9.6)")
+    if side.other not in present:
+        raise where.error(location, f"no {side.other} units at {location}: nobody besieges it (8.9.4)")
+    owner = state.control_of_castle(location)
+    if owner is not side:
+        raise where.error(
+            location,
+            f"{owner} owns the castle at {location} (R54, R36), so only {owner} can be besieged inside (8.9.1)",
+        )
+
+
+# ---------------------------------------------------------------------------
+# [entered_from]: where each side's blocks entered each location this turn (R51)
+
+
+def _set_entered_from(state: GameState, root: _Where, data: dict[str, Any], calendar: _Calendar) -> GameState:
+    """R51: the record starts empty at the start of each turn, and the first
+    player's Movement Phase opens the turn (6.4); so only a Combat Phase or the
+    second player's Movement Phase may carry one. Left out, it is empty."""
+    if "entered_from" not in data:
+        return state
+    where = root.at("entered_from")
+    if not _record_may_be_kept(calendar):
+        raise where.error(
+            None,
+            "the record starts empty each turn (R51): give it only in a Combat Phase "
+            "or in the second player's Movement Phase (6.4)",
+        )
+    entries: list[tuple[str, Side, str]] = []
+    for location, value in _table(root, data, "entered_from").items():
+        _known_location(where, location)
+        for key, origins in _inline_table(where, location, value).items():
+            entry = f"{location}.{key}"
+            side = _side(where, entry, key)
+            entries += [(location, side, origin) for origin in _read_origins(where, entry, location, origins)]
+    return evolve(state, entered_from=tuple(sorted(entries)))
+
+
+def _record_may_be_kept(calendar: _Calendar) -> bool:
+    if calendar.phase == "combat":
+        return True
+    return calendar.phase == "movement" and calendar.active is not calendar.first_player
+
+
+def _read_origins(where: _Where, entry: str, location: str, value: Any) -> tuple[str, ...]:
+    """R51: blocks enter a location from an adjacent one, along a road."""
+    origins = _unique_ids(where, entry, value, "location")
+    neighbours = default_components().neighbours(location)
+    for origin in origins:
+        if origin not in neighbours:
+            raise where.error(
+                entry,
+                f"{origin!r} is not adjacent to {location} by road (R51); "
+                f"expected one of: {', '.join(neighbours)}",
+            )
+    return origins
+
+
+# ---------------------------------------------------------------------------
 # finishing
 
 
@@ -459,12 +639,23 @@ def _check_game_not_over(state: GameState, root: _Where) -> None:
     raise root.at("blocks").error(ELIMINATED, f"{leader!r} eliminated: the game is already over (2.1)")
 
 
+def _check_combats(state: GameState, where: _Where, combats: tuple[str, ...] | None) -> None:
+    """8.1: combat is declared only where both sides have units (R36: discs count)."""
+    for location in combats or ():
+        present = sides_present(state, location)
+        if len(present) < 2:
+            units = f"only {next(iter(present))} has" if present else "neither side has"
+            raise where.error("combats", f"no combat at {location}: {units} units there (8.1)")
+
+
 def _begin_phase(state: GameState, calendar: _Calendar) -> GameState:
-    """Begin the phase (6.2, 6.3, 7.1) and go on until a side has a decision."""
+    """Begin the phase (6.2, 6.3, 7.1, 8.1) and go on until a side has a decision."""
     begin: Callable[[GameState], tuple[GameState, list[Event]]]
     if calendar.phase == "movement":
         assert calendar.active is not None
         state, _ = begin_movement_phase(state, calendar.active)
+    elif calendar.phase == "combat":
+        state = _begin_combat(state, calendar)
     else:
         begin = begin_bid if calendar.phase == "bid" else begin_reinforcement
         state, _ = begin(state)
@@ -473,3 +664,12 @@ def _begin_phase(state: GameState, calendar: _Calendar) -> GameState:
     return state
 
 
+def _begin_combat(state: GameState, calendar: _Calendar) -> GameState:
+    """8.1: every location with both sides is pending, or only those [game]
+    combats lists (the others were fought earlier in the phase)."""
+    assert calendar.active is not None
+    state, _ = begin_combat_phase(state, calendar.active)
+    if calendar.combats is None or state.combat is None:
+        return state
+    state, _ = next_combat(evolve(state, combat=evolve(state.combat, pending=frozenset(calendar.combats))))
+    return state

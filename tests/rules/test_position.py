@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from rules.commands import BeginMove, DeclareCombat
 from rules.components import default_components
-from rules.errors import InvalidPosition
+from rules.engine import apply, legal_commands, why_illegal
+from rules.errors import IllegalCommand, InvalidPosition
+from rules.notation import parse_command
 from rules.position import load_position, load_position_file
 from rules.serialise import state_from_json, state_to_json
 from rules.sides import BOTH_SIDES, Side
@@ -22,6 +25,37 @@ MOVEMENT = """
 week = 3
 phase = "movement"
 first_player = "tokugawa"
+"""
+
+# Tokugawa's Combat Phase in turn A, Ishida first: Ishida has moved and fought.
+COMBAT = """
+[game]
+week = 3
+phase = "combat"
+first_player = "ishida"
+active = "tokugawa"
+"""
+
+# Both sides at two castle locations: Ishida owns Gifu, Tokugawa owns Okazaki (R54).
+TWO_SIEGES = """
+[blocks]
+gifu = ["mori-2-1", "date-2-1"]
+okazaki = ["ukita-2-1", "date-2-2"]
+[castles]
+gifu = "ishida"
+okazaki = "tokugawa"
+"""
+
+# Battle-ready forces at Kuwana (no castle) and Gifu (castle, Ishida's 2 blocks inside).
+TWO_COMBATS = """
+[blocks]
+kuwana = ["ukita-leader", "ukita-2-1", "fukushima-leader", "fukushima-2-1"]
+gifu = ["kobayakawa-2-1", "kobayakawa-gun-1", "date-2-1", "date-2-2", "date-3-1"]
+[castles]
+gifu = "ishida"
+[hands]
+ishida = ["ukita-plain-1"]
+tokugawa = ["fukushima-plain-1"]
 """
 
 SMALL = """
@@ -234,7 +268,9 @@ def test_a_loaded_position_round_trips_through_serialise():
 
 
 def test_there_are_example_positions():
-    assert [path.name for path in EXAMPLES] == ["siege_at_gifu.toml", "week2_reinforcement.toml"]
+    assert [path.name for path in EXAMPLES] == [
+        "battle_at_kuwana.toml", "siege_at_gifu.toml", "week2_reinforcement.toml",
+    ]
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)
@@ -255,6 +291,8 @@ def test_example_siege_at_gifu():
         "kobayakawa-2-1", "kobayakawa-gun-1", "fukushima-leader", "fukushima-cav-1", "ii-4",
     )
     assert state.control_of_castle("gifu") is Side.ISHIDA  # R54, from [castles]
+    assert state.besieged == (("gifu", Side.ISHIDA),)  # 8.9.4 step 5: inferred, no [besieged]
+    assert state.entered_from == ()
     assert state.control_of_castle("ueda") is Side.TOKUGAWA  # Sanada gone (4.3)
     assert state.control_of_castle("osaka") is Side.ISHIDA
     assert state.discs == frozenset({"hideyori"})
@@ -282,6 +320,238 @@ def test_file_errors_name_the_file(tmp_path):
     path.write_text(MOVEMENT + '[blocks]\nosaka = ["mori-3-9"]\n', encoding="utf-8")
     with pytest.raises(InvalidPosition, match=r"broken\.toml: \[blocks\] osaka: unknown block 'mori-3-9'"):
         load_position_file(path)
+
+
+# --- sieges (8.9.4 step 5, 8.9.6, R57) ---------------------------------------------
+
+
+def test_8_9_4_castle_with_both_sides_means_owner_besieged():
+    state = load(MOVEMENT + TWO_SIEGES)
+    assert state.besieged == (("gifu", Side.ISHIDA), ("okazaki", Side.TOKUGAWA))
+
+
+def test_r36_disc_facing_enemy_blocks_is_besieged_for_its_side():
+    state = load(MOVEMENT + '[blocks]\nosaka = ["date-2-1"]\nueda = ["date-2-2", "ukita-2-1"]\n')
+    assert state.besieged == (("osaka", Side.ISHIDA), ("ueda", Side.ISHIDA))
+
+
+def test_8_9_4_no_siege_where_one_side_holds_a_castle_alone():
+    state = load(MOVEMENT + '[blocks]\ngifu = ["mori-2-1"]\nkuwana = ["ukita-2-1", "date-2-1"]\n')
+    assert state.besieged == ()  # Kuwana has no castle: no siege there (8.9.1)
+
+
+def test_8_9_6_besieged_table_lists_exactly_the_sieges():
+    state = load(MOVEMENT + TWO_SIEGES + '[besieged]\nokazaki = "tokugawa"\n')
+    assert state.besieged == (("okazaki", Side.TOKUGAWA),)
+
+
+def test_8_9_6_empty_besieged_table_means_no_siege_anywhere():
+    assert load(MOVEMENT + TWO_SIEGES + "[besieged]\n").besieged == ()
+
+
+def test_8_9_6_besieged_table_in_a_bid_position():
+    """Sieges last from week to week (8.9.4 step 5), so any phase may list them."""
+    text = '[game]\nweek = 4\nphase = "bid"\n' + TWO_SIEGES + '[besieged]\ngifu = "ishida"\n'
+    assert load(text).besieged == (("gifu", Side.ISHIDA),)
+
+
+def _full_movement_at_gifu(extra: str = "") -> GameState:
+    text = (POSITIONS / "siege_at_gifu.toml").read_text(encoding="utf-8") + extra
+    state = load(text)
+    state, _ = apply(state, parse_command("ishida: movement full kobayakawa-plain-3 ukita-swords-1"))
+    return state
+
+
+def test_r57_besieged_block_cannot_begin_a_stack_move():
+    state = _full_movement_at_gifu()
+    move = parse_command("ishida: move gifu")
+    assert why_illegal(state, move) == "your blocks besieged at Gifu cannot leave (8.9.6, R57)"
+    assert [c.source for c in legal_commands(state, Side.ISHIDA) if isinstance(c, BeginMove)] == [
+        "osaka", "kyoto", "aizu",
+    ]
+    with pytest.raises(IllegalCommand, match=r"8\.9\.6, R57"):
+        apply(state, move)
+
+
+def test_r57_without_the_siege_the_same_blocks_may_move():
+    state = _full_movement_at_gifu("\n[besieged]\n")
+    assert state.besieged == ()
+    assert why_illegal(state, parse_command("ishida: move gifu")) is None
+
+
+def test_8_9_6_besiegers_may_move_away():
+    text = MOVEMENT + '[blocks]\ngifu = ["mori-2-1", "date-2-1"]\n[castles]\ngifu = "ishida"\n'
+    text += '[hands]\ntokugawa = ["date-plain-1", "date-plain-2"]\n'
+    state = load(text)
+    assert state.besieged == (("gifu", Side.ISHIDA),)
+    state, _ = apply(state, parse_command("tokugawa: movement full date-plain-1 date-plain-2"))
+    assert why_illegal(state, parse_command("tokugawa: move gifu")) is None
+
+
+# --- the R51 record ------------------------------------------------------------------
+
+
+def test_r51_entered_from_record_is_loaded():
+    text = COMBAT + TWO_COMBATS + (
+        '[entered_from]\nkuwana = { tokugawa = ["kiyosu"], ishida = ["minakuchi", "anotsu"] }\n'
+        'kiyosu = { tokugawa = ["okazaki"] }\n'
+    )
+    assert load(text).entered_from == (
+        ("kiyosu", Side.TOKUGAWA, "okazaki"),
+        ("kuwana", Side.ISHIDA, "anotsu"),
+        ("kuwana", Side.ISHIDA, "minakuchi"),
+        ("kuwana", Side.TOKUGAWA, "kiyosu"),
+    )
+
+
+def test_r51_record_without_the_table_is_empty():
+    assert load(COMBAT + TWO_COMBATS).entered_from == ()
+
+
+def test_r51_record_in_the_second_players_movement_phase():
+    text = MOVEMENT.replace('phase = "movement"', 'phase = "movement"\nactive = "ishida"')
+    text += '[entered_from]\nkuwana = { tokugawa = ["kiyosu"] }\n'
+    assert load(text).entered_from == (("kuwana", Side.TOKUGAWA, "kiyosu"),)
+
+
+def _kuwana_battle_lost_by_tokugawa() -> GameState:
+    state = load_position_file(POSITIONS / "battle_at_kuwana.toml")
+    for line in (
+        "tokugawa: combat kuwana",
+        "tokugawa: lead fukushima-leader",
+        "ishida: deploy ukita-double ukita-2-1 ukita-3-1",
+        "tokugawa: allow",
+        "tokugawa: pass",
+        "ishida: pass",
+        "tokugawa: lose fukushima-leader",
+    ):
+        state, _ = apply(state, parse_command(line))
+    return state
+
+
+def test_r51_8_8_2_loaded_record_sends_the_beaten_attacker_back_where_it_came_from():
+    state = _kuwana_battle_lost_by_tokugawa()
+    assert state.decision.kind is DecisionKind.RETREAT
+    assert legal_commands(state, Side.TOKUGAWA) == [parse_command("tokugawa: retreat kiyosu")]
+    assert why_illegal(state, parse_command("tokugawa: retreat anotsu")) == (
+        "anotsu is not a legal retreat: choose among kiyosu (8.8.2, 8.8.3)"
+    )
+
+
+def test_r51_record_is_reset_when_the_next_turn_begins():
+    state, _ = apply(_kuwana_battle_lost_by_tokugawa(), parse_command("tokugawa: retreat kiyosu"))
+    assert (state.turn, state.phase, state.active) == (Turn.B, Phase.MOVEMENT, Side.ISHIDA)
+    assert state.entered_from == ()
+    assert state.besieged == (("gifu", Side.ISHIDA),)  # the siege goes on (8.9.4 step 5)
+
+
+# --- combat-phase positions (8.1) ----------------------------------------------------
+
+
+def test_8_1_position_in_combat_phase_reaches_a_battle_in_one_command():
+    state = load_position_file(POSITIONS / "battle_at_kuwana.toml")
+    assert legal_commands(state, Side.TOKUGAWA) == [DeclareCombat(Side.TOKUGAWA, "kuwana")]
+    state, _ = apply(state, parse_command("tokugawa: combat kuwana"))
+    assert state.decision.kind is DecisionKind.DEPLOY
+    assert state.decision.sides == frozenset({Side.TOKUGAWA})  # the attacker deploys first (8.2.1)
+    assert state.combat is not None and state.combat.battle is not None
+    battle = state.combat.battle
+    assert (battle.location, battle.attacker, battle.siege) == ("kuwana", Side.TOKUGAWA, False)
+    assert state.combat.pending == frozenset()
+
+
+def test_example_battle_at_kuwana():
+    state = load_position_file(POSITIONS / "battle_at_kuwana.toml")
+    assert (state.week, state.turn, state.phase) == (4, Turn.A, Phase.COMBAT)
+    assert (state.first_player, state.active) == (Side.ISHIDA, Side.TOKUGAWA)
+    assert state.decision.kind is DecisionKind.DECLARE_COMBAT
+    assert state.decision.sides == frozenset({Side.TOKUGAWA})
+    assert state.combat is not None
+    assert state.combat.pending == frozenset({"kuwana"})  # Gifu was fought earlier this phase
+    assert state.combat.battle is None
+    assert state.besieged == (("gifu", Side.ISHIDA),)
+    assert state.entered_from == (("kuwana", Side.ISHIDA, "minakuchi"), ("kuwana", Side.TOKUGAWA, "kiyosu"))
+    assert state.control_of_resource("kuwana") is Side.TOKUGAWA
+
+
+def test_8_1_combats_default_to_every_location_with_both_sides():
+    text = (POSITIONS / "battle_at_kuwana.toml").read_text(encoding="utf-8")
+    state = load(text.replace('combats = ["kuwana"]', ""))
+    assert state.combat is not None
+    assert state.combat.pending == frozenset({"gifu", "kuwana"})
+    assert legal_commands(state, Side.TOKUGAWA) == [
+        DeclareCombat(Side.TOKUGAWA, "gifu"), DeclareCombat(Side.TOKUGAWA, "kuwana"),
+    ]
+
+
+def test_8_9_2_combat_at_a_castle_asks_its_owner_inside_or_outside():
+    state = load(COMBAT.replace("[game]\n", '[game]\ncombats = ["gifu"]\n') + TWO_COMBATS)
+    assert state.combat is not None and state.combat.pending == frozenset({"gifu"})
+    state, _ = apply(state, parse_command("tokugawa: combat gifu"))
+    assert state.decision.kind is DecisionKind.CASTLE_CHOICE
+    assert state.decision.sides == frozenset({Side.ISHIDA})  # 2 blocks: may stay inside (8.9.2)
+
+
+def test_8_1_combat_position_in_turn_b_with_the_first_player_active():
+    text = COMBAT.replace('active = "tokugawa"', 'active = "ishida"\nturn = "B"') + TWO_COMBATS
+    state = load(text)
+    assert (state.turn, state.phase, state.active) == (Turn.B, Phase.COMBAT, Side.ISHIDA)
+    assert state.decision.kind is DecisionKind.DECLARE_COMBAT
+    assert state.decision.sides == frozenset({Side.ISHIDA})
+
+
+def test_8_1_empty_combats_ends_the_phase_and_goes_on_to_the_next():
+    state = load(COMBAT.replace("[game]\n", "[game]\ncombats = []\n") + TWO_COMBATS)
+    # 6.4: Tokugawa was second in turn A, so turn B begins with Ishida's Movement Phase.
+    assert (state.turn, state.phase, state.active) == (Turn.B, Phase.MOVEMENT, Side.ISHIDA)
+    assert state.decision.kind is DecisionKind.CHOOSE_MOVEMENT
+    assert state.combat is None
+
+
+def test_8_1_combat_phase_with_no_combat_goes_on_to_the_next_phase():
+    state = load(COMBAT.replace('active = "tokugawa"', 'active = "ishida"'))
+    assert (state.turn, state.phase, state.active) == (Turn.A, Phase.MOVEMENT, Side.TOKUGAWA)
+    assert state.decision.kind is DecisionKind.CHOOSE_MOVEMENT
+
+
+# --- bad input ------------------------------------------------------------------------
+
+DEEP = 5000
+TOO_DEEP = {
+    "nested arrays": "a = " + "[" * DEEP + "]" * DEEP + "\n",
+    "nested inline tables": MOVEMENT + "[blocks]\nosaka = " + "{ b = " * DEEP + "1" + " }" * DEEP + "\n",
+    "nested arrays in a table": MOVEMENT + "[blocks]\nosaka = " + "[" * DEEP + "]" * DEEP + "\n",
+    "dotted keys": MOVEMENT + "[blocks]\nosaka" + ".b" * 3000 + " = 1\n",
+    "dotted table header": "[" + ".".join(["blocks"] * 3000) + "]\n",
+    "just too deep": MOVEMENT + '[blocks]\nosaka = [[[[["ukita-2-1"]]]]]\n',
+}
+
+
+@pytest.mark.parametrize("text", TOO_DEEP.values(), ids=TOO_DEEP.keys())
+def test_deeply_nested_toml_is_refused_in_one_line(text):
+    with pytest.raises(InvalidPosition) as caught:
+        load_position(text, "deep.toml")
+    message = str(caught.value)
+    assert message.startswith("deep.toml: ")
+    assert message.endswith(
+        "nested more than 4 lists or tables deep; no entry of a position needs more than 2 (a list in an inline table)"
+    )
+    assert "\n" not in message and len(message) < 200
+
+
+def test_nesting_within_the_limit_gets_the_entrys_own_message():
+    with pytest.raises(InvalidPosition, match=r"^deep\.toml: \[blocks\] osaka: must be a list of ids in quotes"):
+        load_position(MOVEMENT + '[blocks]\nosaka = [[["ukita-2-1"]]]\n', "deep.toml")
+
+
+def test_a_file_that_is_not_utf8_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes(MOVEMENT.encode() + "# Sekigahara \u00e9t\u00e9\n".encode("latin-1"))
+    with pytest.raises(InvalidPosition) as caught:
+        load_position_file(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: not UTF-8 text: ")
+    assert "\n" not in message
 
 
 # --- rejections -------------------------------------------------------------------
@@ -371,7 +641,7 @@ REJECTED = {
         '[game]\nweek = 1\nphase = "reinforcement"\n',
         "[game] phase: week 1 has no reinforcement step (6.1)",
     ),
-    "unknown phase": ('[game]\nweek = 2\nphase = "combat"\n', "[game] phase: unknown phase 'combat'"),
+    "unknown phase": ('[game]\nweek = 2\nphase = "battle"\n', "[game] phase: unknown phase 'battle'"),
     "movement without first player": (
         '[game]\nweek = 3\nphase = "movement"\n',
         "[game] first_player: is required",
@@ -433,6 +703,114 @@ REJECTED = {
         "[castles] discs: unknown location 'discs'",
     ),
     "table given as a value": ('hands = 3\n' + MOVEMENT, "top level: hands: must be a table [hands]"),
+    # [besieged] (8.9.4 step 5, 8.9.6, R54)
+    "siege at a location with no castle": (
+        MOVEMENT + '[blocks]\nkuwana = ["mori-2-1", "date-2-1"]\n[besieged]\nkuwana = "ishida"\n',
+        "[besieged] kuwana: kuwana is not a castle location (8.9)",
+    ),
+    "siege at an unknown location": (
+        MOVEMENT + '[besieged]\ngifuu = "ishida"\n',
+        "[besieged] gifuu: unknown location 'gifuu'",
+    ),
+    "besieged side unknown": (
+        MOVEMENT + TWO_SIEGES + '[besieged]\ngifu = "hojo"\n',
+        "[besieged] gifu: unknown side 'hojo'",
+    ),
+    "besieged side with no units there": (
+        MOVEMENT + '[blocks]\ngifu = ["date-2-1"]\n[besieged]\ngifu = "ishida"\n',
+        "[besieged] gifu: no ishida units at gifu to be besieged (8.9.6)",
+    ),
+    "siege with nobody besieging": (
+        MOVEMENT + '[blocks]\ngifu = ["mori-2-1"]\n[besieged]\ngifu = "ishida"\n',
+        "[besieged] gifu: no tokugawa units at gifu: nobody besieges it (8.9.4)",
+    ),
+    "besieged side that does not own the castle": (
+        MOVEMENT + TWO_SIEGES + '[besieged]\nokazaki = "ishida"\n',
+        "[besieged] okazaki: tokugawa owns the castle at okazaki (R54, R36), "
+        "so only tokugawa can be besieged inside (8.9.1)",
+    ),
+    "besieged against a disc": (
+        MOVEMENT + '[blocks]\nueda = ["date-2-1"]\n[besieged]\nueda = "tokugawa"\n',
+        "[besieged] ueda: ishida owns the castle at ueda (R54, R36), so only ishida can be besieged inside",
+    ),
+    "besieged given as a value": ('besieged = "gifu"\n' + MOVEMENT, "top level: besieged: must be a table"),
+    # [entered_from] (R51)
+    "entered_from at an unknown location": (
+        COMBAT + '[entered_from]\nkuwanna = { ishida = ["kiyosu"] }\n',
+        "[entered_from] kuwanna: unknown location 'kuwanna'",
+    ),
+    "entered_from with an unknown side": (
+        COMBAT + '[entered_from]\nkuwana = { hojo = ["kiyosu"] }\n',
+        "[entered_from] kuwana.hojo: unknown side 'hojo'",
+    ),
+    "entered_from an origin that is not adjacent": (
+        COMBAT + '[entered_from]\nkuwana = { tokugawa = ["gifu"] }\n',
+        "[entered_from] kuwana.tokugawa: 'gifu' is not adjacent to kuwana by road (R51); "
+        "expected one of: anotsu, kiyosu, minakuchi",
+    ),
+    "entered_from an unknown origin": (
+        COMBAT + '[entered_from]\nkuwana = { tokugawa = ["kiyosuu"] }\n',
+        "[entered_from] kuwana.tokugawa: 'kiyosuu' is not adjacent to kuwana by road (R51)",
+    ),
+    "entered_from the location itself": (
+        COMBAT + '[entered_from]\nkuwana = { tokugawa = ["kuwana"] }\n',
+        "[entered_from] kuwana.tokugawa: 'kuwana' is not adjacent to kuwana by road (R51)",
+    ),
+    "entered_from an origin twice": (
+        COMBAT + '[entered_from]\nkuwana = { tokugawa = ["kiyosu", "kiyosu"] }\n',
+        "[entered_from] kuwana.tokugawa: location 'kiyosu' is listed twice",
+    ),
+    "entered_from origins not a list": (
+        COMBAT + '[entered_from]\nkuwana = { tokugawa = "kiyosu" }\n',
+        "[entered_from] kuwana.tokugawa: must be a list of ids in quotes",
+    ),
+    "entered_from entry not a table": (
+        COMBAT + '[entered_from]\nkuwana = ["kiyosu"]\n',
+        "[entered_from] kuwana: must be a table { side = [...] }",
+    ),
+    "entered_from in a reinforcement position": (
+        '[game]\nweek = 2\nphase = "reinforcement"\n[entered_from]\nkuwana = { tokugawa = ["kiyosu"] }\n',
+        "[entered_from]: the record starts empty each turn (R51): give it only in a Combat Phase "
+        "or in the second player's Movement Phase (6.4)",
+    ),
+    "entered_from in a bid position": (
+        '[game]\nweek = 2\nphase = "bid"\n[entered_from]\n',
+        "[entered_from]: the record starts empty each turn (R51)",
+    ),
+    "entered_from in the first player's Movement Phase": (
+        MOVEMENT + '[entered_from]\nkuwana = { tokugawa = ["kiyosu"] }\n',
+        "[entered_from]: the record starts empty each turn (R51)",
+    ),
+    # phase = "combat" and [game] combats (8.1)
+    "combat without first player": (
+        '[game]\nweek = 3\nphase = "combat"\n',
+        '[game] first_player: is required with phase = "movement" or "combat" (6.3, 6.4)',
+    ),
+    "combats outside a combat position": (
+        MOVEMENT.replace("[game]\n", '[game]\ncombats = ["kuwana"]\n'),
+        '[game] combats: give it only with phase = "combat" (8.1)',
+    ),
+    "combats at an unknown location": (
+        COMBAT.replace("[game]\n", '[game]\ncombats = ["kuwanna"]\n'),
+        "[game] combats: unknown location 'kuwanna'",
+    ),
+    "combats listing a location twice": (
+        COMBAT.replace("[game]\n", '[game]\ncombats = ["kuwana", "kuwana"]\n') + TWO_COMBATS,
+        "[game] combats: location 'kuwana' is listed twice",
+    ),
+    "combats where one side only has units": (
+        COMBAT.replace("[game]\n", '[game]\ncombats = ["kuwana", "edo"]\n')
+        + TWO_COMBATS.replace("[blocks]\n", '[blocks]\nedo = ["tokugawa-leader"]\n'),
+        "[game] combats: no combat at edo: only tokugawa has units there (8.1)",
+    ),
+    "combats where nobody is": (
+        COMBAT.replace("[game]\n", '[game]\ncombats = ["kiyosu"]\n'),
+        "[game] combats: no combat at kiyosu: neither side has units there (8.1)",
+    ),
+    "combats not a list": (
+        COMBAT.replace("[game]\n", '[game]\ncombats = "kuwana"\n'),
+        "[game] combats: must be a list of ids in quotes",
+    ),
 }
 
 
@@ -454,7 +832,33 @@ def test_default_source_name():
         load_position("")
 
 
+DOCS = Path(__file__).parents[2] / "docs" / "positions.md"
+DOCUMENTED = [block.split("```", 1)[0] for block in DOCS.read_text(encoding="utf-8").split("```toml\n")[1:]]
+
+
 def test_the_documented_example_loads_like_its_file():
-    docs = Path(__file__).parents[2] / "docs" / "positions.md"
-    example = docs.read_text(encoding="utf-8").split("```toml\n", 1)[1].split("```", 1)[0]
-    assert load_position(example, "docs/positions.md") == load_position_file(POSITIONS / "siege_at_gifu.toml")
+    assert load_position(DOCUMENTED[0], "docs/positions.md") == load_position_file(POSITIONS / "siege_at_gifu.toml")
+
+
+def test_8_1_documented_combat_example_waits_for_kuwana():
+    state = load_position(DOCUMENTED[1], "docs/positions.md")
+    assert state.combat is not None and state.combat.pending == frozenset({"kuwana"})
+    assert state.besieged == (("gifu", Side.ISHIDA),)
+    assert state.decision.kind is DecisionKind.DECLARE_COMBAT
+    assert state.decision.sides == frozenset({Side.TOKUGAWA})
+
+
+def test_8_9_6_documented_besieged_example_lists_aizu_only():
+    state = load_position(DOCUMENTED[2], "docs/positions.md")
+    assert state.besieged == (("aizu", Side.ISHIDA),)
+    assert state.combat is not None and state.combat.pending == frozenset({"aizu", "gifu"})
+
+
+def test_r51_documented_entered_from_example():
+    state = load_position(DOCUMENTED[3], "docs/positions.md")
+    assert state.entered_from == (("kuwana", Side.ISHIDA, "minakuchi"), ("kuwana", Side.TOKUGAWA, "kiyosu"))
+    assert (state.turn, state.phase, state.active) == (Turn.B, Phase.COMBAT, Side.TOKUGAWA)
+
+
+def test_there_are_four_documented_examples():
+    assert len(DOCUMENTED) == 4
