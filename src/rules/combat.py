@@ -160,8 +160,10 @@ def after_deployments(state: GameState) -> tuple[GameState, list[Event]]:
     attacker_losses, defender_losses = losses_due(battle)
     losses = Pair.of(lambda s: attacker_losses if s is attacker else defender_losses)
     state = with_battle(state, evolve(battle, losses=losses))
+    # What each side will really lose: R49 caps the losses at what it has there.
+    taken = Pair.of(lambda s: min(losses[s], len(all_pieces(state, battle, s))))
     events: list[Event] = [CombatEnded(battle.location, winner, impact_total(battle, Side.ISHIDA),
-                                       impact_total(battle, Side.TOKUGAWA), losses.ishida, losses.tokugawa)]
+                                       impact_total(battle, Side.TOKUGAWA), taken.ishida, taken.tokugawa)]
     for side in (attacker, defender):
         state, more = lose_everything_if_due(state, side)  # R49
         events += more

@@ -280,6 +280,8 @@ class BlocksDefected(Event):
 
 @frozen
 class CombatEnded(Event):
+    """8.7.1: the result, and the losses each side takes (R49: no more than it has there)."""
+
     location: str
     winner: Side | None  # None for a siege (8.9.4)
     ishida_impact: int

@@ -21,7 +21,9 @@ from rules.pair import Pair
 from rules.sides import Side
 from rules.victory import victory_points
 from rules.state import (
+    BAG,
     ELIMINATED,
+    RECRUITMENT_BOX,
     CombatPhase,
     MORI_BOX,
     Decision,
@@ -35,6 +37,16 @@ from rules.state import (
 )
 
 ALWAYS_PUBLIC_PLACES = frozenset({MORI_BOX, ELIMINATED})
+
+
+@frozen
+class DiscView:
+    """A disc (3.4): public, always inside its castle (R36) while in play."""
+
+    id: str
+    side: Side
+    location: str
+    in_play: bool
 
 
 @frozen
@@ -81,8 +93,11 @@ class PlayerView:
     decision: Decision
     own_blocks: tuple[tuple[str, str], ...]  # (block id, place) for all of the side's blocks
     enemy_counts: tuple[tuple[str, int], ...]  # (place, number of enemy blocks there)
-    enemy_known: tuple[tuple[str, str], ...]  # (block id, place) of revealed enemy blocks
-    discs: frozenset[str]
+    enemy_known: tuple[tuple[str, str], ...]  # (block id, place) of revealed enemy blocks (R55, R62)
+    mori_box: tuple[str, ...]  # face up, public (5.1, 9.3)
+    discs: tuple[DiscView, ...]
+    bag_sizes: Pair[int]
+    recruitment_box_sizes: Pair[int]
     hand: tuple[str, ...]
     set_aside: tuple[str, ...]  # own secret choices not yet revealed (6.2, 6.3)
     enemy_hand_size: int
@@ -127,7 +142,10 @@ def view(state: GameState, side: Side) -> PlayerView:
         own_blocks=tuple(own),
         enemy_counts=tuple(sorted(counts.items())),
         enemy_known=tuple(known),
-        discs=state.discs,
+        mori_box=state.blocks_at(MORI_BOX),
+        discs=tuple(DiscView(d.id, d.side, d.location, d.id in state.discs) for d in c.discs),
+        bag_sizes=Pair.of(lambda s: len(state.blocks_at(BAG, s))),
+        recruitment_box_sizes=Pair.of(lambda s: len(state.blocks_at(RECRUITMENT_BOX[s], s))),
         hand=state.cards[side].hand,
         set_aside=state.secret[side],
         enemy_hand_size=len(state.cards[side.other].hand),

@@ -188,6 +188,8 @@ def test_r49_losses_beyond_the_force_eliminate_it_all():
     state, events = run(state, "tokugawa: pass")
     assert state.place_of("mori-2-1") == ELIMINATED
     assert state.decision.kind is not DecisionKind.RETREAT
+    # 7 Impact and the loser's block make 2 losses due; the event reports the 1 actually taken.
+    assert CombatEnded("sawayama", TOKUGAWA, 0, 7, 1, 0) in events
 
 
 # --- 8.8 retreats --------------------------------------------------------------------------------

@@ -11,6 +11,9 @@ import pytest
 from attrs import evolve
 
 from rules.components import default_components
+from rules.events import (
+    BlockDeployed, BlocksMoved, BlocksMustered, BlocksRetreated, MoriBlockEntered, Overrun, PieceLost,
+)
 from rules.engine import legal_commands
 from rules.notation import format_command, parse_command
 from helpers import no_contact
@@ -95,13 +98,50 @@ def check_no_hidden_ids(state: GameState) -> None:
                 assert f"'{block.id}'" not in text, f"{viewer.value}'s view shows hidden {block.id}"
 
 
+class RevealTracker:
+    """R62 followed from the events alone: a block shown to the opponent (a
+    muster with option 1, a Mori Box entry, a deployment) stays known where it
+    stands until it moves or retreats, or the combat it stands in ends."""
+
+    def __init__(self) -> None:
+        self.known: set[str] = set()
+
+    def follow(self, before: GameState, after: GameState, events) -> None:
+        for event in events:
+            if isinstance(event, BlocksMustered):
+                self.known |= set(event.blocks)
+            elif isinstance(event, (MoriBlockEntered, BlockDeployed)):
+                self.known.add(event.block)
+            elif isinstance(event, (BlocksMoved, BlocksRetreated)):
+                self.known -= set(event.blocks)
+            elif isinstance(event, Overrun):
+                self.known -= set(event.eliminated)
+            elif isinstance(event, PieceLost):
+                self.known.discard(event.piece)
+        ended = before.combat and before.combat.battle
+        going_on = after.combat and after.combat.battle
+        if ended and (not going_on or going_on.location != ended.location):
+            self.known -= set(before.blocks_at(ended.location)) | set(after.blocks_at(ended.location))
+
+    def check(self, state: GameState) -> None:
+        c = default_components()
+        for viewer in BOTH_SIDES:
+            shown = {b for b, p in view(state, viewer).enemy_known if p not in (ELIMINATED, MORI_BOX)}
+            expected = {b for b in self.known if c.block(b).side is viewer.other}
+            assert shown == expected, f"{viewer.value} knows {sorted(shown ^ expected)} wrongly (R62)"
+
+
 def play_and_check(seed: int, check_every: int = 1, avoid=None) -> None:
     steps = [0]
+    reveals = RevealTracker()
 
     def on_step(before, command, after, events):
         steps[0] += 1
         try:
             check_step(before, command, after, events)
+            reveals.follow(before, after, events)
+            if steps[0] % check_every == 0 and not after.is_over:
+                reveals.check(after)
             if steps[0] % check_every == 0:
                 assert state_from_json(state_to_json(after)) == after, "save/load changed the state"
                 check_views(after)
@@ -152,3 +192,18 @@ def test_views_show_enemy_counts_not_identities(started):
     assert seen.enemy_count_at("osaka") == 8
     assert not any(place == "osaka" for _, place in seen.enemy_known)
     assert not any(a.name in ("seed", "rng_counter", "positions") for a in type(seen).__attrs_attrs__)
+
+
+def test_r55_the_view_carries_every_public_fact(started):
+    """The Mori Box, the discs, the bags, the Recruitment Boxes and the discard
+    piles are public (R2, R55): both views carry them, the same."""
+    c = default_components()
+    for side in BOTH_SIDES:
+        seen = view(started, side)
+        assert seen.mori_box == ("mori-leader", "mori-3-1", "mori-3-2", "mori-3-3", "mori-3-4")
+        assert [(d.id, d.location, d.in_play) for d in seen.discs] == [("hideyori", "osaka", True), ("sanada", "ueda", True)]
+        for other in BOTH_SIDES:
+            assert seen.bag_sizes[other] == sum(1 for b, p in zip(c.blocks, started.positions) if b.side is other and p == "bag")
+            assert seen.recruitment_box_sizes[other] == 4  # 5.2.3
+            assert seen.discard_pile_sizes[other] == len(started.cards[other].discard_pile)
+    assert view(started, Side.ISHIDA).bag_sizes == view(started, Side.TOKUGAWA).bag_sizes

@@ -5,7 +5,6 @@ from __future__ import annotations
 from textual.widgets import Static
 
 from rules.sides import BOTH_SIDES, Side
-from rules.state import BAG, RECRUITMENT_BOX
 from rules.view import PlayerView
 from sekigahara_tui.labels import side_name
 
@@ -18,13 +17,6 @@ def status_line(view: PlayerView) -> str:
     """Two lines: where the game stands, then the public figures as Ishida/Tokugawa."""
     me = view.side
 
-    def bag(side: Side) -> int:
-        return len(view.blocks_at(BAG)) if side is me else view.enemy_count_at(BAG)
-
-    def box(side: Side) -> int:
-        place = RECRUITMENT_BOX[side]
-        return len(view.blocks_at(place)) if side is me else view.enemy_count_at(place)
-
     def both(figure) -> str:
         return "/".join(str(figure(side)) for side in BOTH_SIDES)
 
@@ -32,7 +24,7 @@ def status_line(view: PlayerView) -> str:
         f"You: {side_name(me)} │ Week {view.week} turn {view.turn.value} │ {view.phase.value} │ "
         f"active {side_name(view.active)} │ first {side_name(view.first_player)}\n"
         f"Ishida/Tokugawa: VP {both(lambda s: view.vp[s])} castles {both(lambda s: _count(view.castle_control, s))} "
-        f"resources {both(lambda s: _count(view.resource_control, s))} bag {both(bag)} box {both(box)} "
+        f"resources {both(lambda s: _count(view.resource_control, s))} bag {both(lambda s: view.bag_sizes[s])} box {both(lambda s: view.recruitment_box_sizes[s])} "
         f"draw {both(lambda s: view.draw_pile_sizes[s])}"
     )
 
