@@ -155,6 +155,29 @@ def test_8_6_2_r31_a_defector_brings_no_special_attack():
     assert totals(state) == (0, 1)
 
 
+def test_r48_one_card_of_the_mon_refutes_a_challenge_to_a_double_play():
+    state = combat_phase(ISHIDA, ("ukita-double", "ukita-plain-1"), ("tokugawa-loyalty-1",),
+                         sawayama=["ukita-2-1", "ukita-3-1", "date-2-1"])
+    state, _ = run(state, "ishida: combat sawayama", "ishida: deploy ukita-double ukita-2-1 ukita-3-1")
+    state, events = run(state, "tokugawa: challenge tokugawa-loyalty-1")
+    assert ChallengeRefuted(ISHIDA, "ukita-plain-1") in events  # a plain card, not a double
+    assert not any(isinstance(e, BlocksDefected) for e in events)
+    assert state.cards[ISHIDA].hand == ("ukita-plain-1",) and totals(state) == (2 + 4, 0)
+
+
+def test_r63_a_defected_block_counts_for_the_side_it_joined_not_its_own():
+    state = combat_phase(ISHIDA, ("mori-swords-1", "ukita-swords-1"), ("tokugawa-loyalty-1", "tokugawa-swords-1"),
+                         sawayama=["mori-cav-1", "ukita-cav-1", "tokugawa-cav-1", "date-2-1"])
+    state, _ = run(state, "ishida: combat sawayama", "ishida: deploy mori-swords-1 mori-cav-1")
+    assert totals(state) == (1 + 2, 0)
+    state, _ = run(state, "tokugawa: challenge tokugawa-loyalty-1")  # no Mori card in hand: it defects
+    assert totals(state) == (0, 1)  # without its special attack (R31)
+    state, _ = run(state, "ishida: deploy ukita-swords-1 ukita-cav-1", "tokugawa: allow")
+    assert totals(state) == (1 + 2, 1)  # the defected cavalry no longer counts for Ishida
+    state, _ = run(state, "tokugawa: deploy tokugawa-swords-1 tokugawa-cav-1")
+    assert totals(state) == (3, 1 + (1 + 2 + 2))  # it counts for Tokugawa's special attack (8.4.1, R27)
+
+
 def test_r48_no_challenge_against_a_leader_deployed_free():
     state = combat_phase(ISHIDA, (), ("tokugawa-loyalty-1",), sawayama=["mori-leader", "date-2-1"])
     state, _ = run(state, "ishida: combat sawayama", "ishida: lead mori-leader")
