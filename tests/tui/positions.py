@@ -1,9 +1,11 @@
-"""Game records that stop at an interesting moment, taken from seeded random games."""
+"""Game records for app tests: seeded random games, whole or up to an interesting moment."""
 
 from __future__ import annotations
 
+import random
 from typing import Callable
 
+from rules.engine import legal_commands
 from rules.record import GameRecord
 from rules.selfplay import random_game
 from rules.state import GameState
@@ -22,3 +24,18 @@ def record_until(seed: int, wanted: Callable[[GameState], bool]) -> GameRecord:
     game = random_game(seed, on_step=on_step)
     assert stop, f"seed {seed} never reaches the wanted position"
     return GameRecord(seed, game.record.data_version, game.record.commands[: stop[0]])
+
+
+def hot_seat_game(seed: int) -> GameRecord:
+    """A random game played as the hot-seat app offers the seats: a simultaneous
+    decision (the discards, the bid) is finished seat by seat, the seat that
+    acted last going on while it has a command (GameHost.side_to_act)."""
+    from sekigahara_tui.host import GameHost
+
+    chooser = random.Random(f"hot-seat/{seed}")
+    host = GameHost.new(seed)
+    seat = None
+    while not host.is_over:
+        seat = host.side_to_act(seat)
+        host.submit(chooser.choice(legal_commands(host.state, seat)))
+    return host.record

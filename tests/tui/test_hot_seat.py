@@ -178,7 +178,9 @@ async def test_the_menu_loads_a_save_and_a_finished_game_returns_to_the_menu(mak
     from sekigahara_tui.screens.menu import MenuScreen
 
     finished = tmp_path / "finished.json"
-    save_record(random_game(78).record, finished)
+    game = random_game(78)
+    assert game.state.result.winner is Side.TOKUGAWA
+    save_record(game.record, finished)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("l")
@@ -187,7 +189,7 @@ async def test_the_menu_loads_a_save_and_a_finished_game_returns_to_the_menu(mak
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
-        assert "Ishida wins." in screen_text(app)
+        assert "Tokugawa wins." in screen_text(app)
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
