@@ -1,31 +1,64 @@
 """Game records: the seed, the data version and the commands in order.
 
 Replaying a record rebuilds every state, since all randomness comes from the
-seed (architecture.md). A record is JSON, written and read with cattrs.
+seed (architecture.md). A game started from a position file (docs/positions.md)
+also carries the position's text, and replays from it instead of from setup.
+
+A record is JSON, read strictly since a save may come from anywhere: exact
+types, no duplicate or unknown keys, and caps on the file's size, the number
+of commands and each command's length. Anything else is a RecordError whose
+one-line message quotes the input only in short, escaped excerpts.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
-import cattrs
-from attrs import frozen
-from cattrs.preconf.json import make_converter
+from attrs import evolve, frozen
 
+from rules.commands import Command
 from rules.components import default_components
 from rules.engine import apply, start_game
-from rules.errors import IllegalCommand
+from rules.errors import IllegalCommand, InvalidPosition
 from rules.events import Event
 from rules.notation import NotationError, format_command, parse_command
-from rules.commands import Command
+from rules.position import load_position
 from rules.state import GameState
+from rules.untrusted import UntrustedInputError, decode_utf8, excerpt, printable, printable_path, read_bytes, read_text, strict_json
 
 RECORD_FORMAT = "sekigahara-record"
 RECORD_VERSION = 1
 
-_converter = make_converter(forbid_extra_keys=True)
+# Caps, each far above any real game. The longest of 300 random games has 679
+# commands, the longest command 101 characters, the largest record 19 KB; a
+# game between people, with its selections and take-backs, a few thousand
+# commands at most. MAX_COMMANDS matches the self-play limit (selfplay.py) and
+# fits in MAX_RECORD_BYTES at typical command lengths, so the caps refuse only
+# files no game writes, and a padded record (millions of select/deselect pairs,
+# minutes and gigabytes to replay) is refused before a byte is parsed.
+MAX_RECORD_BYTES = 2 * 1024 * 1024
+MAX_COMMANDS = 20_000
+MAX_COMMAND_LENGTH = 500
+# A record is an object holding a list of strings: two levels. Ten leaves room
+# for a clear "not a game record" message rather than a nesting one.
+MAX_RECORD_DEPTH = 10
+# Seeds fit in 64 bits; a seed of thousands of digits is refused.
+SEED_LIMIT = 2**63
+
+# Each key of the JSON object, its type, and whether it may be left out.
+_FIELDS: dict[str, tuple[type, bool]] = {
+    "seed": (int, True),
+    "data_version": (str, True),
+    "commands": (list, False),
+    "format": (str, False),
+    "version": (int, False),
+    "position": (str, False),
+}
+_TYPE_NAMES = {int: "a whole number", str: "a string", list: "a list of strings"}
 
 
 class RecordError(ValueError):
@@ -39,65 +72,205 @@ class GameRecord:
     commands: tuple[str, ...] = ()
     format: str = RECORD_FORMAT
     version: int = RECORD_VERSION
+    position: str | None = None  # a position file's TOML text, for a game begun from it
 
     def with_command(self, command: Command) -> GameRecord:
-        return GameRecord(self.seed, self.data_version, self.commands + (format_command(command),))
+        return evolve(self, commands=self.commands + (format_command(command),))
+
+    def without_last_command(self) -> GameRecord:
+        return evolve(self, commands=self.commands[:-1])
 
 
-def new_record(seed: int) -> GameRecord:
-    return GameRecord(seed, default_components().data_version)
+def seed_problem(seed: object) -> str | None:
+    """Why `seed` cannot seed a game, or None if it can."""
+    if type(seed) is not int:
+        return f"must be a whole number, not {_kind(seed)}"
+    if not -SEED_LIMIT < seed < SEED_LIMIT:
+        return f"must be between -2**63 and 2**63, not a number of {seed.bit_length()} bits"
+    return None
+
+
+def new_record(seed: int, position: str | None = None) -> GameRecord:
+    """A record with no commands yet, from setup or from a position's text."""
+    problem = seed_problem(seed)
+    if problem is not None:
+        raise RecordError(f"the seed {problem}")
+    return GameRecord(seed, default_components().data_version, position=position)
+
+
+def position_record(text: str, source: str = "position") -> GameRecord:
+    """A new game's record starting at the position `text` (a position file's TOML)."""
+    return new_record(_load_position(text, source).seed, position=text)
+
+
+def load_position_record(path: Path) -> GameRecord:
+    """A new game's record starting at the position file `path`; the file must
+    fit in a record, so it has the record's size cap."""
+    try:
+        text = read_text(path, MAX_RECORD_BYTES)
+    except UntrustedInputError as error:
+        raise RecordError(f"{printable_path(path)}: {error}") from None
+    return position_record(text, str(path))
+
+
+# --- writing -------------------------------------------------------------------
 
 
 def record_to_json(record: GameRecord) -> str:
-    return json.dumps(_converter.unstructure(record), indent=1) + "\n"
+    data: dict[str, Any] = {
+        "seed": record.seed,
+        "data_version": record.data_version,
+        "commands": list(record.commands),
+        "format": record.format,
+        "version": record.version,
+    }
+    if record.position is not None:
+        data["position"] = record.position
+    return json.dumps(data, indent=1) + "\n"
 
 
-def record_from_json(text: str, source: str = "record") -> GameRecord:
+def save_record(record: GameRecord, path: Path) -> None:
+    """Write the record readable by its owner only (0600), atomically: a temporary
+    file in the same directory, flushed to disk, then renamed over `path`, so a
+    crash leaves the old save or the new one, never half of one."""
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(f"{source}: not JSON ({error})") from None
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(record_to_json(record))
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+# --- reading -------------------------------------------------------------------
+
+
+def load_record(path: Path) -> GameRecord:
+    """Read a record file; a missing, huge, non-UTF-8 or malformed one raises RecordError."""
+    source = str(path)
     try:
-        record = _converter.structure(data, GameRecord)
-    except cattrs.BaseValidationError as error:
-        raise RecordError(f"{source}: not a game record: {'; '.join(cattrs.transform_error(error))}") from None
+        data = read_bytes(path, MAX_RECORD_BYTES)
+    except UntrustedInputError as error:
+        raise RecordError(f"{printable_path(source)}: {error}") from None
+    return record_from_json(data, source)
+
+
+def record_from_json(text: str | bytes, source: str = "record") -> GameRecord:
+    """Parse a record; anything but a well-formed record raises RecordError."""
+    where = printable_path(source)
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"{where}: larger than {MAX_RECORD_BYTES:,} bytes")
+    try:
+        data = strict_json(decode_utf8(text) if isinstance(text, bytes) else text, MAX_RECORD_DEPTH)
+    except UntrustedInputError as error:
+        raise RecordError(f"{where}: {error}") from None
+    return _structure(data, where)
+
+
+def _structure(data: Any, where: str) -> GameRecord:
+    if not isinstance(data, dict):
+        raise RecordError(f"{where}: not a game record: the top level must be an object, not {_kind(data)}")
+    for key in data:
+        if key not in _FIELDS:
+            raise RecordError(f"{where}: not a game record: unknown key {excerpt(key)}")
+    for key, (kind, required) in _FIELDS.items():
+        if key not in data:
+            if required:
+                raise RecordError(f"{where}: not a game record: {key!r} is missing")
+        elif type(data[key]) is not kind:
+            raise RecordError(f"{where}: not a game record: {key!r} must be {_TYPE_NAMES[kind]}, not {_kind(data[key])}")
+    problem = seed_problem(data["seed"])
+    if problem is not None:
+        raise RecordError(f"{where}: not a game record: 'seed' {problem}")
+    record = GameRecord(
+        seed=data["seed"],
+        data_version=data["data_version"],
+        commands=_commands(data.get("commands", []), where),
+        format=data.get("format", RECORD_FORMAT),
+        version=data.get("version", RECORD_VERSION),
+        position=data.get("position"),
+    )
     if record.format != RECORD_FORMAT or record.version != RECORD_VERSION:
         raise RecordError(
-            f"{source}: format {record.format!r} version {record.version} is not "
+            f"{where}: format {excerpt(record.format)} version {record.version} is not "
             f"{RECORD_FORMAT!r} version {RECORD_VERSION}"
         )
     return record
 
 
-def save_record(record: GameRecord, path: Path) -> None:
-    path.write_text(record_to_json(record), encoding="utf-8")
+def _commands(commands: list[Any], where: str) -> tuple[str, ...]:
+    if len(commands) > MAX_COMMANDS:
+        raise RecordError(f"{where}: {len(commands):,} commands, more than any game (at most {MAX_COMMANDS:,})")
+    for number, line in enumerate(commands, start=1):
+        if type(line) is not str:
+            raise RecordError(f"{where}: command {number} must be a string, not {_kind(line)}")
+        if len(line) > MAX_COMMAND_LENGTH:
+            raise RecordError(f"{where}: command {number} is {len(line):,} characters long (at most {MAX_COMMAND_LENGTH})")
+        if not line.isprintable():
+            raise RecordError(f"{where}: command {number} ({excerpt(line)}) holds a control or unprintable character")
+    return tuple(commands)
 
 
-def load_record(path: Path) -> GameRecord:
+def _kind(value: Any) -> str:
+    """A JSON value described without quoting it at length."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"the number {value}" if value.bit_length() <= 64 else "a huge number"
+    if isinstance(value, float):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the string {excerpt(value)}"
+    if value is None:
+        return "null"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+# --- replaying -----------------------------------------------------------------
+
+
+def _load_position(text: str, source: str) -> GameState:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise RecordError(f"{path}: cannot read ({error.strerror})") from None
-    return record_from_json(text, str(path))
+        return load_position(text, source)
+    except InvalidPosition as error:
+        raise RecordError(printable(str(error), 200)) from None
+    except RecursionError:  # the position loader is meant to refuse this itself
+        raise RecordError(f"{source}: the position is nested too deeply") from None
+
+
+def _start(record: GameRecord) -> tuple[GameState, tuple[Event, ...]]:
+    """The state the record's commands start from: setup, or its position."""
+    if record.position is None:
+        state, events = start_game(record.seed)
+        return state, tuple(events)
+    state = _load_position(record.position, "the record's position")
+    if state.seed != record.seed:
+        raise RecordError(f"the record's seed {record.seed} is not its position's seed {state.seed}")
+    return state, ()
 
 
 def replay_steps(record: GameRecord) -> Iterator[tuple[Command | None, GameState, tuple[Event, ...]]]:
-    """Yield (None, state after setup, setup events), then (command, state, events)
+    """Yield (None, starting state, setup events), then (command, state, events)
     for each command in turn. A bad record raises RecordError naming the command."""
     expected = default_components().data_version
     if record.data_version != expected:
         raise RecordError(
-            f"record was made with component data {record.data_version}, "
+            f"record was made with component data {printable(record.data_version, 40)}, "
             f"but this game's data is {expected}"
         )
-    state, events = start_game(record.seed)
-    yield None, state, tuple(events)
+    state, events = _start(record)
+    yield None, state, events
     for number, line in enumerate(record.commands, start=1):
         try:
             command = parse_command(line)
             state, events = apply(state, command)
         except (NotationError, IllegalCommand) as error:
-            raise RecordError(f"command {number} ({line!r}) is illegal: {error}") from None
+            raise RecordError(f"command {number} ({excerpt(line)}) is illegal: {printable(str(error), 150)}") from None
         yield command, state, events
 
 

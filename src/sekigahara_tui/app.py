@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import platformdirs
+from rich.console import Console
 from textual.app import App
 from textual.binding import Binding
 
-from rules.record import RecordError
+from rules.record import RecordError, load_position_record
+from rules.untrusted import printable_path
+from sekigahara_tui.crash_log import CrashLog, data_dir
 from sekigahara_tui.host import GameHost
 from sekigahara_tui.screens.dialogs import LoadDialog, NewGameDialog
 from sekigahara_tui.screens.game import GameScreen
@@ -21,7 +23,15 @@ AUTOSAVE = "autosave.json"
 
 def default_save_dir() -> Path:
     """Saves and the autosave live in the user's data directory."""
-    return platformdirs.user_data_path("sekigahara", appauthor=False)
+    return data_dir()
+
+
+def _modified(path: Path) -> float:
+    """When `path` last changed (0 for a file that vanished or cannot be read)."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 class SekigaharaApp(App[None]):
@@ -30,11 +40,22 @@ class SekigaharaApp(App[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True)]
 
-    def __init__(self, save_dir: Path | None = None, load: Path | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        save_dir: Path | None = None,
+        load: Path | None = None,
+        seed: int | None = None,
+        position: Path | None = None,
+    ) -> None:
         super().__init__()
         self.save_dir = save_dir or default_save_dir()
         self._load = load
         self._seed = seed
+        self._position = position
+        # Textual reports an unexpected error on its error console when it exits
+        # (status 1): into the crash log, so the terminal gets one line (cli.py).
+        self.crash_log = CrashLog(self.save_dir)
+        self.error_console = Console(file=self.crash_log, markup=False, highlight=False, width=100)
 
     @property
     def autosave_path(self) -> Path:
@@ -44,6 +65,8 @@ class SekigaharaApp(App[None]):
         self.push_screen(MenuScreen())
         if self._load is not None:
             self.open_save(self._load)
+        elif self._position is not None:
+            self.open_position(self._position)
         elif self._seed is not None:
             self.start(self._seed)
 
@@ -59,7 +82,16 @@ class SekigaharaApp(App[None]):
         try:
             host = GameHost.load(path, autosave=self.autosave_path)
         except RecordError as error:
-            self.notify(f"Cannot load {path}: {error}", severity="error", timeout=10)
+            self.notify(f"Cannot load {printable_path(path)}: {error}", severity="error", timeout=10, markup=False)
+            return
+        self.play(host)
+
+    def open_position(self, path: Path) -> None:
+        """A new hot-seat game at a position file; its record carries the position."""
+        try:
+            host = GameHost.from_record(load_position_record(path), autosave=self.autosave_path)
+        except RecordError as error:
+            self.notify(f"Cannot start at {printable_path(path)}: {error}", severity="error", timeout=10, markup=False)
             return
         self.play(host)
 
@@ -67,7 +99,7 @@ class SekigaharaApp(App[None]):
         found = [self.autosave_path] if self.autosave_path.is_file() else []
         saves = self.save_dir / "saves"
         if saves.is_dir():
-            found += sorted(saves.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+            found += sorted(saves.glob("*.json"), key=_modified, reverse=True)
         return found
 
     # --- menu actions --------------------------------------------------------

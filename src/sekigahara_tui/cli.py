@@ -1,4 +1,10 @@
-"""The `sekigahara` command: replay records, run self-play games."""
+"""The `sekigahara` command: replay records, run self-play games, open the app.
+
+Whatever goes wrong ends in one line on stderr and a non-zero exit: 1 for a
+record that cannot be replayed or a failed write, 2 for bad arguments (a bad
+save, position or directory for the app is refused before Textual starts),
+1 with the traceback in the crash log for an unexpected error.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from rules.record import RecordError, load_record, replay, save_record
+from rules.record import RecordError, load_position_record, load_record, replay, save_record, seed_problem
 from rules.selfplay import random_game
 from rules.sides import BOTH_SIDES
 from rules.state import GameState
+from rules.untrusted import printable, printable_path
 from rules.victory import victory_points
+from sekigahara_tui.crash_log import app_crash_message, crash_message, data_dir, write_crash_log
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -18,8 +26,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="sekigahara",
         description="Sekigahara: The Unification of Japan, in the terminal.",
     )
-    parser.add_argument("--load", type=Path, metavar="FILE", help="open this saved game (a game record) in the app")
-    parser.add_argument("--seed", type=int, help="start a new hot-seat game with this seed at once")
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument("--load", type=Path, metavar="FILE", help="open this saved game (a game record) in the app")
+    start.add_argument("--position", type=Path, metavar="FILE", help="start a new hot-seat game at this position file (docs/positions.md)")
+    start.add_argument("--seed", type=int, help="start a new hot-seat game with this seed at once")
     parser.add_argument("--save-dir", type=Path, metavar="DIR", help="where saves and the autosave go (default: the user data directory)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     replay_parser = commands.add_parser("replay", help="replay a game record and summarise the final position")
@@ -29,6 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default 1)")
     selfplay.add_argument("--record", type=Path, metavar="DIR", help="write each game's record into DIR")
     return parser
+
+
+def fail(program: str, message: str, status: int) -> int:
+    """Say what went wrong in one line of plain text, and give the exit status."""
+    print(f"{program}: {printable(message, 280)}", file=sys.stderr)
+    return status
 
 
 def summarise(state: GameState) -> str:
@@ -52,22 +68,43 @@ def describe_result(state: GameState) -> str:
     return result.cause
 
 
+def replay_file(path: Path) -> GameState:
+    """Load and replay a record file; a RecordError names the file."""
+    record = load_record(path)
+    try:
+        return replay(record)
+    except RecordError as error:
+        raise RecordError(f"{printable_path(path)}: {error}") from None
+
+
 def run_replay(args: argparse.Namespace) -> int:
     try:
-        state = replay(load_record(args.record))
+        state = replay_file(args.record)
     except RecordError as error:
-        print(f"sekigahara replay: {error}", file=sys.stderr)
-        return 1
+        return fail("sekigahara replay", str(error), 1)
     print(summarise(state))
     return 0
 
 
+def directory_problem(path: Path) -> str | None:
+    """Why `path` cannot hold files we write (None if it can, or can be made)."""
+    if path.exists() and not path.is_dir():
+        return f"{printable_path(path)} is not a directory"
+    return None
+
+
 def run_selfplay(args: argparse.Namespace) -> int:
     if args.games < 1:
-        print("sekigahara selfplay: --games must be at least 1", file=sys.stderr)
-        return 2
+        return fail("sekigahara selfplay", "--games must be at least 1", 2)
     if args.record is not None:
-        args.record.mkdir(parents=True, exist_ok=True)
+        problem = directory_problem(args.record)
+        try:
+            if problem is None:
+                args.record.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            problem = f"cannot make {printable_path(args.record)}: {error.strerror}"
+        if problem is not None:
+            return fail("sekigahara selfplay", f"--record: {problem}", 2)
     wins = {side: 0 for side in BOTH_SIDES}
     decisions = 0
     milliseconds = 0.0
@@ -82,7 +119,11 @@ def run_selfplay(args: argparse.Namespace) -> int:
             f"{game.decisions} decisions, {game.milliseconds:.0f} ms"
         )
         if args.record is not None:
-            save_record(game.record, args.record / f"game-{seed}.json")
+            path = args.record / f"game-{seed}.json"
+            try:
+                save_record(game.record, path)
+            except OSError as error:
+                return fail("sekigahara selfplay", f"cannot write {printable_path(path)}: {error.strerror}", 1)
     ishida, tokugawa = wins[BOTH_SIDES[0]], wins[BOTH_SIDES[1]]
     print(
         f"total: {args.games} games, ishida {ishida} wins ({100 * ishida / args.games:.0f}%), "
@@ -95,19 +136,45 @@ def run_selfplay(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "replay":
-        return run_replay(args)
-    if args.command == "selfplay":
-        return run_selfplay(args)
-    return run_app(args)
+    try:
+        if args.command == "replay":
+            return run_replay(args)
+        if args.command == "selfplay":
+            return run_selfplay(args)
+        return run_app(args)
+    except Exception as error:  # a bug: the traceback goes to the log, not the terminal
+        return fail("sekigahara", crash_message(error, write_crash_log(error, args.save_dir)), 1)
+
+
+def app_problem(args: argparse.Namespace, save_dir: Path) -> str | None:
+    """Why the app cannot start as asked: checked before Textual takes the terminal."""
+    problem = directory_problem(save_dir)
+    if problem is not None:
+        return f"--save-dir: {problem}"
+    if args.seed is not None and seed_problem(args.seed) is not None:
+        return f"--seed: the seed {seed_problem(args.seed)}"
+    try:
+        if args.load is not None:
+            if not args.load.is_file():
+                return f"no such save file: {printable_path(args.load)}"
+            replay_file(args.load)
+        if args.position is not None:
+            load_position_record(args.position)
+    except RecordError as error:
+        return str(error)
+    return None
 
 
 def run_app(args: argparse.Namespace) -> int:
     """No subcommand: the terminal game itself."""
+    save_dir = args.save_dir or data_dir()
+    problem = app_problem(args, save_dir)
+    if problem is not None:
+        return fail("sekigahara", problem, 2)
     from sekigahara_tui.app import SekigaharaApp  # Textual is only loaded for the app
 
-    if args.load is not None and not args.load.is_file():
-        print(f"sekigahara: no such save file: {args.load}", file=sys.stderr)
-        return 2
-    SekigaharaApp(save_dir=args.save_dir, load=args.load, seed=args.seed).run()
+    app = SekigaharaApp(save_dir=save_dir, load=args.load, seed=args.seed, position=args.position)
+    app.run()
+    if app.return_code:
+        return fail("sekigahara", app_crash_message(app.crash_log), app.return_code)
     return 0

@@ -21,6 +21,7 @@ from rules.record import GameRecord, RecordError, load_record, new_record, repla
 from rules.sides import BOTH_SIDES, Side
 from rules.state import GameState
 from rules.undo import why_step_is_final, why_undo_illegal
+from rules.untrusted import printable_path
 from rules.view import PlayerView, view
 
 
@@ -48,6 +49,7 @@ class GameHost:
         self._record = record
         self._steps = steps
         self._autosave = autosave
+        self.autosave_error: str | None = None  # why the last autosave failed, if it did
 
     # --- starting ------------------------------------------------------------
 
@@ -146,20 +148,30 @@ class GameHost:
             raise IllegalCommand(f"cannot undo: {reason}")
         step = self._steps.pop()
         assert step.command is not None
-        self._record = GameRecord(self._record.seed, self._record.data_version, self._record.commands[:-1])
+        self._record = self._record.without_last_command()
         self._write_autosave()
         return step.command
 
     # --- saving --------------------------------------------------------------
 
     def save(self, path: Path) -> None:
-        """The save file is the game record."""
+        """The save file is the game record, written atomically and private to
+        its owner (save_record): it holds both hands and every hidden block."""
         path.parent.mkdir(parents=True, exist_ok=True)
         save_record(self._record, path)
 
     def _write_autosave(self) -> None:
-        if self._autosave is not None:
+        """Autosave after every change. A failed write (read-only directory, disk
+        full) does not stop the game: `autosave_error` says why, for the screen."""
+        if self._autosave is None:
+            return
+        try:
             self.save(self._autosave)
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            self.autosave_error = f"Autosave to {printable_path(self._autosave, 120)} failed: {reason}"
+        else:
+            self.autosave_error = None
 
 
 __all__ = ["GameHost", "GameStats", "RecordError", "Step"]

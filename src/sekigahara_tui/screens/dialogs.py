@@ -8,9 +8,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
+
+from rules.record import seed_problem
+from rules.untrusted import printable_path
 
 
 class NewGameDialog(ModalScreen["int | None"]):
@@ -26,17 +30,19 @@ class NewGameDialog(ModalScreen["int | None"]):
         with Vertical(classes="dialog"):
             yield Label("New hot-seat game")
             yield Input(placeholder=f"seed (blank: random, {self._random_seed})", id="seed")
-            yield Static(id="dialog-message")
+            yield Static(id="dialog-message", markup=False)
 
     @on(Input.Submitted, "#seed")
     def _submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         if not text:
             self.dismiss(self._random_seed)
-        elif text.isdigit():
+        elif text.isdecimal() and len(text) <= 19 and seed_problem(int(text)) is None:
             self.dismiss(int(text))
         else:
-            self.query_one("#dialog-message", Static).update("A seed is a whole number, or blank for a random one.")
+            self.query_one("#dialog-message", Static).update(
+                "A seed is a whole number below 2**63, or blank for a random one."
+            )
 
 
 class LoadDialog(ModalScreen["Path | None"]):
@@ -51,9 +57,9 @@ class LoadDialog(ModalScreen["Path | None"]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Load a saved game")
-            yield OptionList(*(Option(str(path)) for path in self._saves), id="saves")
+            yield OptionList(*(Option(Content(printable_path(path, 200))) for path in self._saves), id="saves")
             yield Input(placeholder="or type a path to a save file", id="path")
-            yield Static(id="dialog-message")
+            yield Static(id="dialog-message", markup=False)
 
     def on_mount(self) -> None:
         if not self._saves:
@@ -70,7 +76,7 @@ class LoadDialog(ModalScreen["Path | None"]):
         if path.is_file():
             self.dismiss(path)
         else:
-            self.query_one("#dialog-message", Static).update(f"No such file: {path}")
+            self.query_one("#dialog-message", Static).update(f"No such file: {printable_path(path, 200)}")
 
 
 class SaveDialog(ModalScreen["Path | None"]):

@@ -24,6 +24,7 @@ from rules.engine import asks
 from rules.errors import IllegalCommand
 from rules.notation import NotationError, format_command
 from rules.sides import Side
+from rules.untrusted import printable, printable_path
 from rules.view import PlayerView
 from sekigahara_tui.host import GameHost
 from sekigahara_tui.labels import block_label, place_label, side_name
@@ -88,6 +89,7 @@ class GameScreen(Screen[None]):
         self._logged: tuple[Side, int] | None = None  # whose log is shown, up to which step
         self._in_battle = False
         self._checks: tuple = ()
+        self._autosave_reported: str | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -109,6 +111,7 @@ class GameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.redraw()
+        self._report_autosave()
         self.query_one("#prompt", PromptPanel).choices.focus()
         if self.host.is_over:  # a finished game was loaded
             self._show_result()
@@ -155,8 +158,17 @@ class GameScreen(Screen[None]):
             log.add(self.host.events_for(self.seat, since=self._logged[1]), self.seat)
         self._logged = (self.seat, self.host.step_count)
 
+    def _report_autosave(self) -> None:
+        """Show a failed autosave once (not after every command while it keeps
+        failing); the game goes on without it."""
+        error = self.host.autosave_error
+        if error is not None and error != self._autosave_reported:
+            self.notify(f"{error}. The game goes on; save it elsewhere with ctrl+s.", severity="warning", timeout=10, markup=False)
+        self._autosave_reported = error
+
     def after_change(self) -> None:
         """Show the result of a command: the same seat, a hand-over, or the end."""
+        self._report_autosave()
         if self.host.is_over:
             self.redraw()
             self._show_result()
@@ -249,6 +261,7 @@ class GameScreen(Screen[None]):
             return
         command = self.host.undo(self.seat)
         self._logged = None
+        self._report_autosave()
         self.redraw()
         self.query_one(PromptPanel).say(f"Took back: {format_command(command, with_side=False)} (R58)")
 
@@ -258,12 +271,14 @@ class GameScreen(Screen[None]):
         def saved(path: Path | None) -> None:
             if path is None:
                 return
+            shown = printable_path(path, 120)
             try:
                 self.host.save(path)
-            except OSError as error:
-                self.notify(f"Could not save to {path}: {error.strerror}", severity="error")
+            except (OSError, ValueError) as error:  # ValueError: a path with a NUL
+                reason = getattr(error, "strerror", None) or str(error)
+                self.notify(f"Could not save to {shown}: {printable(reason, 100)}", severity="error", markup=False)
             else:
-                self.notify(f"Saved to {path}")
+                self.notify(f"Saved to {shown}", markup=False)
 
         self.app.push_screen(SaveDialog(default), saved)
 

@@ -49,9 +49,9 @@ class PromptPanel(Vertical):
         self.filter_location: str | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(id="decision")
+        yield Static(id="decision", markup=False)
         yield OptionList(id="choices")
-        yield Static(id="message")
+        yield Static(id="message", markup=False)  # it may echo what was typed: plain text
         yield Input(placeholder="type a command (Tab/→ completes)", id="command-line")
 
     @property

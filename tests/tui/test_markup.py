@@ -1,0 +1,143 @@
+"""Text from input or an error is shown as plain text, never as markup; a failed
+autosave or an unexpected error does not crash the terminal (issue 10)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from rules.record import GameRecord, load_record, new_record, save_record
+from sekigahara_tui.screens.dialogs import LoadDialog
+from sekigahara_tui.screens.game import GameScreen
+from sekigahara_tui.screens.menu import MenuScreen
+from sekigahara_tui.widgets.prompt import PromptPanel
+from tui.driving import choose, take_seat, type_command
+from tui.screen_text import screen_text
+
+POSITION = """\
+[game]
+seed = 42
+week = 2
+phase = "reinforcement"
+
+[blocks]
+osaka = ["ishida-leader", "ukita-leader", "mori-cav-1"]
+edo = ["tokugawa-leader", "tokugawa-3-1"]
+
+[hands]
+ishida = ["mori-plain-2", "mori-swords-3", "ukita-double", "uesugi-plain-1", "kobayakawa-swords-2"]
+tokugawa = ["maeda-plain-6", "tokugawa-double", "date-swords-4"]
+"""
+
+
+def messages(app) -> list[str]:
+    return [notification.message for notification in app._notifications]
+
+
+@pytest.mark.parametrize("line", ["bid [/]x", "[@click=app.quit]x", "bid [bold]x[/bold]"])
+async def test_a_typed_line_with_markup_is_shown_literally(make_app, line):
+    app = make_app(seed=1)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await type_command(pilot, line)
+        await pilot.pause()
+        message = screen.query_one("#message")
+        shown = str(message.render())
+        assert shown.startswith("Illegal: ") and line.split()[-1] in shown
+        assert not message.visual.spans  # no style and no @click action
+        assert isinstance(app.screen, GameScreen) and app.return_code is None
+        assert line.split()[-1] in screen_text(app)
+        assert screen.host.record.commands == ()
+
+
+async def test_a_save_with_markup_in_its_command_and_path_is_refused_plainly(make_app, tmp_path):
+    folder = tmp_path / "save["  # with the file name below: "save[/]x.json"
+    folder.mkdir()
+    bad = folder / "]x.json"
+    record = new_record(1)
+    save_record(GameRecord(record.seed, record.data_version, ("ishida: bid [/]x[@click=app.quit]y",)), bad)
+    app = make_app(load=bad)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen) and app.return_code is None
+        (message,) = messages(app)
+        assert "save[/]x.json" in message and "'ishida: bid [/]x[@click=app.quit]y'" in message
+        await pilot.pause()
+        assert "save[/]x.json" in screen_text(app)
+
+
+async def test_the_load_dialog_lists_a_save_named_with_markup_literally(make_app, tmp_path):
+    saves = tmp_path / "data" / "saves"
+    saves.mkdir(parents=True)
+    save_record(new_record(3), saves / "[bold]loud.json")
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.press("l")
+        assert isinstance(app.screen, LoadDialog)
+        assert "[bold]loud.json" in screen_text(app)
+        await pilot.press("enter")
+        screen = await take_seat(pilot)
+        assert screen.host.record.seed == 3
+
+
+async def test_a_position_file_opens_as_a_new_hot_seat_game(make_app, tmp_path):
+    path = tmp_path / "week2.toml"
+    path.write_text(POSITION)
+    app = make_app(position=path)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await take_seat(pilot)
+        assert screen.host.record.position == POSITION and screen.host.record.seed == 42
+        await choose(pilot, str(screen.query_one(PromptPanel).choices.get_option_at_index(0).prompt))
+        assert load_record(app.autosave_path).position == POSITION
+
+
+async def test_a_bad_position_file_is_refused_plainly(make_app, tmp_path):
+    path = tmp_path / "[@click=app.quit].toml"
+    path.write_text("[game]\nweek = 9\n")
+    app = make_app(position=path)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        (message,) = messages(app)
+        assert message.startswith("Cannot start at ") and "[@click=app.quit].toml" in message
+
+
+async def test_a_failing_autosave_is_shown_once_and_the_game_goes_on(make_app, tmp_path):
+    (tmp_path / "data").write_text("a file where the data directory should be")
+    app = make_app(seed=1)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await take_seat(pilot)
+        await choose(pilot, "bid mori-plain-9")
+        screen = await take_seat(pilot)
+        await choose(pilot, "bid date-swords-3")
+        assert len(screen.host.record.commands) == 2
+        assert any(isinstance(s, GameScreen) for s in app.screen_stack) and app.return_code is None
+        failures = [m for m in messages(app) if "Autosave" in m]
+        assert len(failures) == 1 and "failed" in failures[0] and "The game goes on" in failures[0]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
+async def test_a_read_only_data_directory_does_not_stop_the_game(make_app, tmp_path):
+    data = tmp_path / "data"
+    data.mkdir(mode=0o500)
+    app = make_app(seed=1)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await choose(pilot, "bid mori-plain-9")
+        assert any("Autosave" in m for m in messages(app))
+        assert app.return_code is None
+
+
+async def test_an_unexpected_error_goes_to_the_crash_log_not_the_terminal(make_app, tmp_path):
+    app = make_app()
+
+    def boom() -> None:
+        raise RuntimeError("\x1b[2J boom")
+
+    with pytest.raises(RuntimeError):
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.call_later(boom)
+            await pilot.pause()
+    assert app.return_code == 1
+    log = tmp_path / "data" / "crash.log"
+    assert app.crash_log.path == log
+    assert "Traceback" in log.read_text() and "boom" in log.read_text()
