@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+
+import attrs
+from pathlib import Path
 from typing import Callable
 
 from rules.engine import legal_commands
-from rules.record import GameRecord
+from rules.record import GameRecord, position_record
 from rules.selfplay import random_game
 from rules.state import GameState
 
@@ -39,3 +42,20 @@ def hot_seat_game(seed: int) -> GameRecord:
         seat = host.side_to_act(seat)
         host.submit(chooser.choice(legal_commands(host.state, seat)))
     return host.record
+
+
+POSITION_FILES = Path(__file__).parent / "position_files"
+
+
+def record_from_position(name: str, *commands: str) -> GameRecord:
+    """A game begun at tests/tui/position_files/NAME.toml, then these commands."""
+    text = (POSITION_FILES / f"{name}.toml").read_text(encoding="utf-8")
+    record = position_record(text, name)
+    return attrs.evolve(record, commands=tuple(commands))
+
+
+def battle_with_a_challenge_open() -> GameRecord:
+    """Tokugawa attacks Gifu and opens with cavalry and a swords card; Ishida,
+    holding a Loyalty Challenge card, may challenge it (8.6, R48)."""
+    return record_from_position("battle_at_gifu", "tokugawa: combat gifu",
+                                "tokugawa: deploy fukushima-swords-1 fukushima-cav-1")

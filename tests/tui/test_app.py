@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from textual.widgets import TabbedContent
 
-from rules.commands import Challenge
 from rules.describe import describe
 from rules.engine import apply, legal_commands, start_game
 from rules.notation import parse_command
@@ -19,7 +18,7 @@ from sekigahara_tui.widgets.log import LogPanel
 from sekigahara_tui.widgets.map_panel import MapPanel
 from sekigahara_tui.widgets.prompt import PromptPanel
 from tui.driving import choose, take_seat
-from tui.positions import record_until
+from tui.positions import battle_with_a_challenge_open, record_until
 from tui.screen_text import screen_text
 
 
@@ -111,12 +110,7 @@ async def test_7_2_muster_from_the_choices_list(make_app, tmp_path):
 
 
 async def test_8_6_a_loyalty_challenge_through_the_battle_view(make_app, tmp_path):
-    def challenge_open(state) -> bool:
-        return state.decision.kind is DecisionKind.CHALLENGE and any(
-            isinstance(c, Challenge) for side in state.decision.sides for c in legal_commands(state, side)
-        )
-
-    record = record_until(5, challenge_open)
+    record = battle_with_a_challenge_open()
     before = replay(record)
     app = app_at(make_app, tmp_path, record)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -8,22 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from rules.commands import Challenge
-from rules.engine import legal_commands
 from rules.record import save_record
 from rules.selfplay import random_game
 from rules.state import DecisionKind
 from sekigahara_tui.app import SekigaharaApp
 from tui.driving import take_seat, type_command
-from tui.positions import record_until
+from tui.positions import battle_with_a_challenge_open, record_until
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
-
-
-def challenge_open(state) -> bool:
-    return state.decision.kind is DecisionKind.CHALLENGE and any(
-        isinstance(c, Challenge) for side in state.decision.sides for c in legal_commands(state, side)
-    )
 
 
 def app_at(tmp_path, record) -> SekigaharaApp:
@@ -57,7 +49,7 @@ def test_game_screen_during_a_stack_move(snap_compare, tmp_path, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_battle_view_with_a_loyalty_challenge_open(snap_compare, tmp_path, size):
-    record = record_until(5, challenge_open)
+    record = battle_with_a_challenge_open()
 
     async def run_before(pilot) -> None:
         await take_seat(pilot)
