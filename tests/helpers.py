@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from attrs import evolve
 
 from rules.arrival import has_enemy_units
@@ -10,6 +12,14 @@ from rules.engine import start_game
 from rules.selfplay import random_game
 from rules.sides import Side
 from rules.state import BAG, GameState, SideCards, with_positions
+
+
+POSITIONS = Path(__file__).parent / "rules" / "positions"
+
+
+def position_text(name: str) -> str:
+    """The TOML text of tests/rules/positions/NAME.toml."""
+    return (POSITIONS / f"{name}.toml").read_text(encoding="utf-8")
 
 
 def no_stack_moves(state, command) -> bool:

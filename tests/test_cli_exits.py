@@ -12,21 +12,9 @@ from rules.record import load_record, new_record, position_record, save_record
 from sekigahara_tui.app import SekigaharaApp
 from sekigahara_tui.cli import main
 from sekigahara_tui.host import GameHost
+from helpers import position_text
 
-POSITION = """\
-[game]
-seed = 42
-week = 2
-phase = "reinforcement"
-
-[blocks]
-osaka = ["ishida-leader", "ukita-leader", "mori-cav-1"]
-edo = ["tokugawa-leader", "tokugawa-3-1"]
-
-[hands]
-ishida = ["mori-plain-2", "mori-swords-3", "ukita-double", "uesugi-plain-1", "kobayakawa-swords-2"]
-tokugawa = ["maeda-plain-6", "tokugawa-double", "date-swords-4"]
-"""
+POSITION = position_text("week2_reinforcement")
 
 
 @pytest.fixture

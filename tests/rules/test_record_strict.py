@@ -32,23 +32,9 @@ from rules.selfplay import random_game
 from rules.serialise import CorruptSave, state_from_json, state_to_json
 from rules.sides import Side
 from rules.untrusted import excerpt, printable
+from helpers import position_text
 
-POSITION = """\
-[game]
-seed = 42
-week = 2
-phase = "reinforcement"
-
-[blocks]
-osaka = ["ishida-leader", "ukita-leader", "mori-cav-1"]
-kyoto = ["kobayakawa-leader", "kobayakawa-3-1"]
-edo = ["tokugawa-leader", "tokugawa-3-1"]
-kiyosu = ["fukushima-leader", "ii-4"]
-
-[hands]
-ishida = ["mori-plain-2", "mori-swords-3", "ukita-double", "uesugi-plain-1", "kobayakawa-swords-2"]
-tokugawa = ["maeda-plain-6", "tokugawa-double", "date-swords-4"]
-"""
+POSITION = position_text("week2_reinforcement")
 
 
 def record_text(**changes) -> str:

@@ -14,21 +14,9 @@ from sekigahara_tui.screens.menu import MenuScreen
 from sekigahara_tui.widgets.prompt import PromptPanel
 from tui.driving import choose, take_seat, type_command
 from tui.screen_text import screen_text
+from helpers import position_text
 
-POSITION = """\
-[game]
-seed = 42
-week = 2
-phase = "reinforcement"
-
-[blocks]
-osaka = ["ishida-leader", "ukita-leader", "mori-cav-1"]
-edo = ["tokugawa-leader", "tokugawa-3-1"]
-
-[hands]
-ishida = ["mori-plain-2", "mori-swords-3", "ukita-double", "uesugi-plain-1", "kobayakawa-swords-2"]
-tokugawa = ["maeda-plain-6", "tokugawa-double", "date-swords-4"]
-"""
+POSITION = position_text("week2_reinforcement")
 
 
 def messages(app) -> list[str]:
