@@ -316,3 +316,13 @@ Command = (
 )
 
 COMMAND_TYPES: tuple[type, ...] = Command.__args__  # type: ignore[attr-defined]
+
+# The fields that name a location: a stack move's source, a step's or a
+# retreat's destination, a muster site, a combat's location.
+_PLACE_FIELDS = ("source", "to", "location")
+
+
+def places(command: Command) -> tuple[str, ...]:
+    """The locations a command concerns, for screens that show them on the map
+    (a client never has to read them out of the notation)."""
+    return tuple(getattr(command, name) for name in _PLACE_FIELDS if hasattr(command, name))

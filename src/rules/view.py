@@ -14,9 +14,11 @@ from collections import Counter
 
 from attrs import frozen
 
+from rules.battle import impact_total, initiative
 from rules.commands import Command
 from rules.components import default_components
-from rules.engine import legal_commands
+from rules.decision_help import DecisionHelp, help_for
+from rules.engine import asks, legal_commands
 from rules.pair import Pair
 from rules.sides import Side
 from rules.victory import victory_points
@@ -24,7 +26,9 @@ from rules.state import (
     BAG,
     ELIMINATED,
     RECRUITMENT_BOX,
+    Battle,
     CombatPhase,
+    Deployment,
     MORI_BOX,
     Decision,
     GameResult,
@@ -83,6 +87,63 @@ def movement_view(movement: MovementPhase | None, own: bool) -> MovementView | N
 
 
 @frozen
+class BattleView:
+    """A battle or siege as both sides see it: everything on the table is public
+    (8.2.3: deployed blocks face up, cards played), with the Impact totals and
+    the initiative worked out for the screens."""
+
+    location: str
+    attacker: Side
+    defender: Side
+    siege: bool
+    castle_owner: Side | None
+    deployments: tuple[Deployment, ...]
+    cards_played: Pair[tuple[str, ...]]
+    done: Pair[bool]
+    open_play: int | None  # a Loyalty Challenge window is open on this play (R48)
+    losses: Pair[int]  # still to be chosen (8.7)
+    lost: Pair[int]
+    winner: Side | None
+    impact: Pair[int]  # 8.3.1, defectors counted for their new side (R31)
+    initiative: Side | None  # 8.5: who deploys next, None when both are done
+
+
+def battle_view(battle: Battle) -> BattleView:
+    return BattleView(
+        location=battle.location,
+        attacker=battle.attacker,
+        defender=battle.defender,
+        siege=battle.siege,
+        castle_owner=battle.castle_owner,
+        deployments=battle.deployments,
+        cards_played=battle.cards_played,
+        done=battle.done,
+        open_play=battle.open_play,
+        losses=battle.losses,
+        lost=battle.lost,
+        winner=battle.winner,
+        impact=Pair.of(lambda side: impact_total(battle, side)),
+        initiative=initiative(battle),
+    )
+
+
+@frozen
+class CombatView:
+    """The Combat Phase (8.1): where combat is still to be declared, the battles
+    retreats caused (R52), and the battle under way. All public."""
+
+    pending: frozenset[str]
+    immediate: tuple[tuple[str, Side], ...]
+    battle: BattleView | None
+
+
+def combat_view(combat: CombatPhase | None) -> CombatView | None:
+    if combat is None:
+        return None
+    return CombatView(combat.pending, combat.immediate, battle_view(combat.battle) if combat.battle else None)
+
+
+@frozen
 class PlayerView:
     side: Side
     week: int
@@ -107,9 +168,11 @@ class PlayerView:
     resource_control: tuple[tuple[str, Side], ...]
     castle_control: tuple[tuple[str, Side], ...]
     movement: MovementView | None
-    combat: CombatPhase | None  # all public: deployed blocks, played cards, Impact (8.2.3)
+    combat: CombatView | None
     result: GameResult | None
     vp: Pair[int]  # 2.2: public, from the control markers
+    prompt: str  # what the decision asks, with its rule ("bid a card for first player (6.3)")
+    help: DecisionHelp  # the `?` text for the decision, with its rule numbers
     legal: tuple[Command, ...]
 
     def blocks_at(self, place: str) -> tuple[str, ...]:
@@ -155,8 +218,10 @@ def view(state: GameState, side: Side) -> PlayerView:
         resource_control=state.resource_control,
         castle_control=state.castle_control,
         movement=movement_view(state.movement, own=state.active is side),
-        combat=state.combat,
+        combat=combat_view(state.combat),
         result=state.result,
         vp=victory_points(state),
+        prompt=asks(state.decision.kind),
+        help=help_for(state.decision.kind),
         legal=tuple(legal_commands(state, side)),
     )

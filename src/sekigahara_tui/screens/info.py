@@ -14,7 +14,7 @@ from rules.sides import BOTH_SIDES, Side
 from rules.state import DecisionKind
 from rules.view import PlayerView
 from rules.victory import HIDEYORI_CAPTURED, ISHIDA_ELIMINATED, TOKUGAWA_ELIMINATED
-from sekigahara_tui.decision_help import help_for
+from rules.decision_help import help_for
 from sekigahara_tui.host import GameStats
 from sekigahara_tui.labels import side_name
 

@@ -7,26 +7,22 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from rules.battle import impact_total, initiative
-from rules.commands import Deploy, DeployLeader
-from rules.notation import format_command
-from rules.sides import BOTH_SIDES
-from rules.state import Battle
-from rules.view import PlayerView
 from rules.describe import card_name
+from rules.notation import format_command
+from rules.surface import BOTH_SIDES, BattleView, Deploy, DeployLeader, PlayerView
 from sekigahara_tui.labels import block_label, place_label, side_name
 
 TRACK_MAX = 48  # the Impact track runs 0-48; beyond that the marker turns over
 
 
-def impact_track(battle: Battle, width: int = 48, styles: dict | None = None) -> Table:
+def impact_track(battle: BattleView, width: int = 48, styles: dict | None = None) -> Table:
     """Both sides' Impact on the 0-48 track, as bars."""
     table = Table.grid(padding=(0, 1))
     table.add_column(width=9)
     table.add_column(justify="right", width=3)
     table.add_column()
     for side in BOTH_SIDES:
-        impact = impact_total(battle, side)
+        impact = battle.impact[side]
         filled = min(impact, TRACK_MAX) * width // TRACK_MAX
         bar = Text("█" * filled, style=(styles or {}).get(side, "")) + Text("·" * (width - filled), style="dim")
         table.add_row(side_name(side), str(impact), bar)
@@ -37,7 +33,7 @@ def battle_renderable(view: PlayerView, track_width: int = 40, styles: dict | No
     assert view.combat is not None and view.combat.battle is not None
     battle = view.combat.battle
     kind = "Siege" if battle.siege else "Battle"
-    lead = initiative(battle)
+    lead = battle.initiative
     parts: list = [
         Text(f"{kind} at {place_label(battle.location)}", style="bold"),
         Text(

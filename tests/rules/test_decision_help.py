@@ -7,7 +7,7 @@ from importlib.resources import files
 import pytest
 
 from rules.state import DecisionKind
-from sekigahara_tui.decision_help import DECISION_HELP, DecisionHelp, help_for
+from rules.decision_help import DECISION_HELP, DecisionHelp, help_for
 
 RULE_NUMBER = re.compile(r"^\d+(\.\d+)*$|^R\d+$")
 

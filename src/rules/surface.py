@@ -1,0 +1,96 @@
+"""The client surface: everything a screen, a bot or a remote client may use.
+
+A client holds a seat's PlayerView (R55: only what that side may know), that
+seat's events, and the legal commands; it sends commands as notation text
+(rules.notation) and writes the log with rules.describe. It never sees a
+GameState, the engine or the generator. The app (sekigahara_tui's screens and
+widgets), the network client and the bots import from `rules` only this
+module, rules.notation and rules.describe (tests/tui/test_client_surface.py).
+
+docs/protocol.md lists the same surface as it travels over the wire.
+"""
+
+from rules import events as _events
+from rules.commands import COMMAND_TYPES, Command, places
+from rules.commands import (  # every command class, for isinstance checks
+    ReinforcementDiscard,
+    Bid,
+    ChooseFirstPlayer,
+    ChooseMovement,
+    ExchangeCard,
+    EndExchange,
+    EndMovement,
+    BeginMove,
+    Select,
+    Deselect,
+    ForceMarch,
+    Step,
+    Halt,
+    EndStackMove,
+    Muster,
+    EnterFromMoriBox,
+    DeclareCombat,
+    StayInside,
+    ComeOutside,
+    Deploy,
+    DeployLeader,
+    DeclareDone,
+    Challenge,
+    AllowPlay,
+    ChooseCasualty,
+    Retreat,
+)
+from rules.components import Components, default_components, default_data_dir
+from rules.decision_help import DECISION_HELP, DecisionHelp, help_for
+from rules.events import CombatEnded, Event, Overrun, PieceLost
+from rules.pair import Pair
+from rules.sides import BOTH_SIDES, Side
+from rules.state import DecisionKind, Deployment, GameResult, MovementOption, Phase, StackMove, Turn
+from rules.untrusted import printable, printable_path
+from rules.victory import HIDEYORI_CAPTURED, ISHIDA_ELIMINATED, TOKUGAWA_ELIMINATED
+from rules.view import BattleView, CombatView, DiscView, MovementView, PlayerView
+
+# Every concrete event class: the wire's tagged union of events.
+EVENT_TYPES: tuple[type, ...] = tuple(
+    cls
+    for cls in vars(_events).values()
+    if isinstance(cls, type) and issubclass(cls, Event) and hasattr(cls, "__attrs_attrs__")
+)
+
+__all__ = [
+    "BOTH_SIDES",
+    "BattleView",
+    "COMMAND_TYPES",
+    "CombatView",
+    "Command",
+    "Components",
+    "DECISION_HELP",
+    "DecisionHelp",
+    "DecisionKind",
+    "Deployment",
+    "DiscView",
+    "EVENT_TYPES",
+    "Event",
+    "GameResult",
+    "HIDEYORI_CAPTURED",
+    "ISHIDA_ELIMINATED",
+    "MovementOption",
+    "MovementView",
+    "Pair",
+    "Phase",
+    "PlayerView",
+    "Side",
+    "StackMove",
+    "TOKUGAWA_ELIMINATED",
+    "Turn",
+    "default_components",
+    "default_data_dir",
+    "help_for",
+    "places",
+    "printable",
+    "printable_path",
+    *(cls.__name__ for cls in COMMAND_TYPES),
+    "CombatEnded",
+    "Overrun",
+    "PieceLost",
+]
