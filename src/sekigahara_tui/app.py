@@ -9,10 +9,10 @@ from rich.console import Console
 from textual.app import App
 from textual.binding import Binding
 
-from rules.record import RecordError, load_position_record
-from rules.untrusted import printable_path
+from rules.surface import printable_path
 from sekigahara_tui.crash_log import CrashLog, data_dir
-from sekigahara_tui.host import GameHost
+from sekigahara_tui.local import LocalTable, RecordError
+from sekigahara_tui.seat import Table
 from sekigahara_tui.screens.dialogs import LoadDialog, NewGameDialog
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import RulesScreen
@@ -73,27 +73,27 @@ class SekigaharaApp(App[None]):
     # --- starting games ------------------------------------------------------
 
     def start(self, seed: int) -> None:
-        self.play(GameHost.new(seed, autosave=self.autosave_path))
+        self.play(LocalTable.new(seed, autosave=self.autosave_path))
 
-    def play(self, host: GameHost) -> None:
-        self.push_screen(GameScreen(host, self.save_dir))
+    def play(self, table: Table) -> None:
+        self.push_screen(GameScreen(table, self.save_dir))
 
     def open_save(self, path: Path) -> None:
         try:
-            host = GameHost.load(path, autosave=self.autosave_path)
+            table = LocalTable.load(path, autosave=self.autosave_path)
         except RecordError as error:
             self.notify(f"Cannot load {printable_path(path)}: {error}", severity="error", timeout=10, markup=False)
             return
-        self.play(host)
+        self.play(table)
 
     def open_position(self, path: Path) -> None:
         """A new hot-seat game at a position file; its record carries the position."""
         try:
-            host = GameHost.from_record(load_position_record(path), autosave=self.autosave_path)
+            table = LocalTable.at_position(path, autosave=self.autosave_path)
         except RecordError as error:
             self.notify(f"Cannot start at {printable_path(path)}: {error}", severity="error", timeout=10, markup=False)
             return
-        self.play(host)
+        self.play(table)
 
     def saves(self) -> list[Path]:
         found = [self.autosave_path] if self.autosave_path.is_file() else []

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import platformdirs
 
-from rules.untrusted import printable, printable_path
+from rules.surface import printable, printable_path
 
 CRASH_LOG = "crash.log"
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import functools
 
-from rules.components import default_components
 from rules.describe import card_name, daimyo_name, piece_name, place_name
-from rules.sides import Side
+from rules.surface import Side, default_components
 
 CARD_KINDS = {"double": "double", "swords": "swords", "plain": "plain", "loyalty": "Loyalty Challenge"}
 

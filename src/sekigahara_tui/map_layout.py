@@ -30,7 +30,7 @@ from attrs import frozen
 from cattrs import ClassValidationError, Converter, ForbiddenExtraKeysError
 from cattrs.gen import make_dict_structure_fn, override
 
-from rules.components import Components, default_components, default_data_dir
+from rules.surface import Components, default_components, default_data_dir
 
 __all__ = [
     "DIRECTIONS",

@@ -54,10 +54,10 @@ async def submit_command_line(pilot: Pilot, side: str, line: str) -> GameScreen:
     assert screen.seat.value == side, f"the app offered {screen.seat.value} the seat for {side}: {line}"
     command_line = screen.query_one(PromptPanel).command_line
     command_line.value = line
-    given = len(screen.host.record.commands)
+    given = len(screen.table.host.record.commands)
     await command_line.action_submit()
     for _ in range(100):  # the line travels Input -> PromptPanel -> GameScreen as messages
         await pilot.pause(0)
-        if len(screen.host.record.commands) > given:
+        if len(screen.table.host.record.commands) > given:
             return screen
     raise AssertionError(f"{side}: {line} was not applied: {screen.query_one('#message').render()}")

@@ -45,7 +45,7 @@ async def test_the_menu_starts_a_hot_seat_game_with_the_chosen_seed(make_app):
         assert isinstance(app.screen, HandOverScreen)
         assert app.screen.side is Side.ISHIDA
         screen = await take_seat(pilot)
-        assert screen.host.record.seed == 42
+        assert screen.table.host.record.seed == 42
         assert screen.seat is Side.ISHIDA
         assert "You: bid a card for first player" in screen_text(app)
 
@@ -54,14 +54,14 @@ async def test_6_3_both_sides_bid_through_the_choices_list_and_the_bids_are_reve
     app = make_app(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
-        ishida_bid = legal_commands(screen.host.state, Side.ISHIDA)[2]
+        ishida_bid = legal_commands(screen.table.host.state, Side.ISHIDA)[2]
         await choose(pilot, "bid mori-plain-9")
         assert isinstance(app.screen, HandOverScreen) and app.screen.side is Side.TOKUGAWA
         screen = await take_seat(pilot)
-        tokugawa_bid = legal_commands(screen.host.state, Side.TOKUGAWA)[0]
+        tokugawa_bid = legal_commands(screen.table.host.state, Side.TOKUGAWA)[0]
         await choose(pilot, "bid date-swords-3")
         expected, events = apply(apply(start_game(1)[0], ishida_bid)[0], tokugawa_bid)
-        assert screen.host.state == expected
+        assert screen.table.host.state == expected
         screen = await take_seat(pilot)
         revealed = [describe(e, screen.seat) for e in events if screen.seat in e.visible_to()]
         assert any(line.startswith("Bids revealed") for line in revealed)
@@ -88,9 +88,9 @@ async def test_7_3_a_stack_moves_by_map_cursor_choices_and_ctrl_e(make_app, tmp_
         assert map_panel.cursor == "kyoto"
         await pilot.press("enter")  # the one choice there: step kyoto
         await pilot.press("ctrl+e")  # done
-        view = screen.host.view(Side.ISHIDA)
+        view = screen.table.host.view(Side.ISHIDA)
         assert ("ukita-2-1", "kyoto") in view.own_blocks
-        assert screen.host.record.commands[len(record.commands):] == (
+        assert screen.table.host.record.commands[len(record.commands):] == (
             "ishida: move osaka", "ishida: select ukita-2-1", "ishida: step kyoto", "ishida: done",
         )
 
@@ -100,10 +100,10 @@ async def test_7_2_muster_from_the_choices_list(make_app, tmp_path):
     app = app_at(make_app, tmp_path, record)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
-        assert ("mori-2-1", "osaka") not in screen.host.view(Side.ISHIDA).own_blocks
+        assert ("mori-2-1", "osaka") not in screen.table.host.view(Side.ISHIDA).own_blocks
         await choose(pilot, "muster osaka mori-2-1")
-        assert ("mori-2-1", "osaka") in screen.host.view(Side.ISHIDA).own_blocks
-        assert screen.host.record.commands[-1] == "ishida: muster osaka mori-2-1"
+        assert ("mori-2-1", "osaka") in screen.table.host.view(Side.ISHIDA).own_blocks
+        assert screen.table.host.record.commands[-1] == "ishida: muster osaka mori-2-1"
         choices = screen.query_one(PromptPanel).choices
         texts = [str(choices.get_option_at_index(i).prompt) for i in range(choices.option_count)]
         assert texts and not any(text.startswith("muster") for text in texts)  # one muster a turn (7.2)
@@ -121,7 +121,7 @@ async def test_8_6_a_loyalty_challenge_through_the_battle_view(make_app, tmp_pat
         assert "initiative" in shown
         await choose(pilot, "challenge ishida-loyalty-2")
         after, events = apply(before, parse_command("ishida: challenge ishida-loyalty-2"))
-        assert screen.host.state == after
+        assert screen.table.host.state == after
         screen = await take_seat(pilot)
         log = await log_text(pilot, screen)
         for event in events:

@@ -38,7 +38,7 @@ async def test_R55_the_hand_over_screen_shows_nothing_of_either_side(make_app):
     async with app.run_test(size=(80, 24)):
         assert isinstance(app.screen, HandOverScreen)
         shown = screen_text(app)
-        state = app.screen_stack[-2].host.state
+        state = app.screen_stack[-2].table.host.state
         for side in BOTH_SIDES:
             for card in state.cards[side].hand:
                 assert card_name(card) not in shown
@@ -52,7 +52,7 @@ async def test_R55_a_seat_sees_its_own_hand_and_no_hidden_enemy_block(make_app, 
     app = make_app(load=path)
     async with app.run_test(size=(160, 50)) as pilot:
         screen = await take_seat(pilot)
-        state = screen.host.state
+        state = screen.table.host.state
         hand = screen.query_one(HandPanel)
         assert hand._shown[0] == state.cards[screen.seat].hand
         shown = screen_text(app)
@@ -71,11 +71,11 @@ async def test_R58_ctrl_z_takes_back_a_secret_bid_but_not_a_revealed_one(make_ap
         # The seat passed to Tokugawa: Ishida's bid is no longer Tokugawa's to take back.
         screen = await take_seat(pilot)
         assert screen.seat is Side.TOKUGAWA
-        assert screen.host.why_no_undo(Side.TOKUGAWA) == "the last decision was ishida's (R58)"
+        assert screen.table.host.why_no_undo(Side.TOKUGAWA) == "the last decision was ishida's (R58)"
         await pilot.press("ctrl+z")
-        assert screen.host.record.commands == ("ishida: bid mori-plain-9",)
+        assert screen.table.host.record.commands == ("ishida: bid mori-plain-9",)
         await choose(pilot, "bid date-swords-3")
-        assert screen.host.why_no_undo(Side.TOKUGAWA) == "it revealed hidden information: BidsRevealed (R58)"
+        assert screen.table.host.why_no_undo(Side.TOKUGAWA) == "it revealed hidden information: BidsRevealed (R58)"
 
 
 async def test_R58_ctrl_z_takes_back_a_step_of_a_stack_move(make_app, tmp_path):
@@ -87,22 +87,22 @@ async def test_R58_ctrl_z_takes_back_a_step_of_a_stack_move(make_app, tmp_path):
         await type_command(pilot, "move osaka")
         screen = await type_command(pilot, "select ukita-2-1")
         await type_command(pilot, "step kyoto")
-        assert ("ukita-2-1", "kyoto") in screen.host.view(Side.ISHIDA).own_blocks
+        assert ("ukita-2-1", "kyoto") in screen.table.host.view(Side.ISHIDA).own_blocks
         await pilot.press("ctrl+z")
-        assert ("ukita-2-1", "osaka") in screen.host.view(Side.ISHIDA).own_blocks
-        assert screen.host.record.commands[-1] == "ishida: select ukita-2-1"
-        assert load_record(app.autosave_path) == screen.host.record
+        assert ("ukita-2-1", "osaka") in screen.table.host.view(Side.ISHIDA).own_blocks
+        assert screen.table.host.record.commands[-1] == "ishida: select ukita-2-1"
+        assert load_record(app.autosave_path) == screen.table.host.record
 
 
 async def test_an_illegal_command_line_says_why_and_changes_nothing(make_app):
     app = make_app(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await type_command(pilot, "step kyoto")
-        assert screen.host.record.commands == ()
+        assert screen.table.host.record.commands == ()
         message = str(screen.query_one("#message").render())
         assert message.startswith("Illegal: ")
         await type_command(pilot, "bid no-such-card")
-        assert screen.host.record.commands == ()
+        assert screen.table.host.record.commands == ()
 
 
 async def test_ctrl_s_saves_the_game_record_and_load_resumes_it(make_app, tmp_path):
@@ -117,12 +117,12 @@ async def test_ctrl_s_saves_the_game_record_and_load_resumes_it(make_app, tmp_pa
         dialog_input = app.screen.query_one("#path")
         dialog_input.value = str(target)
         await pilot.press("enter")
-        saved = screen.host.record
+        saved = screen.table.host.record
     assert load_record(target) == saved
     resumed = make_app(load=target)
     async with resumed.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
-        assert screen.host.record == saved
+        assert screen.table.host.record == saved
         assert screen.seat is Side.TOKUGAWA
 
 
@@ -157,7 +157,7 @@ async def test_the_command_palette_offers_the_legal_commands(make_app):
         await pilot.pause(0.3)
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.host.record.commands == ("ishida: bid mori-plain-9",)
+        assert screen.table.host.record.commands == ("ishida: bid mori-plain-9",)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)])
@@ -222,7 +222,7 @@ async def test_a_mouse_click_on_a_map_label_chooses_that_location(make_app, tmp_
         await pilot.click(MapCanvas, offset=(col + 1, row))
         await pilot.pause()
         assert map_panel.cursor == "gifu"
-        assert screen.host.record.commands[-1] == "ishida: move gifu"  # the one choice at Gifu
+        assert screen.table.host.record.commands[-1] == "ishida: move gifu"  # the one choice at Gifu
 
 
 async def test_R55_a_seat_cannot_type_the_other_sides_command_during_a_simultaneous_bid(make_app):
@@ -230,5 +230,5 @@ async def test_R55_a_seat_cannot_type_the_other_sides_command_during_a_simultane
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await type_command(pilot, "tokugawa: bid date-swords-3")
         assert screen.seat is Side.ISHIDA
-        assert screen.host.record.commands == ()
+        assert screen.table.host.record.commands == ()
         assert "a command for tokugawa is not yours" in str(screen.query_one("#message").render())

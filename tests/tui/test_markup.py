@@ -35,7 +35,7 @@ async def test_a_typed_line_with_markup_is_shown_literally(make_app, line):
         assert not message.visual.spans  # no style and no @click action
         assert isinstance(app.screen, GameScreen) and app.return_code is None
         assert line.split()[-1] in screen_text(app)
-        assert screen.host.record.commands == ()
+        assert screen.table.host.record.commands == ()
 
 
 async def test_a_save_with_markup_in_its_command_and_path_is_refused_plainly(make_app, tmp_path):
@@ -65,7 +65,7 @@ async def test_the_load_dialog_lists_a_save_named_with_markup_literally(make_app
         assert "[bold]loud.json" in screen_text(app)
         await pilot.press("enter")
         screen = await take_seat(pilot)
-        assert screen.host.record.seed == 3
+        assert screen.table.host.record.seed == 3
 
 
 async def test_a_position_file_opens_as_a_new_hot_seat_game(make_app, tmp_path):
@@ -74,7 +74,7 @@ async def test_a_position_file_opens_as_a_new_hot_seat_game(make_app, tmp_path):
     app = make_app(position=path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await take_seat(pilot)
-        assert screen.host.record.position == POSITION and screen.host.record.seed == 42
+        assert screen.table.host.record.position == POSITION and screen.table.host.record.seed == 42
         await choose(pilot, str(screen.query_one(PromptPanel).choices.get_option_at_index(0).prompt))
         assert load_record(app.autosave_path).position == POSITION
 
@@ -98,7 +98,7 @@ async def test_a_failing_autosave_is_shown_once_and_the_game_goes_on(make_app, t
         await choose(pilot, "bid mori-plain-9")
         screen = await take_seat(pilot)
         await choose(pilot, "bid date-swords-3")
-        assert len(screen.host.record.commands) == 2
+        assert len(screen.table.host.record.commands) == 2
         assert any(isinstance(s, GameScreen) for s in app.screen_stack) and app.return_code is None
         failures = [m for m in messages(app) if "Autosave" in m]
         assert len(failures) == 1 and "failed" in failures[0] and "The game goes on" in failures[0]

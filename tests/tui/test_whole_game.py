@@ -26,5 +26,5 @@ async def test_a_whole_seeded_game_plays_to_its_end_through_the_command_line(mak
         shown = screen_text(app)
         assert "Tokugawa wins." in shown
         assert "Ishida Mitsunari was eliminated (2.1)" in shown
-        assert screen.host.record == scripted
+        assert screen.table.host.record == scripted
     assert load_record(app.autosave_path) == scripted

@@ -13,8 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from rules.record import seed_problem
-from rules.untrusted import printable_path
+from rules.surface import printable_path
+from sekigahara_tui.local import seed_problem
 
 
 class NewGameDialog(ModalScreen["int | None"]):

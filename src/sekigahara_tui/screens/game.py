@@ -1,15 +1,17 @@
 """The game screen: map (or battle), prompt, hand, log and status for one seat.
 
 The screen shows one side at a time (the seat) and keeps nothing of the game
-but which seat is looking: everything drawn comes from `host.view(seat)` and
-`host.events_for(seat)`. When the decision passes to the other side, a
-hand-over screen covers everything until that player is ready.
+but which seat is looking: everything drawn comes from that Seat's view and
+log (sekigahara_tui.seat), and every command goes to it as notation text. In
+a hot-seat game, when the decision passes to the other side, a hand-over
+screen covers everything until that player is ready; in a networked game the
+seat not to act waits with the board in view, and the other player's moves
+appear as they happen.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
 
 from textual import on
 from textual.app import ComposeResult
@@ -18,16 +20,22 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Static, TabbedContent, TabPane
 
-from rules.commands import AllowPlay, Command, DeclareDone, EndExchange, EndMovement, EndStackMove
-from rules.components import default_components
-from rules.engine import asks
-from rules.errors import IllegalCommand
-from rules.notation import NotationError, format_command
-from rules.sides import Side
-from rules.untrusted import printable, printable_path
-from rules.view import PlayerView
-from sekigahara_tui.host import GameHost
+from rules.notation import format_command
+from rules.surface import (
+    AllowPlay,
+    Command,
+    DeclareDone,
+    EndExchange,
+    EndMovement,
+    EndStackMove,
+    PlayerView,
+    Side,
+    default_components,
+    printable,
+    printable_path,
+)
 from sekigahara_tui.labels import block_label, place_label, side_name
+from sekigahara_tui.seat import Answer, Seat, Table, game_stats
 from sekigahara_tui.palette import LegalCommands
 from sekigahara_tui.screens.dialogs import SaveDialog
 from sekigahara_tui.screens.info import DecisionHelpScreen, GameOverScreen, HandOverScreen
@@ -81,15 +89,25 @@ class GameScreen(Screen[None]):
         Binding("escape", "back", "Back", id="game.back"),
     ]
 
-    def __init__(self, host: GameHost, save_dir: Path) -> None:
+    def __init__(self, table: Table, save_dir: Path) -> None:
         super().__init__()
-        self.host = host
+        self.table = table
         self.save_dir = save_dir
-        self.seat: Side = host.side_to_act() or Side.ISHIDA
-        self._logged: tuple[Side, int] | None = None  # whose log is shown, up to which step
+        self.seat: Side = table.first_seat().side  # the side looking at the screen
+        self._logged: tuple[Side, int, int] | None = None  # whose log is shown: side, generation, events shown
         self._in_battle = False
         self._checks: tuple = ()
-        self._autosave_reported: str | None = None
+        self._warning_reported: str | None = None
+        self._result_shown = False
+        self._status_shown: tuple | None = None
+
+    @property
+    def current(self) -> Seat:
+        return self.table.seats[self.seat]
+
+    @property
+    def view(self) -> PlayerView | None:
+        return self.current.view
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -97,7 +115,7 @@ class GameScreen(Screen[None]):
             with ContentSwitcher(initial="map-view", id="board"):
                 with Vertical(id="map-view"):
                     yield MapPanel(id="map")
-                    yield Static(id="map-info")
+                    yield Static(id="map-info", markup=False)
                 with VerticalScroll(id="battle-view"):
                     yield BattlePanel(id="battle")
             with Vertical(id="side"):
@@ -110,24 +128,67 @@ class GameScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.redraw()
-        self._report_autosave()
+        for seat in self.table.seats.values():
+            seat.listeners.append(self)
         self.query_one("#prompt", PromptPanel).choices.focus()
-        if self.host.is_over:  # a finished game was loaded
+        if self.view is None:  # a remote seat still connecting
+            self._show_status()
+            return
+        self.redraw()
+        self._report_warning()
+        if self.current.is_over:  # a finished game was loaded
             self._show_result()
-        else:
+        elif self.table.hot_seat:
             self.app.push_screen(HandOverScreen(self.seat, self._reason()))
 
+    def on_unmount(self) -> None:
+        for seat in self.table.seats.values():
+            if self in seat.listeners:
+                seat.listeners.remove(self)
+        self.table.close()
+
     def _show_result(self) -> None:
-        self.app.push_screen(GameOverScreen(self.host.view(self.seat), self.host.stats()), self._game_over_closed)
+        if self._result_shown or self.view is None:
+            return
+        self._result_shown = True
+        self.app.push_screen(GameOverScreen(self.view, game_stats(self.current.log)), self._game_over_closed)
+
+    # --- what the seats say ------------------------------------------------------
+
+    def seat_changed(self, seat: Seat) -> None:
+        if seat is self.current:
+            self.after_change()
+
+    def seat_answered(self, seat: Seat, answer: Answer) -> None:
+        if seat is not self.current:
+            return
+        prompt = self.query_one(PromptPanel)
+        if answer.error is not None:
+            prompt.say(f"Illegal: {answer.error}" if answer.text != "undo" else answer.error, error=True)
+            return
+        if answer.undone is not None:
+            prompt.say(f"Took back: {answer.undone} (R58)")
+            return
+        prompt.say(f"Done: {answer.text}")
+        if prompt.command_line.value.strip() == answer.text:
+            prompt.command_line.value = ""
+        if prompt.filter_location is not None:
+            prompt.filter_to(None)
+
+    def seat_status(self, seat: Seat) -> None:
+        if seat is self.current:
+            self._show_status()
 
     # --- drawing ---------------------------------------------------------------
 
     def _reason(self) -> str:
-        return f"{side_name(self.seat)} is to {asks(self.host.view(self.seat).decision.kind)}."
+        view = self.view
+        return f"{side_name(self.seat)} is to {view.prompt}." if view else ""
 
     def redraw(self) -> None:
-        view = self.host.view(self.seat)
+        view = self.view
+        if view is None:
+            return
         self.query_one(StatusBar).show(view)
         self.query_one(PromptPanel).show(view)
         self.query_one(HandPanel).show(view)
@@ -140,44 +201,57 @@ class GameScreen(Screen[None]):
             self._in_battle = in_battle
             self.query_one("#board", ContentSwitcher).current = "battle-view" if in_battle else "map-view"
         self._update_log()
+        self._show_status()
         self._refresh_bindings_if_changed()
+
+    def _show_status(self) -> None:
+        """A networked seat: the connection, the other player, a command on its way."""
+        seat = self.current
+        status = (seat.connection, seat.opponent_present, seat.waiting_for_answer)
+        if status == self._status_shown:
+            return
+        self._status_shown = status
+        self.query_one(PromptPanel).show_connection(connection_line(seat))
 
     def _refresh_bindings_if_changed(self) -> None:
         """The Footer rebuilds itself on every refresh, so refresh only when a check changed."""
-        checks = tuple(self.check_action(action, ()) for action in ("undo", "end", "toggle_board"))
+        checks = tuple(self.check_action(action, ()) for action in ("undo", "end", "toggle_board", "save"))
         if checks != self._checks:
             self._checks = checks
             self.refresh_bindings()
 
     def _update_log(self) -> None:
         log = self.query_one(LogPanel)
-        if self._logged is None or self._logged[0] is not self.seat or self._logged[1] > self.host.step_count:
+        seat = self.current
+        events = seat.log
+        shown = self._logged
+        if shown is None or shown[0] is not self.seat or shown[1] != seat.log_generation or shown[2] > len(events):
             log.clear()
-            log.add(self.host.events_for(self.seat), self.seat)
+            log.add(events, self.seat)
         else:
-            log.add(self.host.events_for(self.seat, since=self._logged[1]), self.seat)
-        self._logged = (self.seat, self.host.step_count)
+            log.add(events[shown[2]:], self.seat)
+        self._logged = (self.seat, seat.log_generation, len(events))
 
-    def _report_autosave(self) -> None:
+    def _report_warning(self) -> None:
         """Show a failed autosave once (not after every command while it keeps
         failing); the game goes on without it."""
-        error = self.host.autosave_error
-        if error is not None and error != self._autosave_reported:
-            self.notify(f"{error}. The game goes on; save it elsewhere with ctrl+s.", severity="warning", timeout=10, markup=False)
-        self._autosave_reported = error
+        warning = self.table.warning
+        if warning is not None and warning != self._warning_reported:
+            self.notify(f"{warning}. The game goes on; save it elsewhere with ctrl+s.", severity="warning", timeout=10, markup=False)
+        self._warning_reported = warning
 
     def after_change(self) -> None:
-        """Show the result of a command: the same seat, a hand-over, or the end."""
-        self._report_autosave()
-        if self.host.is_over:
+        """Show a change: the same seat, a hand-over (hot seat), or the end."""
+        self._report_warning()
+        if self.current.is_over:
             self.redraw()
             self._show_result()
             return
-        next_side = self.host.side_to_act(self.seat)
-        if next_side is not None and next_side is not self.seat:
-            self.seat = next_side
+        next_seat = self.table.next_seat(self.current)
+        if next_seat is not self.current:
+            self.seat = next_seat.side
             self.redraw()
-            self.app.push_screen(HandOverScreen(next_side, self._reason()))
+            self.app.push_screen(HandOverScreen(self.seat, self._reason()))
         else:
             self.redraw()
 
@@ -186,30 +260,22 @@ class GameScreen(Screen[None]):
 
     # --- commands --------------------------------------------------------------
 
-    def submit(self, command: Command) -> bool:
+    def submit(self, command: Command) -> None:
         """Give a command picked from the list, the map or the palette."""
-        return self._give(lambda: self.host.submit(command), format_command(command, with_side=False))
+        self.submit_text(format_command(command, with_side=False))
 
-    def submit_text(self, line: str) -> bool:
-        """Give a line typed in the notation, as the seat's side only."""
-        return self._give(lambda: self.host.submit_text(line, self.seat), line)
-
-    def _give(self, give: Callable[[], object], text: str) -> bool:
-        prompt = self.query_one(PromptPanel)
-        try:
-            give()
-        except (NotationError, IllegalCommand) as error:
-            prompt.say(f"Illegal: {error}", error=True)  # nothing changed
-            return False
-        prompt.say(f"Done: {text}")
-        prompt.command_line.value = ""
-        if prompt.filter_location is not None:
-            prompt.filter_to(None)
-        self.after_change()
-        return True
+    def submit_text(self, line: str) -> None:
+        """Give a line of notation, as the seat's side only; the answer comes
+        back through seat_answered (at once from a local seat)."""
+        if self.current.waiting_for_answer is not None:
+            self.query_one(PromptPanel).say(f"Still waiting for the host to answer {self.current.waiting_for_answer}", error=True)
+            return
+        self.current.submit(line)
+        self._show_status()
 
     def legal_texts(self) -> list[tuple[str, Command]]:
-        return [(format_command(c, with_side=False), c) for c in self.host.view(self.seat).legal]
+        view = self.view
+        return [(format_command(c, with_side=False), c) for c in view.legal] if view else []
 
     @on(PromptPanel.Chosen)
     def _chosen(self, event: PromptPanel.Chosen) -> None:
@@ -233,21 +299,25 @@ class GameScreen(Screen[None]):
 
     @on(MapPanel.CursorMoved)
     def _cursor_moved(self, event: MapPanel.CursorMoved) -> None:
-        self.query_one("#map-info", Static).update(location_info(self.host.view(self.seat), event.location), layout=False)
+        if self.view is not None:
+            self.query_one("#map-info", Static).update(location_info(self.view, event.location), layout=False)
 
     # --- actions ---------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "undo":
-            return self.host.why_no_undo(self.seat) is None
+            return self.view is not None and self.current.why_no_undo is None
         if action == "end":
             return self._ending_command() is not None
         if action == "toggle_board":
             return self._in_battle
+        if action == "save":
+            return self.table.can_save
         return True
 
     def _ending_command(self) -> Command | None:
-        return next((c for c in self.host.view(self.seat).legal if isinstance(c, ENDING_COMMANDS)), None)
+        view = self.view
+        return next((c for c in view.legal if isinstance(c, ENDING_COMMANDS)), None) if view else None
 
     def action_end(self) -> None:
         command = self._ending_command()
@@ -255,25 +325,23 @@ class GameScreen(Screen[None]):
             self.submit(command)
 
     def action_undo(self) -> None:
-        reason = self.host.why_no_undo(self.seat)
+        reason = self.current.why_no_undo
         if reason is not None:
             self.query_one(PromptPanel).say(f"Cannot undo: {reason}", error=True)
             return
-        command = self.host.undo(self.seat)
-        self._logged = None
-        self._report_autosave()
-        self.redraw()
-        self.query_one(PromptPanel).say(f"Took back: {format_command(command, with_side=False)} (R58)")
+        self.current.undo()
 
     def action_save(self) -> None:
-        default = self.save_dir / "saves" / f"sekigahara-{self.host.record.seed}.json"
+        if not self.table.can_save:
+            return
+        default = self.save_dir / "saves" / self.table.default_save_name()
 
         def saved(path: Path | None) -> None:
             if path is None:
                 return
             shown = printable_path(path, 120)
             try:
-                self.host.save(path)
+                self.table.save(path)
             except (OSError, ValueError) as error:  # ValueError: a path with a NUL
                 reason = getattr(error, "strerror", None) or str(error)
                 self.notify(f"Could not save to {shown}: {printable(reason, 100)}", severity="error", markup=False)
@@ -283,7 +351,8 @@ class GameScreen(Screen[None]):
         self.app.push_screen(SaveDialog(default), saved)
 
     def action_decision_help(self) -> None:
-        self.app.push_screen(DecisionHelpScreen(self.host.view(self.seat).decision.kind))
+        if self.view is not None:
+            self.app.push_screen(DecisionHelpScreen(self.view.help))
 
     def action_toggle_board(self) -> None:
         switcher = self.query_one("#board", ContentSwitcher)
@@ -299,3 +368,18 @@ class GameScreen(Screen[None]):
         elif prompt.command_line.value:
             prompt.command_line.value = ""
         prompt.say("")
+
+
+def connection_line(seat: Seat) -> str:
+    """One line on the connection to the host and the other player (empty for hot seat)."""
+    if seat.connection is None:
+        return ""
+    parts = [seat.connection]
+    other = side_name(seat.side.other)
+    if seat.opponent_present is True:
+        parts.append(f"{other} is connected")
+    elif seat.opponent_present is False:
+        parts.append(f"{other} is not connected")
+    if seat.waiting_for_answer is not None:
+        parts.append(f"sending: {seat.waiting_for_answer}")
+    return " │ ".join(parts)

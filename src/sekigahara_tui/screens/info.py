@@ -10,12 +10,16 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Markdown, Static
 
-from rules.sides import BOTH_SIDES, Side
-from rules.state import DecisionKind
-from rules.view import PlayerView
-from rules.victory import HIDEYORI_CAPTURED, ISHIDA_ELIMINATED, TOKUGAWA_ELIMINATED
-from rules.decision_help import help_for
-from sekigahara_tui.host import GameStats
+from rules.surface import (
+    BOTH_SIDES,
+    HIDEYORI_CAPTURED,
+    ISHIDA_ELIMINATED,
+    TOKUGAWA_ELIMINATED,
+    DecisionHelp,
+    PlayerView,
+    Side,
+)
+from sekigahara_tui.seat import GameStats
 from sekigahara_tui.labels import side_name
 
 
@@ -43,9 +47,9 @@ class DecisionHelpScreen(ModalScreen[None]):
         Binding("question_mark", "dismiss", "Close", show=False),
     ]
 
-    def __init__(self, kind: DecisionKind) -> None:
+    def __init__(self, help: DecisionHelp) -> None:
         super().__init__()
-        self._help = help_for(kind)
+        self._help = help
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog"):

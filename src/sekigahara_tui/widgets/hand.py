@@ -5,8 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 from textual.widgets import Static
 
-from rules.components import default_components
-from rules.view import PlayerView
+from rules.surface import PlayerView, default_components
 from sekigahara_tui.labels import CARD_KINDS, card_mon
 
 

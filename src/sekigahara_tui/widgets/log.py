@@ -5,8 +5,7 @@ from __future__ import annotations
 from textual.widgets import RichLog
 
 from rules.describe import describe
-from rules.events import Event
-from rules.sides import Side
+from rules.surface import Event, Side
 
 
 class LogPanel(RichLog):

@@ -22,10 +22,7 @@ from textual.widget import Widget
 from rich.style import Style
 from rich.text import Text
 
-from rules.components import default_components
-from rules.notation import format_command
-from rules.sides import Side
-from rules.view import PlayerView
+from rules.surface import PlayerView, Side, default_components, places
 from sekigahara_tui.map_layout import (
     LABEL_WIDTH,
     Mode,
@@ -59,8 +56,7 @@ def label_text(location_id: str, short: str, own: int, enemy: int, mode: Mode) -
 
 def legal_locations(view: PlayerView) -> frozenset[str]:
     """Every location named by a legal command: destinations, sources, muster sites."""
-    ids = default_components().location_ids
-    return frozenset(word for c in view.legal for word in format_command(c).split()[1:] if word in ids)
+    return frozenset(place for command in view.legal for place in places(command))
 
 
 class MapCanvas(Widget):

@@ -15,16 +15,24 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from rules.commands import Command
-from rules.engine import asks
 from rules.notation import format_command
-from rules.view import PlayerView
+from rules.surface import Command, PlayerView, places
 from sekigahara_tui.labels import place_label, side_name, word_label
 
 
 def gloss(command: Command) -> str:
     """The command's arguments in words: 'Mori plain, bid 3; Kyoto'."""
     return ", ".join(word_label(word) for word in format_command(command, with_side=False).split()[1:])
+
+
+def decision_line(view: PlayerView) -> str:
+    """What is being decided, and by whom: the seat, or the side it waits for."""
+    if view.result is not None:
+        return "The game is over."
+    if view.side in view.decision.sides:
+        return f"You: {view.prompt}"
+    others = " and ".join(side_name(side) for side in sorted(view.decision.sides, key=lambda s: s.value))
+    return f"Waiting for {others} to {view.prompt}"
 
 
 class PromptPanel(Vertical):
@@ -52,6 +60,7 @@ class PromptPanel(Vertical):
         yield Static(id="decision", markup=False)
         yield OptionList(id="choices")
         yield Static(id="message", markup=False)  # it may echo what was typed: plain text
+        yield Static(id="connection", markup=False)  # a networked game: the host and the other player
         yield Input(placeholder="type a command (Tab/→ completes)", id="command-line")
 
     @property
@@ -63,9 +72,7 @@ class PromptPanel(Vertical):
         return self.query_one("#command-line", Input)
 
     def show(self, view: PlayerView) -> None:
-        mine = view.side in view.decision.sides
-        who = "You" if mine else side_name(next(iter(view.decision.sides), None))
-        self.query_one("#decision", Static).update(f"{who}: {asks(view.decision.kind)}", layout=False)
+        self.query_one("#decision", Static).update(decision_line(view), layout=False)
         if view.legal == self._legal:
             return
         self._legal = view.legal
@@ -75,7 +82,7 @@ class PromptPanel(Vertical):
 
     def _fill(self) -> None:
         location = self.filter_location
-        shown = [c for c in self._legal if location is None or location in format_command(c).split()]
+        shown = [c for c in self._legal if location is None or location in places(c)]
         self._shown = tuple(shown)
         choices = self.choices
         choices.clear_options()
@@ -91,7 +98,12 @@ class PromptPanel(Vertical):
         self._fill()
 
     def commands_at(self, location: str) -> list[Command]:
-        return [c for c in self._legal if location in format_command(c).split()]
+        return [c for c in self._legal if location in places(c)]
+
+    def show_connection(self, text: str) -> None:
+        line = self.query_one("#connection", Static)
+        line.display = bool(text)
+        line.update(text, layout=False)
 
     def say(self, text: str, error: bool = False) -> None:
         message = self.query_one("#message", Static)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from rules.sides import BOTH_SIDES, Side
-from rules.view import PlayerView
+from rules.surface import BOTH_SIDES, PlayerView, Side
 from sekigahara_tui.labels import side_name
 
 
