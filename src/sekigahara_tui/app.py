@@ -1,4 +1,4 @@
-"""The Textual app: main menu, hot-seat games, saves (issue 5)."""
+"""The Textual app: main menu, hot-seat games, saves, and a seat in a game kept by a host."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from rich.console import Console
 from textual.app import App
 from textual.binding import Binding
 
-from rules.surface import printable_path
+from rules.surface import Side, printable_path
 from sekigahara_tui.crash_log import CrashLog, data_dir
 from sekigahara_tui.local import LocalTable, RecordError
 from sekigahara_tui.seat import Table
-from sekigahara_tui.screens.dialogs import LoadDialog, NewGameDialog
+from sekigahara_tui.screens.dialogs import JoinDialog, LoadDialog, NewGameDialog, SeatDialog
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import RulesScreen
 from sekigahara_tui.screens.menu import MenuScreen
@@ -46,12 +46,16 @@ class SekigaharaApp(App[None]):
         load: Path | None = None,
         seed: int | None = None,
         position: Path | None = None,
+        join: tuple[Path, Side] | None = None,
+        choose_game: bool = False,
     ) -> None:
         super().__init__()
         self.save_dir = save_dir or default_save_dir()
         self._load = load
         self._seed = seed
         self._position = position
+        self._join = join
+        self._choose_game = choose_game
         # Textual reports an unexpected error on its error console when it exits
         # (status 1): into the crash log, so the terminal gets one line (cli.py).
         self.crash_log = CrashLog(self.save_dir)
@@ -69,6 +73,10 @@ class SekigaharaApp(App[None]):
             self.open_position(self._position)
         elif self._seed is not None:
             self.start(self._seed)
+        elif self._join is not None:
+            self.join(*self._join)
+        elif self._choose_game:
+            self.action_join_game()
 
     # --- starting games ------------------------------------------------------
 
@@ -95,6 +103,17 @@ class SekigaharaApp(App[None]):
             return
         self.play(table)
 
+    def join(self, game_dir: Path, side: Side) -> None:
+        """Take `side`'s seat in the game a host keeps in `game_dir`."""
+        from sekigahara_tui.remote import RemoteTable  # the network client, only when needed
+
+        try:
+            table = RemoteTable(game_dir, side)
+        except (OSError, ValueError) as error:
+            self.notify(f"Cannot join {printable_path(game_dir)}: {error}", severity="error", timeout=10, markup=False)
+            return
+        self.play(table)
+
     def saves(self) -> list[Path]:
         found = [self.autosave_path] if self.autosave_path.is_file() else []
         saves = self.save_dir / "saves"
@@ -117,6 +136,47 @@ class SekigaharaApp(App[None]):
                 self.open_save(path)
 
         self.push_screen(LoadDialog(self.saves()), chosen)
+
+    def action_two_terminals(self) -> None:
+        """A new game in two terminals: start a host, take a seat here, and show
+        the command the other player types."""
+
+        def chosen(side: Side | None) -> None:
+            if side is not None:
+                self.run_worker(self._host_and_join(side), exclusive=True)
+
+        self.push_screen(SeatDialog(), chosen)
+
+    async def _host_and_join(self, side: Side) -> None:
+        from sekigahara_tui.hosting import new_game_dir, start_host, wait_until_hosted
+
+        seed = random.SystemRandom().randrange(1, 1_000_000)
+        try:
+            game_dir = new_game_dir(self.save_dir / "games")
+            process = start_host(game_dir, seed)
+        except OSError as error:
+            self.notify(f"Cannot start a host: {error}", severity="error", timeout=10, markup=False)
+            return
+        self.notify("Starting the host…", timeout=3)
+        problem = await wait_until_hosted(game_dir, process)
+        if problem is not None:
+            self.notify(f"Cannot start a host: {problem}", severity="error", timeout=10, markup=False)
+            return
+        self.join(game_dir, side)
+        self.notify(
+            f"The other player types, in another terminal:\nsekigahara join {game_dir} --seat {side.other.value}",
+            timeout=30,
+            markup=False,
+        )
+
+    def action_join_game(self) -> None:
+        from sekigahara_tui.net.locations import joinable_games
+
+        def chosen(choice: tuple[Path, Side] | None) -> None:
+            if choice is not None:
+                self.join(*choice)
+
+        self.push_screen(JoinDialog(joinable_games()), chosen)
 
     def action_rules(self) -> None:
         self.push_screen(RulesScreen())

@@ -94,6 +94,11 @@ class Seat:
         (a local game, or not yet connected)."""
         return None
 
+    @property
+    def join_hint(self) -> str | None:
+        """How the other player joins this game, for a networked seat."""
+        return None
+
     def deciding(self) -> bool:
         """Whether this side has a command to give now."""
         view = self.view
@@ -158,6 +163,9 @@ class Table:
     def warning(self) -> str | None:
         """Something the players should know that does not stop the game (a failed autosave)."""
         return None
+
+    def start(self) -> None:
+        """Take up the game, from inside the app's event loop (a remote table connects)."""
 
     def close(self) -> None:
         """Let go of the game (a remote table disconnects)."""

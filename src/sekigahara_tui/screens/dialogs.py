@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from rules.surface import printable_path
+from rules.surface import BOTH_SIDES, Side, printable_path
 from sekigahara_tui.local import seed_problem
 
 
@@ -97,3 +97,45 @@ class SaveDialog(ModalScreen["Path | None"]):
     def _typed(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         self.dismiss(Path(text).expanduser() if text else None)
+
+
+class SeatDialog(ModalScreen["Side | None"]):
+    """A game in two terminals: which side this terminal plays."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="dialog.cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("New game in two terminals: which side do you play here?")
+            yield OptionList(
+                *(Option(f"I play {side.value.capitalize()}", id=side.value) for side in BOTH_SIDES), id="sides"
+            )
+            yield Static("The other player joins from another terminal with the command shown next.", markup=False)
+
+    @on(OptionList.OptionSelected, "#sides")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(Side(event.option.id))
+
+
+class JoinDialog(ModalScreen["tuple[Path, Side] | None"]):
+    """The games hosted on this machine that this user holds a seat token for."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="dialog.cancel")]
+
+    def __init__(self, choices: list[tuple[str, Path, Side]]) -> None:
+        super().__init__()
+        self._choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Join a game on this machine")
+            if self._choices:
+                yield OptionList(*(Option(Content(label)) for label, _, _ in self._choices), id="games")
+            else:
+                yield Static("No game is being hosted on this machine for you to join.", markup=False)
+                yield Static("Start one from the menu (two terminals) or with: sekigahara host DIR", markup=False)
+
+    @on(OptionList.OptionSelected, "#games")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        _, path, side = self._choices[event.option_index]
+        self.dismiss((path, side))

@@ -130,6 +130,7 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         for seat in self.table.seats.values():
             seat.listeners.append(self)
+        self.table.start()
         self.query_one("#prompt", PromptPanel).choices.focus()
         if self.view is None:  # a remote seat still connecting
             self._show_status()
@@ -379,7 +380,7 @@ def connection_line(seat: Seat) -> str:
     if seat.opponent_present is True:
         parts.append(f"{other} is connected")
     elif seat.opponent_present is False:
-        parts.append(f"{other} is not connected")
+        parts.append(f"{other} is not connected" + (f"; they join with: {seat.join_hint}" if seat.join_hint else ""))
     if seat.waiting_for_answer is not None:
         parts.append(f"sending: {seat.waiting_for_answer}")
     return " │ ".join(parts)

@@ -1,4 +1,4 @@
-"""The main menu (issue 5): new hot-seat game, load, rules help, quit."""
+"""The main menu: a hot-seat game, a game in two terminals, join a game, load, rules help, quit."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ Tokugawa Ieyasu against Ishida Mitsunari"""
 class MenuScreen(Screen[None]):
     BINDINGS = [
         Binding("n", "app.new_game", "New game", id="menu.new"),
+        Binding("t", "app.two_terminals", "Two terminals", id="menu.two"),
+        Binding("j", "app.join_game", "Join", id="menu.join"),
         Binding("l", "app.load_game", "Load", id="menu.load"),
         Binding("r", "app.rules", "Rules", id="menu.rules"),
         Binding("q", "app.quit", "Quit", id="menu.quit"),
@@ -25,7 +27,9 @@ class MenuScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(TITLE, id="title")
         yield OptionList(
-            Option("New hot-seat game", id="new_game"),
+            Option("Hot seat: one terminal", id="new_game"),
+            Option("Two terminals: one player in each", id="two_terminals"),
+            Option("Join a game on this machine", id="join_game"),
             Option("Load a saved game", id="load_game"),
             Option("Rules help", id="rules"),
             Option("Quit", id="quit"),
