@@ -1,14 +1,22 @@
 """Engine speed: prints measured figures, never asserts (the machines are noisy).
 
-- median microseconds per decision (`legal_commands` + `apply`), over all the
-  decisions of the games played;
+Everything runs in this one process, on one core: every figure is per core.
+The games are random games (each side picks uniformly among its legal
+commands), the same seeds in every repeat; each figure is the median over the
+repeats.
+
+- random games per second on the path self-play and bots take: legal_commands,
+  then apply_trusted on a listed command (rules.engine). Given two ways: games
+  played divided by the time they took, and one over the median game time;
+- median microseconds per decision (legal_commands + apply_trusted);
+- the same decisions through `apply`, which checks each command again as it
+  does a player's (one repeat);
 - decisions per game (median);
-- full random games per second;
 - median microseconds of `legal_commands` in Full-movement Movement Phases
   (every stack may move), over the positions met in games whose players
   never step into enemy units, so that stacks stay many and spread out.
 
-Usage: python3 benchmarks/engine.py [--games N] [--seed S]
+Usage: python3 benchmarks/engine.py [--games N] [--seed S] [--repeats R]
 """
 
 from __future__ import annotations
@@ -19,16 +27,20 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from rules.arrival import has_enemy_units  # noqa: E402
 from rules.commands import Step  # noqa: E402
-from rules.engine import apply, legal_commands, start_game  # noqa: E402
+from rules.engine import apply, apply_trusted, legal_commands, start_game  # noqa: E402
 from rules.state import DecisionKind, MovementOption  # noqa: E402
 
+Apply = Callable[..., tuple]
 
-def play(seed: int, step_times: list[float], movement_times: list[float] | None = None) -> int:
+
+def play(seed: int, step_times: list[float], apply_command: Apply = apply_trusted,
+         movement_times: list[float] | None = None) -> int:
     """One random game. With `movement_times`, the players never step into
     enemy units and the time of legal_commands at Full-movement decisions is kept."""
     chooser = random.Random(f"bench/{seed}")
@@ -45,32 +57,65 @@ def play(seed: int, step_times: list[float], movement_times: list[float] | None 
                 movement_times.append(listed - started)
             options = [c for c in options if not (isinstance(c, Step) and has_enemy_units(state, side, c.to))] or options
         command = chooser.choice(options)
-        state, _ = apply(state, command)
+        state, _ = apply_command(state, command)
         step_times.append(time.perf_counter() - started)
         decisions += 1
     return decisions
+
+
+class Run:
+    """The figures of one pass over the seeds."""
+
+    def __init__(self, seeds: range, apply_command: Apply) -> None:
+        self.step_times: list[float] = []
+        self.game_seconds: list[float] = []
+        self.decisions: list[int] = []
+        for seed in seeds:
+            started = time.perf_counter()
+            self.decisions.append(play(seed, self.step_times, apply_command))
+            self.game_seconds.append(time.perf_counter() - started)
+
+    @property
+    def games_per_second(self) -> float:
+        return len(self.game_seconds) / sum(self.game_seconds)
+
+    @property
+    def median_game_rate(self) -> float:
+        return 1 / statistics.median(self.game_seconds)
+
+    @property
+    def us_per_decision(self) -> float:
+        return statistics.median(self.step_times) * 1e6
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    step_times: list[float] = []
-    per_game: list[int] = []
-    game_seconds: list[float] = []
-    for seed in range(args.seed, args.seed + args.games):
-        started = time.perf_counter()
-        per_game.append(play(seed, step_times))
-        game_seconds.append(time.perf_counter() - started)
-    print(f"games: {args.games} (seeds {args.seed}..{args.seed + args.games - 1})")
-    print(f"median us per decision (legal_commands + apply): {statistics.median(step_times) * 1e6:.1f}")
-    print(f"decisions per game: median {statistics.median(per_game):.0f}, min {min(per_game)}, max {max(per_game)}")
-    print(f"games per second: {1 / statistics.median(game_seconds):.1f} (from the median game time, {statistics.median(game_seconds) * 1000:.1f} ms)")
+    seeds = range(args.seed, args.seed + args.games)
+    runs = [Run(seeds, apply_trusted) for _ in range(args.repeats)]
+
+    def median(figure: Callable[[Run], float]) -> float:
+        return statistics.median(figure(run) for run in runs)
+
+    print(f"games: {args.games} (seeds {seeds.start}..{seeds.stop - 1}), {args.repeats} repeats, "
+          "one process on one core: figures are per core, medians over the repeats")
+    print(f"games per second (legal_commands + apply_trusted): {median(lambda r: r.games_per_second):.1f} "
+          f"(games / time); {median(lambda r: r.median_game_rate):.1f} (1 / median game time, "
+          f"{1000 / median(lambda r: r.median_game_rate):.1f} ms)")
+    print(f"median us per decision (legal_commands + apply_trusted): {median(lambda r: r.us_per_decision):.1f}")
+    checked = Run(seeds, apply)
+    print(f"median us per decision (legal_commands + apply, checked): {checked.us_per_decision:.1f}; "
+          f"games per second {checked.games_per_second:.1f} (games / time), "
+          f"{checked.median_game_rate:.1f} (1 / median game time)")
+    decisions = runs[0].decisions
+    print(f"decisions per game: median {statistics.median(decisions):.0f}, min {min(decisions)}, max {max(decisions)}")
     movement_times: list[float] = []
     contact_free: list[int] = []
     for seed in range(args.seed, args.seed + max(20, args.games // 5)):
-        contact_free.append(play(seed, [], movement_times))
+        contact_free.append(play(seed, [], apply_trusted, movement_times))
     print(
         f"median us of legal_commands in Full movement: {statistics.median(movement_times) * 1e6:.1f} "
         f"(over {len(movement_times)} positions; 90th percentile "

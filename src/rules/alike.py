@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Callable, Hashable, Iterable, Sequence
 
-from attrs import evolve, frozen
+from attrs import frozen
 
 from rules.components import default_components
+from rules.immutable import evolve
 
 
 def block_kind(block_id: str) -> tuple[str, str]:

@@ -4,12 +4,11 @@ arrive through `arrive`."""
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from rules.components import default_components
 from rules.control import control_on_arrival, sides_present, update_castle_control
 from rules.decks import draw_cards
 from rules.events import Event, Overrun
+from rules.immutable import evolve
 from rules.sides import Side
 from rules.state import ELIMINATED, GameState, with_positions
 from rules.victory import end_game, instant_victory

@@ -3,12 +3,11 @@ special attacks, double cards, initiative and Loyalty Challenges."""
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from rules.alike import block_kind, card_kind, group_kind, one_of_each
 from rules.commands import AllowPlay, Challenge, DeclareDone, Deploy, DeployLeader
 from rules.components import Block, Card, default_components
 from rules.events import BlockDeployed, BlocksDefected, ChallengeRefuted, Event, LoyaltyChallenged, SideDone
+from rules.immutable import evolve
 from rules.sides import BOTH_SIDES, Side
 from rules.state import Battle, Decision, DecisionKind, Deployment, GameState, SideCards
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from rules.commands import Bid, ChooseFirstPlayer
 from rules.components import default_components
 from rules.decks import discard_cards
 from rules.events import BidsRevealed, CardSetAside, Event, FirstPlayerChosen, OpponentDecided
+from rules.immutable import evolve
 from rules.pair import Pair
 from rules.sides import BOTH_SIDES, Side
 from rules.state import Decision, DecisionKind, GameState, Phase

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from rules.arrival import eliminate
 from rules.battle import battle_of, impact_total, with_battle
 from rules.commands import ChooseCasualty
 from rules.components import default_components
 from rules.events import Event, PieceLost
+from rules.immutable import evolve
 from rules.sides import Side
 from rules.state import Battle, GameState
 

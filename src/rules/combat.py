@@ -4,8 +4,6 @@ follows each combat: casualties (8.7), retreat (8.8), the end of a siege
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from rules import battle as battles
 from rules import casualties
 from rules import retreat as retreats
@@ -16,6 +14,7 @@ from rules.components import default_components
 from rules.control import sides_present, update_castle_control
 from rules.decks import draw_cards
 from rules.events import CastleFell, CombatDeclared, CombatEnded, Event, NoCombat, PhaseBegan
+from rules.immutable import evolve
 from rules.mori_box import OSAKA, enter_all_from_mori_box
 from rules.pair import Pair
 from rules.sides import BOTH_SIDES, Side
@@ -28,9 +27,11 @@ DONE = Decision(DecisionKind.NONE, frozenset())
 
 def combat_locations(state: GameState) -> tuple[str, ...]:
     """8.1: every location where both sides have units (blocks or discs, R36)."""
-    return tuple(
-        loc.id for loc in default_components().locations if len(sides_present(state, loc.id)) == 2
-    )
+    c = default_components()
+    # Only places with units need a look.
+    occupied = {place for side in BOTH_SIDES for place, _ in state.blocks_by_place(side)}
+    occupied |= {disc.location for disc in c.discs}
+    return tuple(loc.id for loc in c.locations if loc.id in occupied and len(sides_present(state, loc.id)) == 2)
 
 
 def begin_combat_phase(state: GameState, side: Side) -> tuple[GameState, list[Event]]:

@@ -285,18 +285,14 @@ class Components:
 
     def castles(self, side: Side | None = None) -> tuple[Location, ...]:
         """Castles, optionally only those of one side's natural alignment."""
-        return tuple(loc for loc in self.locations if loc.is_castle and side in (None, loc.castle))
+        return self._castles[side]
 
     def resource_locations(self) -> tuple[Location, ...]:
         return tuple(loc for loc in self.locations if loc.resource)
 
     def recruitment_locations(self, side: Side | None = None) -> tuple[Location, ...]:
         """Recruitment locations, optionally only one side's."""
-        return tuple(
-            loc
-            for loc in self.locations
-            if loc.is_recruitment and side in (None, self.recruitment_side(loc.id))
-        )
+        return self._recruitment_locations[side]
 
     def recruitment_side(self, location_id: str) -> Side | None:
         """The side whose daimyo recruit at this location, if any."""
@@ -332,6 +328,25 @@ class Components:
     @cached_property
     def _daimyo_by_id(self) -> Mapping[str, Daimyo]:
         return {daimyo.id: daimyo for daimyo in self.daimyo}
+
+    @cached_property
+    def _castles(self) -> Mapping[Side | None, tuple[Location, ...]]:
+        """None, or a side -> the castles (of that side's natural alignment), in map order."""
+        return {
+            side: tuple(loc for loc in self.locations if loc.is_castle and side in (None, loc.castle))
+            for side in (None, *Side)
+        }
+
+    @cached_property
+    def _recruitment_locations(self) -> Mapping[Side | None, tuple[Location, ...]]:
+        """None, or a side -> the recruitment locations (of that side), in map order."""
+        return {
+            side: tuple(
+                loc for loc in self.locations
+                if loc.is_recruitment and side in (None, self.recruitment_side(loc.id))
+            )
+            for side in (None, *Side)
+        }
 
     @cached_property
     def _connections_by_key(self) -> Mapping[frozenset[str], Connection]:

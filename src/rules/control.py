@@ -6,20 +6,31 @@ location: moves, musters, Mori Box entries, retreats (R5).
 
 from __future__ import annotations
 
-from attrs import evolve
+from functools import cache
 
-from rules.components import Components, default_components
+from rules.components import Components, Disc, default_components
 from rules.events import ControlChanged, Event
+from rules.immutable import evolve
 from rules.sides import Side
 from rules.state import GameState, sorted_pairs
 
 
 def sides_present(state: GameState, location: str) -> frozenset[Side]:
     """Sides with units at a location: blocks, and discs (R36)."""
-    c = default_components()
-    present = {b.side for b, p in zip(c.blocks, state.positions) if p == location}
-    present |= {d.side for d in c.discs if d.id in state.discs and d.location == location}
-    return frozenset(present)
+    present = state.sides_with_blocks_at(location)
+    discs = _discs_at().get(location)
+    if discs:
+        present = present | {d.side for d in discs if d.id in state.discs}
+    return present
+
+
+@cache
+def _discs_at() -> dict[str, tuple[Disc, ...]]:
+    """The discs printed at each location (9.1, 9.2), whether still in play or not."""
+    discs: dict[str, tuple[Disc, ...]] = {}
+    for disc in default_components().discs:
+        discs[disc.location] = discs.get(disc.location, ()) + (disc,)
+    return discs
 
 
 def control_on_arrival(

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from rules.events import CardsDiscarded, CardsDrawn, DrawPileReshuffled, Event, OpponentDrewCards
+from rules.immutable import evolve
 from rules.randomness import shuffled
 from rules.sides import Side
 from rules.state import GameState, SideCards

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from rules.alike import block_kind, one_of_each
 from rules.arrival import arrive, has_enemy_units, held_against
 from rules.commands import EnterFromMoriBox
 from rules.components import default_components
 from rules.decks import discard_cards
 from rules.events import Event, MoriBlockEntered
+from rules.immutable import evolve
 from rules.sides import Side
 from rules.state import MORI_BOX, GameState, with_positions
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from attrs import evolve
-
 from rules.commands import ChooseMovement, EndExchange, EndMovement, ExchangeCard
 from rules.decks import discard_cards, draw_cards
 from rules.events import Event, MovementChosen, MovementEnded, PhaseBegan
+from rules.immutable import evolve
 from rules.mori_box import legal_mori_entries
 from rules.muster import legal_musters
 from rules.stack_moves import legal_begin_moves, may_begin_stack_move

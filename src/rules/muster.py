@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from itertools import groupby, product
 
-from attrs import evolve
-
 from rules.arrival import arrive, has_enemy_units, held_against
 from rules.commands import Muster
 from rules.components import default_components
 from rules.events import BlocksMustered, BlocksPlaced, Event, OpponentPlacedBlocks
+from rules.immutable import evolve
 from rules.sides import Side
 from rules.state import GameState, MovementOption, MovementPhase, recruitment_box, with_positions
 

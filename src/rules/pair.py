@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Generic, Iterator, TypeVar
 
-from attrs import evolve, frozen
+from attrs import frozen
 
 from rules.sides import Side
 
@@ -27,7 +27,7 @@ class Pair(Generic[T]):
         yield self.tokugawa
 
     def replace(self, side: Side, value: T) -> Pair[T]:
-        return evolve(self, **{side.value: value})
+        return Pair(value, self.tokugawa) if side is Side.ISHIDA else Pair(self.ishida, value)
 
     def map(self, fn: Callable[[T], U]) -> Pair[U]:
         return Pair(fn(self.ishida), fn(self.tokugawa))

@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Callable
 
-from attrs import evolve, frozen
+from attrs import frozen
 
 from rules.bidding import begin_bid
 from rules.combat import begin_combat_phase, next_combat
@@ -22,6 +22,7 @@ from rules.components import Location, default_components
 from rules.control import sides_present, update_castle_control
 from rules.errors import InvalidPosition
 from rules.events import Event
+from rules.immutable import evolve
 from rules.movement import begin_movement_phase
 from rules.randomness import shuffled
 from rules.reinforcement import begin_reinforcement

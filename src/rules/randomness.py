@@ -11,8 +11,7 @@ from __future__ import annotations
 import random
 from typing import Sequence, TypeVar
 
-from attrs import evolve
-
+from rules.immutable import evolve
 from rules.state import GameState
 
 T = TypeVar("T")

@@ -18,13 +18,14 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
-from attrs import evolve, frozen
+from attrs import frozen
 
 from rules.commands import Command
 from rules.components import default_components
 from rules.engine import apply, start_game
 from rules.errors import IllegalCommand, InvalidPosition
 from rules.events import Event
+from rules.immutable import evolve
 from rules.notation import NotationError, format_command, parse_command
 from rules.position import load_position
 from rules.state import GameState

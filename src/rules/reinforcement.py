@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from rules.commands import ReinforcementDiscard
 from rules.components import default_components
 from rules.control import castles_controlled, resources_controlled
 from rules.decks import discard_cards, draw_cards
 from rules.events import BlocksPlaced, CardSetAside, Event, OpponentDecided, OpponentPlacedBlocks
+from rules.immutable import evolve
 from rules.pair import Pair
 from rules.randomness import sample
 from rules.sides import BOTH_SIDES, Side

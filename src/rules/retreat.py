@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from attrs import evolve
-
 from rules.alike import group_kind, one_of_each
 from rules.arrival import arrive, has_enemy_units, record_entry
 from rules.battle import battle_of
 from rules.commands import Retreat
 from rules.components import default_components
 from rules.events import BlocksRetreated, Event, OpponentRetreated
+from rules.immutable import evolve
 from rules.sides import Side
 from rules.state import Battle, GameState, with_positions
 

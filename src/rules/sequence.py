@@ -6,12 +6,11 @@ starts whatever comes next, until someone has a decision to make.
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from rules.bidding import begin_bid
 from rules.combat import after_deployments, begin_combat_phase
 from rules.components import default_components
 from rules.events import Event, WeekBegan
+from rules.immutable import evolve
 from rules.movement import begin_movement_phase
 from rules.reinforcement import begin_reinforcement
 from rules.state import DecisionKind, GameState, Phase, Turn

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from rules.components import default_components
 from rules.decks import draw_cards
 from rules.events import BlocksPlaced, BlocksShown, Event, OpponentPlacedBlocks
+from rules.immutable import evolve
 from rules.pair import Pair
 from rules.randomness import sample, shuffled
 from rules.reinforcement import draw_blocks_into_recruitment_box

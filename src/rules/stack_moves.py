@@ -8,13 +8,15 @@ is worked out per block (7.3.3-7.3.6, R17, R19).
 
 from __future__ import annotations
 
-from attrs import evolve
+from functools import cache
 
 from rules.arrival import arrive, has_enemy_units, record_entry
 from rules.commands import BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
 from rules.components import default_components
 from rules.decks import discard_cards
 from rules.events import BlocksMoved, BlocksStopped, Event, LeaderDeclared, OpponentMovedBlocks
+from rules.immutable import evolve
+from rules.places import moved_positions
 from rules.sides import Side
 from rules.state import (
     BlockProgress,
@@ -42,16 +44,10 @@ def size_penalty(group_size: int) -> int:
     return min(4, max(0, (group_size - 1) // 4))
 
 
-def allowance(progress: BlockProgress, leadership: bool) -> int:
+def allowance(highway_only: bool, leadership: bool, force_march: int, largest_group: int) -> int:
     """7.3.3: 1 base, +1 entire move on highways, +1 leadership, +1 force march,
     less the penalty of the largest group the block moved with (R19)."""
-    return (
-        1
-        + progress.highway_only
-        + leadership
-        + bool(progress.force_march)
-        - size_penalty(progress.largest_group)
-    )
+    return 1 + highway_only + leadership + bool(force_march) - size_penalty(largest_group)
 
 
 # --- leadership (7.3.4) ------------------------------------------------------------
@@ -66,8 +62,13 @@ def place_leadership(state: GameState, side: Side, location: str) -> bool:
 
 
 def leaders_at(state: GameState, side: Side, location: str) -> tuple[str, ...]:
-    c = default_components()
-    return tuple(b for b in state.blocks_at(location, side) if c.block(b).is_leader)
+    leaders = _leader_blocks()
+    return tuple(b for b in state.blocks_at(location, side) if b in leaders)
+
+
+@cache
+def _leader_blocks() -> frozenset[str]:
+    return frozenset(b.id for b in default_components().blocks if b.is_leader)
 
 
 # --- who may move ------------------------------------------------------------------
@@ -110,13 +111,11 @@ def possible_sources(state: GameState, side: Side) -> list[str]:
     movement = _movement(state)
     c = default_components()
     occupied = {
-        place for block, place in zip(c.blocks, state.positions)
-        if block.side is side and place in c.location_ids and block.id not in movement.fixed
+        place for place, blocks in state.blocks_by_place(side)
+        if place in c.location_ids and place not in movement.sources
+        and not movement.fixed.issuperset(blocks)  # a block there may still move
     }
-    return [
-        loc.id for loc in c.locations
-        if loc.id in occupied and loc.id not in movement.sources and not is_besieged(state, side, loc.id)
-    ]
+    return [loc.id for loc in c.locations if loc.id in occupied and not is_besieged(state, side, loc.id)]
 
 
 def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
@@ -178,33 +177,38 @@ def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, l
 
 
 def _selection(current: StackMove) -> list[BlockProgress]:
-    return [current.progress(b) for b in current.selection]
+    """The selected blocks' progress, in the order they were selected."""
+    if not current.selection:
+        return []
+    progress = {p.block: p for p in current.blocks}
+    return [progress[b] for b in current.selection]
 
 
-def _may_join_selection(current: StackMove, progress: BlockProgress) -> bool:
+def _may_join_selection(current: StackMove, group: list[BlockProgress], progress: BlockProgress) -> bool:
     """R14: only blocks that have travelled together so far move on together;
-    R60: a force-marched block only with the rest of its own force march."""
+    R60: a force-marched block only with the rest of its own force march.
+    `group` is the selection's progress (_selection)."""
     if progress.done or progress.block in current.selection:
         return False
-    if not current.selection:
+    if not group:
         return True
-    first = current.progress(current.selection[0])
+    first = group[0]
     return first.path == progress.path and first.force_march == progress.force_march
 
 
 def legal_stack_commands(state: GameState, side: Side) -> list:
     current = _current(state)
-    commands: list = [Select(side, p.block) for p in current.blocks if _may_join_selection(current, p)]
+    group = _selection(current)
+    commands: list = [Select(side, p.block) for p in current.blocks if _may_join_selection(current, group, p)]
     commands += [Deselect(side, b) for b in current.selection]
-    if current.selection:
-        if _why_force_march_illegal(state, current) is None:
+    if group:
+        if _why_force_march_illegal(group) is None:
             commands += [ForceMarch(side, card) for card in state.cards[side].hand]
-        at = current.progress(current.selection[0]).at
         commands += [
-            Step(side, to) for to in default_components().neighbours(at)
-            if _why_step_illegal(state, side, current, to) is None
+            Step(side, to) for to in default_components().neighbours(group[0].at)
+            if _why_step_illegal(state, current, group, to) is None
         ]
-        if _why_halt_illegal(current) is None:
+        if _why_halt_illegal(current, group) is None:
             commands.append(Halt(side))
     commands.append(EndStackMove(side))
     return commands
@@ -219,7 +223,7 @@ def why_select_illegal(state: GameState, command: Select) -> str | None:
         return f"{command.block} has ended its move (7.3.1)"
     if command.block in current.selection:
         return f"{command.block} is already selected"
-    if not _may_join_selection(current, progress):
+    if not _may_join_selection(current, _selection(current), progress):
         if current.progress(current.selection[0]).path == progress.path:
             return "a force-marched block moves only with the group it was force-marched with (R60)"
         return "a moving group never picks up blocks: select blocks that have moved together (7.3.1, R14)"
@@ -243,8 +247,7 @@ def apply_deselect(state: GameState, command: Deselect) -> tuple[GameState, list
     return _with_current(state, evolve(current, selection=selection)), []
 
 
-def _why_force_march_illegal(state: GameState, current: StackMove) -> str | None:
-    group = _selection(current)
+def _why_force_march_illegal(group: list[BlockProgress]) -> str | None:
     if not group:
         return "select the group to force march first (7.3.3)"
     if any(p.force_march for p in group):
@@ -257,7 +260,7 @@ def _why_force_march_illegal(state: GameState, current: StackMove) -> str | None
 def why_force_march_illegal(state: GameState, command: ForceMarch) -> str | None:
     if command.card not in state.cards[command.side].hand:
         return f"{command.card} is not in your hand (7.3.3)"
-    return _why_force_march_illegal(state, _current(state))
+    return _why_force_march_illegal(_selection(_current(state)))
 
 
 def apply_force_march(state: GameState, command: ForceMarch) -> tuple[GameState, list[Event]]:
@@ -270,18 +273,17 @@ def apply_force_march(state: GameState, command: ForceMarch) -> tuple[GameState,
     return discard_cards(state, command.side, (command.card,), "force march")
 
 
-def _force_march_kept_together(current: StackMove) -> bool:
+def _force_march_kept_together(current: StackMove, group: list[BlockProgress]) -> bool:
     """R16, R60: a force-marched group starts, moves and ends together, as the
     group it was declared for (selection keeps one march to a group)."""
-    march = _selection(current)[0].force_march
+    march = group[0].force_march
     if not march:
         return True
     party = {p.block for p in current.blocks if p.force_march == march and not p.done}
     return set(current.selection) == party
 
 
-def _why_step_illegal(state: GameState, side: Side, current: StackMove, to: str) -> str | None:
-    group = _selection(current)
+def _why_step_illegal(state: GameState, current: StackMove, group: list[BlockProgress], to: str) -> str | None:
     if not group:
         return "select the blocks to move first (7.3.1)"
     at = group[0].at
@@ -290,20 +292,16 @@ def _why_step_illegal(state: GameState, side: Side, current: StackMove, to: str)
         return f"{name(at)} and {name(to)} are not connected by a road (7.3.1)"
     if segment_key(at, to) in _movement(state).segments:
         return f"{name(at)}–{name(to)} was already used this phase (7.3.1)"
-    if not _force_march_kept_together(current):
+    if not _force_march_kept_together(current, group):
         return "a force-marched group must move and end together (7.3.3, R16)"
-    for progress in group:
-        moved = evolve(
-            progress,
-            path=progress.path + (to,),
-            highway_only=progress.highway_only and connection.highway,
-            largest_group=max(progress.largest_group, len(group)),
-        )
-        limit = allowance(moved, current.leadership)
-        if moved.steps > limit:
+    for progress in group:  # each block as it would be after the step
+        largest_group = max(progress.largest_group, len(group))
+        highway_only = progress.highway_only and connection.highway
+        limit = allowance(highway_only, current.leadership, progress.force_march, largest_group)
+        if progress.steps + 1 > limit:
             return (
                 f"{progress.block} may move {max(limit, 0)} location{'s' * (limit != 1)} "
-                f"in a group of {moved.largest_group} (7.3.3-7.3.6)"
+                f"in a group of {largest_group} (7.3.3-7.3.6)"
             )
     return None
 
@@ -311,7 +309,8 @@ def _why_step_illegal(state: GameState, side: Side, current: StackMove, to: str)
 def why_step_illegal(state: GameState, command: Step) -> str | None:
     if command.to not in default_components().location_ids:
         return f"{command.to} is not a location"
-    return _why_step_illegal(state, command.side, _current(state), command.to)
+    current = _current(state)
+    return _why_step_illegal(state, current, _selection(current), command.to)
 
 
 def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]:
@@ -328,7 +327,7 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
     movement = _movement(state)
     state = evolve(
         state,
-        positions=_moved_positions(state, tuple(moved), to),
+        positions=moved_positions(state.positions, {block: to for block in moved}),
         revealed=state.revealed - set(moved),  # R62: a block that moves is hidden again
         entered_from=record_entry(state.entered_from, to, side, at),
         movement=evolve(movement, segments=movement.segments | {segment_key(at, to)}),
@@ -347,19 +346,19 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
     return _with_current(state, evolve(current, blocks=blocks, selection=selection)), events
 
 
-def _why_halt_illegal(current: StackMove) -> str | None:
-    group = _selection(current)
+def _why_halt_illegal(current: StackMove, group: list[BlockProgress]) -> str | None:
     if not group:
         return "select the blocks that end their move (R14)"
     if not group[0].steps:
         return "blocks that have not moved simply stay behind (7.3.1)"
-    if not _force_march_kept_together(current):
+    if not _force_march_kept_together(current, group):
         return "a force-marched group must move and end together (7.3.3, R16)"
     return None
 
 
 def why_halt_illegal(state: GameState, command: Halt) -> str | None:
-    return _why_halt_illegal(_current(state))
+    current = _current(state)
+    return _why_halt_illegal(current, _selection(current))
 
 
 def apply_halt(state: GameState, command: Halt) -> tuple[GameState, list[Event]]:
@@ -383,12 +382,3 @@ def apply_end_stack_move(state: GameState, command: EndStackMove) -> tuple[GameS
 
 def _with_current(state: GameState, current: StackMove) -> GameState:
     return evolve(state, movement=evolve(_movement(state), current=current))
-
-
-def _moved_positions(state: GameState, blocks: tuple[str, ...], to: str) -> tuple[str, ...]:
-    c = default_components()
-    positions = list(state.positions)
-    for block in blocks:
-        positions[c.block_index(block)] = to
-    return tuple(positions)
-

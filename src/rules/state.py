@@ -1,7 +1,8 @@
 """The game state: a tree of frozen attrs classes (architecture.md).
 
 Blocks are referenced by id; where each block is lives in `positions`, a tuple
-indexed like `Components.blocks`. A place is a location id or one of the off-map
+indexed like `Components.blocks` (rules.places indexes it by place, beside the
+state, for `blocks_at`). A place is a location id or one of the off-map
 places below. The bag is a set, not a sequence: a draw picks at random from the
 blocks in it, so no bag order exists to leak.
 """
@@ -9,11 +10,14 @@ blocks in it, so no bag order exists to leak.
 from __future__ import annotations
 
 from enum import Enum
+from typing import ItemsView
 
-from attrs import evolve, frozen
+from attrs import frozen
 
 from rules.components import Components, default_components
+from rules.immutable import evolve
 from rules.pair import Pair
+from rules.places import moved_positions, place_index
 from rules.sides import Side
 
 BAG = "bag"
@@ -230,12 +234,16 @@ class GameState:
 
     def blocks_at(self, place: str, side: Side | None = None) -> tuple[str, ...]:
         """Block ids at a place, optionally only one side's, in component order."""
-        c = default_components()
-        return tuple(
-            b.id
-            for b, p in zip(c.blocks, self.positions)
-            if p == place and (side is None or b.side is side)
-        )
+        return place_index(self.positions).at(place, side)
+
+    def sides_with_blocks_at(self, place: str) -> frozenset[Side]:
+        """The sides with blocks at a place (discs not counted: control.sides_present)."""
+        return place_index(self.positions).sides_at(place)
+
+    def blocks_by_place(self, side: Side) -> ItemsView[str, tuple[str, ...]]:
+        """(place, block ids) for every place, on the map or off it, holding
+        blocks of `side`; the ids in component order."""
+        return place_index(self.positions).by_place(side)
 
     def control_of_resource(self, location: str) -> Side | None:
         return dict(self.resource_control).get(location)
@@ -250,11 +258,7 @@ class GameState:
 
 def with_positions(state: GameState, moves: dict[str, str]) -> GameState:
     """A new state with the given blocks moved to the given places."""
-    c = default_components()
-    positions = list(state.positions)
-    for block_id, place in moves.items():
-        positions[c.block_index(block_id)] = place
-    return evolve(state, positions=tuple(positions))
+    return evolve(state, positions=moved_positions(state.positions, moves))
 
 
 def sorted_pairs(mapping: dict[str, Side]) -> tuple[tuple[str, Side], ...]:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from rules.control import castles_controlled, resources_controlled
 from rules.events import Event, GameEnded
+from rules.immutable import evolve
 from rules.pair import Pair
 from rules.sides import Side
 from rules.state import ELIMINATED, Decision, DecisionKind, GameResult, GameState, Phase

@@ -1,0 +1,148 @@
+"""Which blocks are where: an index of a `positions` tuple by place.
+
+The state keeps one place per block (GameState.positions); the rules mostly ask
+the reverse, "which blocks are at this place". Scanning all 96 positions for
+each question was a large part of the engine's time (issue 14), so each
+positions tuple gets an index, built once and then shared by every state that
+holds the same tuple (attrs.evolve keeps it until a block moves). When blocks
+move through `moved_positions`, the new tuple's index is patched from the old
+one instead of rebuilt.
+
+The index is derived, never saved or compared: it lives beside the state, in
+a cache keyed by the tuple's identity, so saves, equality and hashes of states
+are untouched.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import ItemsView, Mapping
+
+from rules.components import default_components
+from rules.sides import Side
+
+_NO_SIDE: frozenset[Side] = frozenset()
+# (any Ishida block, any Tokugawa block) -> the sides with blocks there
+_SIDE_SETS = {
+    (True, False): frozenset({Side.ISHIDA}),
+    (False, True): frozenset({Side.TOKUGAWA}),
+    (True, True): frozenset({Side.ISHIDA, Side.TOKUGAWA}),
+}
+
+
+@cache
+def _block_sides() -> tuple[tuple[str, bool], ...]:
+    """(id, whether Ishida's) of each block, in component order."""
+    return tuple((b.id, b.side is Side.ISHIDA) for b in default_components().blocks)
+
+
+def _tuples(lists: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    return {place: tuple(ids) for place, ids in lists.items()}
+
+
+@cache
+def _of_ishida() -> dict[str, bool]:
+    return dict(_block_sides())
+
+
+class PlaceIndex:
+    """The blocks at each place of one positions tuple, in component order."""
+
+    __slots__ = ("positions", "_everyone", "_ishida", "_tokugawa", "_sides")
+
+    def __init__(self, positions: tuple[str, ...]) -> None:
+        everyone: dict[str, list[str]] = {}
+        ishida: dict[str, list[str]] = {}
+        tokugawa: dict[str, list[str]] = {}
+        for (block, of_ishida), place in zip(_block_sides(), positions):
+            everyone.setdefault(place, []).append(block)
+            (ishida if of_ishida else tokugawa).setdefault(place, []).append(block)
+        self.positions = positions
+        self._everyone = _tuples(everyone)
+        self._ishida = _tuples(ishida)
+        self._tokugawa = _tuples(tokugawa)
+        self._sides = {place: _SIDE_SETS[place in ishida, place in tokugawa] for place in everyone}
+
+    def _set(self, place: str, blocks: tuple[str, ...]) -> None:
+        """Record the blocks at one place (in component order), for each side too."""
+        of_ishida = _of_ishida()
+        ishida = tuple(b for b in blocks if of_ishida[b])
+        tokugawa = tuple(b for b in blocks if not of_ishida[b])
+        for table, value in ((self._everyone, blocks), (self._ishida, ishida), (self._tokugawa, tokugawa)):
+            if value:
+                table[place] = value
+            else:
+                table.pop(place, None)
+        if blocks:
+            self._sides[place] = _SIDE_SETS[bool(ishida), bool(tokugawa)]
+        else:
+            self._sides.pop(place, None)
+
+    def at(self, place: str, side: Side | None = None) -> tuple[str, ...]:
+        """Block ids at a place, optionally only one side's, in component order."""
+        if side is None:
+            return self._everyone.get(place, ())
+        return (self._ishida if side is Side.ISHIDA else self._tokugawa).get(place, ())
+
+    def sides_at(self, place: str) -> frozenset[Side]:
+        """The sides with blocks at a place."""
+        return self._sides.get(place, _NO_SIDE)
+
+    def by_place(self, side: Side) -> ItemsView[str, tuple[str, ...]]:
+        """(place, block ids) for every place holding blocks of `side`."""
+        return (self._ishida if side is Side.ISHIDA else self._tokugawa).items()
+
+    def after(self, positions: tuple[str, ...], moves: Mapping[str, str]) -> PlaceIndex:
+        """The index of `positions`, which are ours with `moves` (block -> place) made."""
+        c = default_components()
+        new = PlaceIndex.__new__(PlaceIndex)
+        new.positions = positions
+        new._everyone, new._ishida, new._tokugawa = self._everyone.copy(), self._ishida.copy(), self._tokugawa.copy()
+        new._sides = self._sides.copy()
+        touched = {self.positions[c.block_index(b)] for b in moves} | set(moves.values())
+        for place in touched:
+            staying = [b for b in self.at(place) if b not in moves]
+            arriving = [b for b, to in moves.items() if to == place]
+            new._set(place, tuple(sorted(staying + arriving, key=c.block_index)))
+        return new
+
+
+# Indexes by the identity of their positions tuple. Each entry holds its tuple,
+# so an id is never reused while its entry lives; the cache is simply emptied
+# when full (a game needs only the last few).
+_INDEXES: dict[int, PlaceIndex] = {}
+_MAX_INDEXES = 256
+
+
+def _remember(index: PlaceIndex) -> PlaceIndex:
+    if len(_INDEXES) >= _MAX_INDEXES:
+        _INDEXES.clear()
+    _INDEXES[id(index.positions)] = index
+    return index
+
+
+def _known(positions: tuple[str, ...]) -> PlaceIndex | None:
+    index = _INDEXES.get(id(positions))
+    return index if index is not None and index.positions is positions else None
+
+
+def place_index(positions: tuple[str, ...]) -> PlaceIndex:
+    """The index of this positions tuple, built on first use."""
+    index = _INDEXES.get(id(positions))  # _known, inlined: called for every question asked
+    if index is None or index.positions is not positions:
+        index = _remember(PlaceIndex(positions))
+    return index
+
+
+def moved_positions(positions: tuple[str, ...], moves: Mapping[str, str]) -> tuple[str, ...]:
+    """`positions` with the given blocks moved to the given places. An index of
+    the old tuple is carried over to the new one, patched where blocks moved."""
+    c = default_components()
+    changed = list(positions)
+    for block, place in moves.items():
+        changed[c.block_index(block)] = place
+    result = tuple(changed)
+    old = _known(positions)
+    if old is not None:
+        _remember(old.after(result, moves))
+    return result

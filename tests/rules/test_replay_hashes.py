@@ -1,0 +1,180 @@
+"""Speed work must change no game (issue 14).
+
+A fixed set of seeded random games is replayed and each game's final state,
+command sequence and events are hashed and compared with hashes recorded
+before the engine was made faster. A changed hash means some game now plays
+differently: a rule changed, or an optimisation is wrong.
+
+The hashes come from a canonical serialisation, not from Python's hash() or
+state_to_json: frozensets are sorted, so string hash randomisation
+(PYTHONHASHSEED) cannot change them.
+
+If a deliberate rule change alters these games, recompute the constants with
+`PYTHONPATH=src:tests python3 tests/rules/test_replay_hashes.py` and say so in
+the commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from enum import Enum
+
+import attrs
+
+from helpers import no_contact
+from rules.engine import apply, legal_commands, start_game
+from rules.notation import format_command
+from rules.places import PlaceIndex, place_index
+from rules.selfplay import random_game
+from rules.sides import BOTH_SIDES
+
+SEEDS = range(1, 31)
+# Games whose players never step into enemy units: long Movement Phases with
+# many stacks spread over the map.
+CONTACT_FREE_SEEDS = range(1, 5)
+# Seeds also replayed through `apply` with every legality check.
+CHECKED_SEEDS = (1, 7, 19)
+
+
+def canonical(value: object) -> object:
+    """A JSON-ready form of a state, command or event that does not depend on
+    hash randomisation: attrs classes by name and fields, sets sorted."""
+    if attrs.has(type(value)):
+        fields = {f.name: canonical(getattr(value, f.name)) for f in attrs.fields(type(value)) if f.eq}
+        return [type(value).__name__, fields]
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, (frozenset, set)):
+        return sorted((canonical(v) for v in value), key=json.dumps)
+    if isinstance(value, (tuple, list)):
+        return [canonical(v) for v in value]
+    if isinstance(value, dict):
+        return sorted(([canonical(k), canonical(v)] for k, v in value.items()), key=json.dumps)
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    raise TypeError(f"no canonical form for {type(value).__name__}")
+
+
+def digest(value: object) -> str:
+    text = json.dumps(canonical(value), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class GameHashes:
+    """The running hashes of one game: its commands and its events, plus its final state."""
+
+    def __init__(self) -> None:
+        self.commands = hashlib.sha256()
+        self.events = hashlib.sha256()
+
+    def step(self, command, events) -> None:
+        self.commands.update(format_command(command).encode() + b"\n")
+        self.events.update(digest(list(events)).encode())
+
+    def summary(self, final_state) -> tuple[str, str, str]:
+        return digest(final_state), self.commands.hexdigest()[:16], self.events.hexdigest()[:16]
+
+
+def selfplay_hashes(seed: int, avoid=None) -> tuple[str, str, str]:
+    """A game of rules.selfplay (the random players of `sekigahara selfplay`),
+    on the trusted path that bots and benchmarks use (engine.apply_trusted)."""
+    hashes = GameHashes()
+
+    def on_step(before, command, after, events) -> None:
+        hashes.step(command, events)
+
+    result = random_game(seed, on_step=on_step, avoid=avoid, trusted=True)
+    return hashes.summary(result.state)
+
+
+def checked_hashes(seed: int) -> tuple[str, str, str]:
+    """The same game as selfplay_hashes, played here through `apply`, which
+    checks every command as it would a player's."""
+    chooser = random.Random(f"selfplay/{seed}")
+    state, _ = start_game(seed)
+    hashes = GameHashes()
+    while not state.is_over:
+        side = chooser.choice(sorted(state.decision.sides))
+        command = chooser.choice(legal_commands(state, side))
+        state, events = apply(state, command)
+        hashes.step(command, events)
+    return hashes.summary(state)
+
+
+# (final state, commands, events) of each seed, recorded before the speed work.
+EXPECTED: dict[int, tuple[str, str, str]] = {
+    1: ('088045f95065c425', 'b8651de781bf15f7', '4f3724415091712d'),
+    2: ('1a2f4616248f0470', '9237667677047657', 'ada82e7646bcce43'),
+    3: ('129865fb8c6ece73', '7b2770dc91158cc2', '207fdfdc059292a5'),
+    4: ('963c56f966d695ba', '96a9e2c143bf5a64', '0ecc7a79753deb1e'),
+    5: ('1597a78c4e06c1ca', '2e98a2be06ea60b3', 'bc6a4cd4fe0aab85'),
+    6: ('b83880f85e863958', '9158f13d3ad09316', 'bd6712aee78d197d'),
+    7: ('100139c1796d44c2', '512f1d025acf2e3d', '373b551d9f416339'),
+    8: ('590f8c23cb5e4a28', 'a1e7a099bd5c6262', 'aee503f5f4eaf048'),
+    9: ('6d93a80235449b0e', 'df200c43d7ea7d13', 'e7c1d506ba7e2fe9'),
+    10: ('2dc8a068263a4bb1', '58b2f7a92e0eec7f', '705c79709d9dfbf1'),
+    11: ('232ec4e427573bc6', 'f894cfa393308dfa', '7301acc8f638d9dc'),
+    12: ('b09f83821b8dd087', 'bdab390087c368ba', 'd5792795a66eeec7'),
+    13: ('d3f5582bda7d6d6f', '41e9cb4ae38ec1f3', 'af7b378faf0a6ab7'),
+    14: ('b4b359c054d19d02', 'd977d6c1362d9a3c', '0e4189c1a4996a50'),
+    15: ('a3cf5e840c923976', '396eb9ac5059b7a1', '24990fb1442cf329'),
+    16: ('1169b8f94478d393', '3217a76d303cb7e6', '20f69dad2b2012b4'),
+    17: ('56c66b53bcb4c7fa', 'd0da03fb3c9cc2d2', '09a6ca23dd507350'),
+    18: ('a210813509325dcb', '0172ed96b9fda305', 'dda05b1790285115'),
+    19: ('50ecf649972ba553', 'a6f99e84c2d11648', '8c602c9e6c3abdf8'),
+    20: ('6e7be0351b74c684', '149da2e1bb971335', 'ab00fdd44da459f4'),
+    21: ('9474d06141fcd1d3', 'e9a4eaf68412c415', '52b4b385bb0aaa55'),
+    22: ('bdb3f9e1f39f0958', '67b0fbf389d2f21e', 'e6bff55a16e52049'),
+    23: ('c3dc1de14e164f57', '74e87f76320677e4', 'b9fdba89bb4f84b9'),
+    24: ('a24f7f331f1dedcf', 'ba333cc05ff90b77', '536971dca247ba67'),
+    25: ('0cbef5f9aa036e56', 'c54bef266047260d', '7fd90f6d269a46e1'),
+    26: ('db1686a4aa7afa79', '90dc8ed6bcbae617', 'e05a8e330f104746'),
+    27: ('ffd6fb49b451fc97', 'cb9d74c462c8e807', '044418037c989931'),
+    28: ('5e785cb7b23954a5', '441ef5080417fe01', 'f8c5c22cf3c63089'),
+    29: ('b160abcea0a3be21', '56bb464da0e8c834', '76aff8c43c01cd3f'),
+    30: ('a4b0398f147dc892', 'ae3142f8c576984b', 'db23d3de5137b549'),
+}
+EXPECTED_CONTACT_FREE: dict[int, tuple[str, str, str]] = {
+    1: ('948c14f5d386bed7', 'f10b43beb029c6db', '9a991a9b13b71f3f'),
+    2: ('a83c91961ef47601', '32571c82f08ed457', 'd82b72c83edfc744'),
+    3: ('11e312605bcb68ed', 'bb2ac4f140c9753f', '9fb88141688f1776'),
+    4: ('6d8674f490e72c4f', '481e163aa70630d9', 'a5d8f68e9959d918'),
+}
+
+
+def test_speed_changes_change_no_game() -> None:
+    assert {seed: selfplay_hashes(seed) for seed in SEEDS} == EXPECTED
+
+
+def test_speed_changes_change_no_contact_free_game() -> None:
+    assert {seed: selfplay_hashes(seed, avoid=no_contact) for seed in CONTACT_FREE_SEEDS} == EXPECTED_CONTACT_FREE
+
+
+def test_checked_and_selfplay_paths_play_the_same_games() -> None:
+    for seed in CHECKED_SEEDS:
+        assert checked_hashes(seed) == EXPECTED[seed], f"seed {seed}"
+
+
+def index_contents(index: PlaceIndex, places) -> list:
+    return [(index.at(p), *(index.at(p, side) for side in BOTH_SIDES), index.sides_at(p)) for p in places]
+
+
+def test_the_place_index_patched_at_each_move_equals_one_built_afresh() -> None:
+    """rules.places patches the index when blocks move; it must say what a scan would."""
+
+    def on_step(before, command, after, events) -> None:
+        places = set(before.positions) | set(after.positions)
+        fresh = PlaceIndex(after.positions)
+        assert index_contents(place_index(after.positions), places) == index_contents(fresh, places)
+
+    random_game(3, on_step=on_step, trusted=True)
+
+
+if __name__ == "__main__":
+    for seed in SEEDS:
+        print(f"    {seed}: {selfplay_hashes(seed)!r},")
+    print("contact-free:")
+    for seed in CONTACT_FREE_SEEDS:
+        print(f"    {seed}: {selfplay_hashes(seed, avoid=no_contact)!r},")
