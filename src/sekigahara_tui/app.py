@@ -170,13 +170,19 @@ class SekigaharaApp(App[None]):
         )
 
     def action_join_game(self) -> None:
-        from sekigahara_tui.net.locations import joinable_games
+        from sekigahara_tui.net.locations import running_games
+
+        choices = [
+            (f"{printable_path(game.game_dir, 60)}: play {side.value.capitalize()}", game.game_dir, side)
+            for game in running_games()
+            for side in game.seats
+        ]
 
         def chosen(choice: tuple[Path, Side] | None) -> None:
             if choice is not None:
                 self.join(*choice)
 
-        self.push_screen(JoinDialog(joinable_games()), chosen)
+        self.push_screen(JoinDialog(choices), chosen)
 
     def action_rules(self) -> None:
         self.push_screen(RulesScreen())

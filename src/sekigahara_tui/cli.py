@@ -12,9 +12,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from rules.record import RecordError, load_position_record, load_record, replay, save_record, seed_problem
+from rules.record import RecordError, load_position_record, load_record, record_to_json, replay, save_record, seed_problem
 from rules.selfplay import random_game
-from rules.sides import BOTH_SIDES
+from rules.sides import BOTH_SIDES, Side
 from rules.state import GameState
 from rules.untrusted import printable, printable_path
 from rules.victory import victory_points
@@ -38,7 +38,32 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--games", type=int, default=1, help="how many games (default 1)")
     selfplay.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default 1)")
     selfplay.add_argument("--record", type=Path, metavar="DIR", help="write each game's record into DIR")
+    add_network_commands(commands)
     return parser
+
+
+def add_network_commands(commands) -> None:
+    """host, join, export and bot: networked play (docs/protocol.md)."""
+    sides = [side.value for side in BOTH_SIDES]
+    host = commands.add_parser("host", help="host a game for two players (one in each terminal)")
+    host.add_argument("dir", type=Path, metavar="DIR", help="the game's directory: made if new, resumed if not")
+    start = host.add_mutually_exclusive_group()
+    start.add_argument("--seed", type=int, help="seed of a new game (default: a random one)")
+    start.add_argument("--position", type=Path, metavar="FILE", help="start a new game at this position file")
+    host.add_argument("--listen", metavar="HOST:PORT", help="also listen on TCP (port 0: any free port)")
+    host.add_argument("--seat", action="append", default=[], metavar="SIDE=USER", help="bind a seat to a Unix user")
+    host.add_argument("--idle-timeout", type=float, default=2 * 60 * 60, metavar="SECONDS", help="stop after this long with nobody connected (default 7200)")
+    host.add_argument("--grace", type=float, default=10.0, metavar="SECONDS", help="stop this long after the game is over and both players left (default 10)")
+    join = commands.add_parser("join", help="play a seat of a hosted game; with no DIR, list the games you can join")
+    join.add_argument("dir", type=Path, nargs="?", metavar="DIR", help="the game's directory (or a .join file)")
+    join.add_argument("--seat", choices=sides, help="which side to play")
+    export = commands.add_parser("export", help="print the record of a hosted game (running or not)")
+    export.add_argument("dir", type=Path, metavar="DIR")
+    bot = commands.add_parser("bot", help="play a seat of a hosted game with a computer player")
+    bot.add_argument("dir", type=Path, metavar="DIR")
+    bot.add_argument("--seat", choices=sides, required=True)
+    bot.add_argument("--level", choices=["random"], default="random")
+    bot.add_argument("--seed", type=int, help="seed of the bot's choices")
 
 
 def fail(program: str, message: str, status: int) -> int:
@@ -141,9 +166,92 @@ def main(argv: list[str] | None = None) -> int:
             return run_replay(args)
         if args.command == "selfplay":
             return run_selfplay(args)
+        if args.command in NETWORK_COMMANDS:
+            return NETWORK_COMMANDS[args.command](args)
         return run_app(args)
     except Exception as error:  # a bug: the traceback goes to the log, not the terminal
         return fail("sekigahara", crash_message(error, write_crash_log(error, args.save_dir)), 1)
+
+
+def run_host(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from sekigahara_tui.net.hosting import HostingError, HostOptions, host_game, parse_listen, parse_seat_binding
+    from sekigahara_tui.net.locations import LocationError
+    from sekigahara_tui.net.store import StoreError
+
+    try:
+        if args.seed is not None and seed_problem(args.seed) is not None:
+            raise HostingError(f"--seed: the seed {seed_problem(args.seed)}")
+        if args.idle_timeout <= 0 or args.grace < 0:
+            raise HostingError("--idle-timeout must be positive and --grace not negative")
+        options = HostOptions(
+            game_dir=args.dir,
+            seed=args.seed,
+            position=args.position,
+            listen=parse_listen(args.listen) if args.listen else None,
+            bound=tuple(parse_seat_binding(text) for text in args.seat),
+            idle_timeout=args.idle_timeout,
+            grace=args.grace,
+        )
+        print(asyncio.run(host_game(options, say=lambda line: print(line, flush=True))), flush=True)
+    except (HostingError, LocationError, StoreError, RecordError) as error:
+        return fail("sekigahara host", str(error), 2)
+    except OSError as error:
+        return fail("sekigahara host", f"cannot listen: {error.strerror or error}", 2)
+    return 0
+
+
+def run_join(args: argparse.Namespace) -> int:
+    from sekigahara_tui.net.locations import LocationError, describe_running, running_games
+
+    if args.dir is None:
+        try:
+            print(describe_running(running_games()))
+        except LocationError as error:
+            return fail("sekigahara join", str(error), 2)
+        return 0
+    if args.seat is None:
+        return fail("sekigahara join", "say which side to play: --seat ishida or --seat tokugawa", 2)
+    from sekigahara_tui.app import SekigaharaApp  # Textual is only loaded for the app
+
+    save_dir = args.save_dir or data_dir()
+    app = SekigaharaApp(save_dir=save_dir, join=(args.dir, Side(args.seat)))  # type: ignore[call-arg]
+    app.run()
+    if app.return_code:
+        return fail("sekigahara", app_crash_message(app.crash_log), app.return_code)
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from sekigahara_tui.net.hosting import stored_record
+    from sekigahara_tui.net.store import StoreError
+
+    try:
+        record = stored_record(args.dir)
+    except StoreError as error:
+        return fail("sekigahara export", str(error), 1)
+    sys.stdout.write(record_to_json(record))
+    return 0
+
+
+def run_bot(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from sekigahara_tui.net.bot import play
+    from sekigahara_tui.net.locations import LocationError
+
+    try:
+        client = asyncio.run(play(args.dir, Side(args.seat), args.seed))
+    except LocationError as error:
+        return fail("sekigahara bot", str(error), 2)
+    if client.over:
+        print(f"{args.seat}: {client.result or 'the game is over'}")
+        return 0
+    return fail("sekigahara bot", client.status, 1)
+
+
+NETWORK_COMMANDS = {"host": run_host, "join": run_join, "export": run_export, "bot": run_bot}
 
 
 def app_problem(args: argparse.Namespace, save_dir: Path) -> str | None:

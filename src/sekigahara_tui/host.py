@@ -93,6 +93,10 @@ class GameHost:
         """The events `side` may see (R55), from step `since` on, oldest first."""
         return [e for step in self._steps[since:] for e in step.events if side in e.visible_to()]
 
+    def step_events(self, side: Side, since: int = 0) -> list[list[Event]]:
+        """The events `side` may see (R55) step by step, from step `since` on."""
+        return [[e for e in step.events if side in e.visible_to()] for step in self._steps[since:]]
+
     @property
     def step_count(self) -> int:
         return len(self._steps)
@@ -121,21 +125,38 @@ class GameHost:
 
     # --- changing ------------------------------------------------------------
 
-    def submit(self, command: Command) -> tuple[Event, ...]:
-        """Apply a command; an illegal one raises IllegalCommand and changes nothing."""
+    def propose(self, command: Command) -> Step:
+        """The step `command` would make, without making it: a networked host
+        stores the command before the game changes (net/server.py). An illegal
+        command raises IllegalCommand."""
         before = self.state
         after, events = apply(before, command)
-        self._steps.append(Step(command, after, events, why_step_is_final(before, after, events)))
-        self._record = self._record.with_command(command)
-        self._write_autosave()
-        return events
+        return Step(command, after, events, why_step_is_final(before, after, events))
 
-    def submit_text(self, line: str, side: Side) -> tuple[Command, tuple[Event, ...]]:
-        """Parse a line of notation for `side` and submit it (NotationError, IllegalCommand)."""
+    def propose_text(self, line: str, side: Side) -> Step:
+        """`propose` for a line of notation from `side` (NotationError, IllegalCommand)."""
         command = parse_command(line, side=side)
         if command.side is not side:
             raise IllegalCommand(f"you play {side.value}: a command for {command.side.value} is not yours")
-        return command, self.submit(command)
+        return self.propose(command)
+
+    def accept(self, step: Step) -> tuple[Event, ...]:
+        """Make a proposed step, which must follow from the current state."""
+        if step.command is None:
+            raise ValueError("the setup step cannot be accepted")
+        self._steps.append(step)
+        self._record = self._record.with_command(step.command)
+        self._write_autosave()
+        return step.events
+
+    def submit(self, command: Command) -> tuple[Event, ...]:
+        """Apply a command; an illegal one raises IllegalCommand and changes nothing."""
+        return self.accept(self.propose(command))
+
+    def submit_text(self, line: str, side: Side) -> tuple[Command, tuple[Event, ...]]:
+        """Parse a line of notation for `side` and submit it (NotationError, IllegalCommand)."""
+        step = self.propose_text(line, side)
+        return step.command, self.accept(step)  # type: ignore[return-value]
 
     def why_no_undo(self, side: Side) -> str | None:
         last = self._steps[-1]

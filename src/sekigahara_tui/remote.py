@@ -14,7 +14,8 @@ from pathlib import Path
 
 from rules.surface import Event, PlayerView, Side
 from sekigahara_tui.labels import side_name
-from sekigahara_tui.net.client import Client, address_of, read_token
+from sekigahara_tui.net.client import Client
+from sekigahara_tui.net.protocol import Refused
 from sekigahara_tui.seat import Answer, Seat, Table
 
 # What a refusal means to a player, by kind (docs/protocol.md).
@@ -55,7 +56,7 @@ class RemoteSeat(Seat):
     def why_no_undo(self) -> str | None:
         if self.client is None or self.client.view is None:
             return "not connected to the host"
-        return self.client.undo
+        return self.client.why_no_undo
 
     @property
     def join_hint(self) -> str | None:
@@ -103,7 +104,7 @@ class RemoteSeat(Seat):
             self._pending = pending
         self._changed()
 
-    def on_refused(self, client: Client, refusal) -> None:
+    def on_refused(self, client: Client, refusal: Refused) -> None:
         prefix = REFUSAL_PREFIX.get(refusal.kind)
         reason = f"{prefix}: {refusal.reason}" if prefix else refusal.reason
         if self._pending is not None and refusal.id == self._pending[0]:
@@ -141,8 +142,8 @@ class RemoteTable(Table):
         seat._join_hint = f"sekigahara join {game_dir} --seat {side.other.value}"
         self.seats = {side: seat}
         self._task: asyncio.Task | None = None
-        self._address = address_of(game_dir)
-        self._token = read_token(game_dir, side)
+        # The address and the token are read now, so a bad DIR is refused at once.
+        seat.client = Client.for_game_dir(game_dir, side, listener=seat)
 
     @property
     def seat(self) -> RemoteSeat:
@@ -150,12 +151,8 @@ class RemoteTable(Table):
 
     def start(self) -> None:
         """Connect (from inside the app's event loop); the client reconnects by itself."""
-        seat = self.seat
-        seat.client = Client(self._address, self._address_game(), seat.side, self._token, listener=seat)
-        self._task = asyncio.get_running_loop().create_task(seat.client.run())
-
-    def _address_game(self) -> str:
-        return getattr(self._address, "game", None) or ""
+        assert self.seat.client is not None
+        self._task = asyncio.get_running_loop().create_task(self.seat.client.run())
 
     def close(self) -> None:
         client = self.seat.client

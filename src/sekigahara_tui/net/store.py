@@ -1,0 +1,209 @@
+"""The game store: SQLite, one row per game, an append-only log of actions.
+
+A game is its seed (and a position's text, for a game begun from one) plus
+its actions in order: commands as notation, and undos, each of which takes
+back the last command still standing. `version` is the number of action
+rows, so it only grows. A row is committed before the host acknowledges or
+broadcasts it (server.py): an acknowledged command is on disk.
+
+Durability: WAL mode with synchronous=FULL. In WAL mode, NORMAL already
+survives the host being killed (a committed transaction is in the WAL file,
+in the operating system's hands) but may lose the last transactions on a
+power cut or an OS crash; FULL syncs the WAL on every commit, so an
+acknowledged command survives those too. A command costs one fsync (well
+under a millisecond to a few ms), nothing next to a player's thinking time.
+
+The interface (Store, GameInfo, Action, record_of) is all the server uses,
+so the club server's many games, or a shared database server, fit behind it.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from pathlib import Path
+from typing import Literal
+
+from attrs import frozen
+
+from rules.record import GameRecord, load_position_record, new_record
+from rules.sides import Side
+from rules.untrusted import printable_path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    seed INTEGER NOT NULL,
+    data_version TEXT NOT NULL,
+    position TEXT,
+    created REAL NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('playing', 'over')),
+    result TEXT,
+    ishida_player TEXT,   -- who plays each seat, for the club server
+    tokugawa_player TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,            -- 1, 2, 3 ...: the version after this row
+    kind TEXT NOT NULL CHECK (kind IN ('command', 'undo')),
+    side TEXT NOT NULL CHECK (side IN ('ishida', 'tokugawa')),
+    text TEXT,                       -- the command's notation; NULL for an undo
+    client_id TEXT,                  -- the client's message id: a resend is not applied twice
+    at REAL NOT NULL,
+    PRIMARY KEY (game, seq),
+    UNIQUE (game, side, client_id)
+);
+"""
+
+ActionKind = Literal["command", "undo"]
+
+
+class StoreError(Exception):
+    """The store cannot be opened or written; the message says why in one line."""
+
+
+@frozen
+class GameInfo:
+    id: str
+    seed: int
+    data_version: str
+    position: str | None
+    created: float
+    status: str  # "playing" or "over"
+    result: str | None
+
+
+@frozen
+class Action:
+    kind: ActionKind
+    side: Side
+    text: str | None
+    client_id: str | None
+    at: float
+
+
+def record_of(info: GameInfo, actions: list[Action] | tuple[Action, ...]) -> GameRecord:
+    """The game record the actions leave: each undo takes back the last command."""
+    return GameRecord(info.seed, info.data_version, tuple(commands_standing(actions)), position=info.position)
+
+
+def starting_record(seed: int, position: Path | None = None) -> GameRecord:
+    """A new game's record: from setup with `seed`, or at a position file
+    (whose seed it takes). RecordError for a bad seed or position."""
+    return load_position_record(position) if position is not None else new_record(seed)
+
+
+def commands_standing(actions: list[Action] | tuple[Action, ...]) -> list[str]:
+    """The commands still standing after `actions`, oldest first."""
+    commands: list[str] = []
+    for action in actions:
+        if action.kind == "command":
+            assert action.text is not None
+            commands.append(action.text)
+        elif commands:
+            commands.pop()
+    return commands
+
+
+class Store:
+    """One SQLite database of games. Not shared between threads."""
+
+    def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
+        self._db = connection
+        self.path = path
+
+    @classmethod
+    def open(cls, path: Path, read_only: bool = False) -> Store:
+        """Open (and for writing, create) the store at `path`. Read-only opening
+        works while a host writes (WAL readers never block the writer)."""
+        try:
+            if read_only:
+                if not path.is_file():
+                    raise StoreError(f"no game store at {printable_path(path)}")
+                db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+                db.execute("PRAGMA query_only = ON")
+            else:
+                db = sqlite3.connect(path, isolation_level=None)  # explicit transactions below
+                os.chmod(path, 0o600)  # it holds the seed, so every hidden draw
+                db.execute("PRAGMA journal_mode = WAL")
+                db.execute("PRAGMA synchronous = FULL")
+                db.executescript(SCHEMA)
+            db.execute("PRAGMA busy_timeout = 5000")
+            db.execute("SELECT count(*) FROM games").fetchone()
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the game store {printable_path(path)}: {error}") from None
+        return cls(db, path)
+
+    def close(self) -> None:
+        self._db.close()
+
+    # --- games -------------------------------------------------------------------
+
+    def create_game(self, game_id: str, seed: int, data_version: str, position: str | None = None) -> GameInfo:
+        info = GameInfo(game_id, seed, data_version, position, time.time(), "playing", None)
+        self._write(
+            "INSERT INTO games (id, seed, data_version, position, created, status) VALUES (?, ?, ?, ?, ?, ?)",
+            (info.id, info.seed, info.data_version, info.position, info.created, info.status),
+        )
+        return info
+
+    def create_game_from_record(self, game_id: str, record: GameRecord) -> GameInfo:
+        """A new game starting where `record` starts (its commands are not stored)."""
+        return self.create_game(game_id, record.seed, record.data_version, record.position)
+
+    def game_ids(self) -> list[str]:
+        return [row[0] for row in self._read("SELECT id FROM games ORDER BY created")]
+
+    def load_game(self, game_id: str) -> tuple[GameInfo, list[Action]]:
+        """The game's row and its actions in order; StoreError if there is none."""
+        rows = self._read(
+            "SELECT id, seed, data_version, position, created, status, result FROM games WHERE id = ?", (game_id,)
+        )
+        if not rows:
+            raise StoreError(f"no game {game_id!r} in {printable_path(self.path)}")
+        actions = [
+            Action(kind, Side(side), text, client_id, at)
+            for kind, side, text, client_id, at in self._read(
+                "SELECT kind, side, text, client_id, at FROM actions WHERE game = ? ORDER BY seq", (game_id,)
+            )
+        ]
+        return GameInfo(*rows[0]), actions
+
+    # --- changing ------------------------------------------------------------------
+
+    def append(self, game_id: str, action: Action, version: int) -> int:
+        """Commit `action` as row `version + 1` and return the new version. The
+        row is on disk when this returns; if another writer took that row, or the
+        write fails, StoreError and nothing is stored."""
+        self._write(
+            "INSERT INTO actions (game, seq, kind, side, text, client_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, version + 1, action.kind, action.side.value, action.text, action.client_id, action.at),
+        )
+        return version + 1
+
+    def finish(self, game_id: str, result: str) -> None:
+        self._write("UPDATE games SET status = 'over', result = ? WHERE id = ?", (result, game_id))
+
+    def only_record(self) -> GameRecord:
+        """The record of the one game this store holds (a game DIR's)."""
+        ids = self.game_ids()
+        if len(ids) != 1:
+            raise StoreError(f"{printable_path(self.path)} holds {len(ids)} games, not one")
+        return record_of(*self.load_game(ids[0]))
+
+    # --- helpers -------------------------------------------------------------------
+
+    def _read(self, sql: str, parameters: tuple = ()) -> list[tuple]:
+        try:
+            return self._db.execute(sql, parameters).fetchall()
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot read the game store: {error}") from None
+
+    def _write(self, sql: str, parameters: tuple) -> None:
+        try:
+            with self._db:  # BEGIN ... COMMIT, or ROLLBACK on error
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute(sql, parameters)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot write the game store: {error}") from None
