@@ -7,11 +7,14 @@ place that exists) or CorruptSave says what is wrong.
 
 from __future__ import annotations
 
+from enum import Enum
+
 import cattrs
 from cattrs.preconf.json import make_converter
 
 from rules.components import default_components
-from rules.state import OFF_MAP, GameState
+from rules.sides import Side
+from rules.state import OFF_MAP, DecisionKind, GameState, MovementOption, Phase, Turn
 from rules.untrusted import UntrustedInputError, excerpt, printable, strict_json
 
 converter = make_converter()
@@ -31,6 +34,25 @@ def _exactly(kind: type):
 
 for _kind in (int, str, bool):
     converter.register_structure_hook(_kind, _exactly(_kind))
+
+
+def _member_of(kind: type[Enum]):
+    """A structure hook for a str-based enum. Without it the str hook above
+    would take the enum too (they are str subclasses) and let any text in."""
+
+    def structure(value: object, _: type) -> object:
+        if type(value) is not str:
+            raise TypeError(f"expected a {kind.__name__} name, not {type(value).__name__}")
+        try:
+            return kind(value)
+        except ValueError:
+            raise ValueError(f"{printable(value, 40)!s} is not a {kind.__name__}") from None
+
+    return structure
+
+
+for _enum in (Side, Turn, Phase, DecisionKind, MovementOption):
+    converter.register_structure_hook(_enum, _member_of(_enum))
 
 # A state nests about six levels (state, combat, battle, a pair, a tuple of
 # pairs); thirty-two is far above it and far below Python's recursion limit.

@@ -235,6 +235,14 @@ def test_a_state_with_a_number_as_text_is_corrupt():
         state_from_json(json.dumps(data))
 
 
+@pytest.mark.parametrize("key, value", [("active", "nobody"), ("phase", "lunch"), ("turn", 3)])
+def test_a_state_with_an_enum_value_that_does_not_exist_is_corrupt(key, value):
+    data = json.loads(state_to_json(random_game(2).state))
+    data[key] = value
+    with pytest.raises(CorruptSave, match=rf"\$.{key}"):
+        state_from_json(json.dumps(data))
+
+
 # --- anything at all ------------------------------------------------------------------------
 
 JSON_VALUES = st.recursive(
