@@ -172,3 +172,27 @@ def test_the_waiting_screen_at_80x24(snap_compare, waiting_game, tmp_path):
 
     app = SekigaharaApp(save_dir=tmp_path / "data", join=(waiting_game, Side.TOKUGAWA))
     assert snap_compare(app, terminal_size=(80, 24), run_before=bid_then_wait)
+
+
+async def test_two_terminals_from_the_menu_hosts_a_game_and_shows_the_other_players_command(make_app, runtime_dir, processes):
+    from sekigahara_tui.net.locations import read_address_file
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("t")  # Two terminals
+        await pilot.press("down", "enter")  # I play Tokugawa
+        await until(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.view is not None, "the game")
+        screen = app.screen
+        game_dir = screen.table.game_dir
+        try:
+            command = f"sekigahara join {game_dir} --seat ishida"
+            assert any(command in n.message for n in app._notifications), "the other player's command is shown"
+            assert command in connection_text(screen)
+            assert screen.current.side is Side.TOKUGAWA
+            # The other player types the command shown (here: the bot plays that seat).
+            words = command.split()
+            processes.append(sekigahara("bot", *words[2:], "--seed", "1"))
+            await until(pilot, lambda: "Ishida is connected" in connection_text(screen), "the other player")
+        finally:
+            host_pid = read_address_file(game_dir).pid
+            os.kill(host_pid, signal.SIGKILL)
