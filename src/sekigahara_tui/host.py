@@ -14,9 +14,8 @@ from attrs import frozen
 from rules.commands import Command
 from rules.engine import apply, legal_commands
 from rules.errors import IllegalCommand
-from rules.events import CombatEnded, Event, Overrun, PieceLost
+from rules.events import Event
 from rules.notation import parse_command
-from rules.pair import Pair
 from rules.record import GameRecord, RecordError, load_record, new_record, replay_steps, save_record
 from rules.sides import BOTH_SIDES, Side
 from rules.state import GameState
@@ -34,14 +33,6 @@ class Step:
     state: GameState
     events: tuple[Event, ...]
     final: str | None
-
-
-@frozen
-class GameStats:
-    """Public figures for the game-over screen."""
-
-    battles: int
-    blocks_lost: Pair[int]
 
 
 class GameHost:
@@ -109,19 +100,6 @@ class GameHost:
             if legal_commands(self.state, side):
                 return side
         return None
-
-    def stats(self) -> GameStats:
-        battles = 0
-        lost = {side: 0 for side in BOTH_SIDES}
-        for step in self._steps:
-            for event in step.events:
-                if isinstance(event, CombatEnded):
-                    battles += 1
-                elif isinstance(event, PieceLost):
-                    lost[event.side] += 1
-                elif isinstance(event, Overrun):
-                    lost[event.side.other] += len(event.eliminated)
-        return GameStats(battles, Pair(lost[Side.ISHIDA], lost[Side.TOKUGAWA]))
 
     # --- changing ------------------------------------------------------------
 
@@ -195,4 +173,4 @@ class GameHost:
             self.autosave_error = None
 
 
-__all__ = ["GameHost", "GameStats", "RecordError", "Step"]
+__all__ = ["GameHost", "RecordError", "Step"]
