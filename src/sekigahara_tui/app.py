@@ -48,6 +48,7 @@ class SekigaharaApp(App[None]):
         position: Path | None = None,
         join: tuple[Path, Side] | None = None,
         choose_game: bool = False,
+        club: object | None = None,
     ) -> None:
         super().__init__()
         self.save_dir = save_dir or default_save_dir()
@@ -56,6 +57,7 @@ class SekigaharaApp(App[None]):
         self._position = position
         self._join = join
         self._choose_game = choose_game
+        self._club = club  # a club.client.ClubClient: open on its lobby (`sekigahara club`)
         # Textual reports an unexpected error on its error console when it exits
         # (status 1): into the crash log, so the terminal gets one line (cli.py).
         self.crash_log = CrashLog(self.save_dir)
@@ -66,6 +68,11 @@ class SekigaharaApp(App[None]):
         return self.save_dir / AUTOSAVE
 
     def on_mount(self) -> None:
+        if self._club is not None:
+            from sekigahara_tui.screens.lobby import LobbyScreen
+
+            self.push_screen(LobbyScreen(self._club, self.save_dir))
+            return
         self.push_screen(MenuScreen())
         if self._load is not None:
             self.open_save(self._load)

@@ -39,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default 1)")
     selfplay.add_argument("--record", type=Path, metavar="DIR", help="write each game's record into DIR")
     add_network_commands(commands)
+    from sekigahara_tui.club.cli import add_club_commands
+
+    add_club_commands(commands)  # serve, member, club (docs/club.md)
     return parser
 
 
@@ -168,6 +171,10 @@ def main(argv: list[str] | None = None) -> int:
             return run_selfplay(args)
         if args.command in NETWORK_COMMANDS:
             return NETWORK_COMMANDS[args.command](args)
+        from sekigahara_tui.club.cli import CLUB_COMMANDS
+
+        if args.command in CLUB_COMMANDS:
+            return CLUB_COMMANDS[args.command](args)
         return run_app(args)
     except Exception as error:  # a bug: the traceback goes to the log, not the terminal
         return fail("sekigahara", crash_message(error, write_crash_log(error, args.save_dir)), 1)

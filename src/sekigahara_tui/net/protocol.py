@@ -283,7 +283,7 @@ def _structure(data: dict[str, Any], union: object, names: set[str]) -> object:
     given_id = data.get("id")
     safe_id = given_id if isinstance(given_id, str) and 0 < len(given_id) <= MAX_ID_LENGTH and given_id.isprintable() else None
     kind = data.get("type")
-    if kind not in names:
+    if not isinstance(kind, str) or kind not in names:  # a list or an object is not hashable
         known = ", ".join(sorted(names))
         shown = printable(str(kind), 30) if isinstance(kind, str) else type(kind).__name__
         raise BadMessage(f"unknown message type {shown!r}: expected one of {known}", safe_id)

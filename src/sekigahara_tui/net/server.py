@@ -86,6 +86,9 @@ class Connection:
     side: Side | None = None
     game: HostedGame | None = None
     synced: int = 0  # steps of the current game this client holds events for
+    # Set by a subclass for a connection that is not a seat (the club server's
+    # lobby or a spectator): its messages go to _session_message.
+    session: object | None = None
 
     def send(self, message: object) -> None:
         if self.writer.is_closing():
@@ -247,14 +250,17 @@ class GameServer:
                 return
             connection.last_heard = time.monotonic()
             try:
-                message = decode_client_message(line)
+                message = self._decode(line)
             except BadMessage as error:
                 connection.send(Refused(error.id, "bad-message", str(error)))
-                if connection.side is None:
+                if connection.side is None and connection.session is None:
                     return  # a connection must begin with a good hello
                 continue
-            if connection.side is None:
-                if not self._hello(connection, message):
+            if connection.session is not None:
+                if not self._session_message(connection, message):
+                    return
+            elif connection.side is None:
+                if not self._first_message(connection, message):
                     return
             elif isinstance(message, Ping):
                 connection.send(Pong())
@@ -265,6 +271,23 @@ class GameServer:
             elif isinstance(message, Undo):
                 self._undo(connection, message)
             await connection.writer.drain()
+
+    # --- hooks for a server with more to say (the club server) -------------------
+
+    def _decode(self, line: bytes) -> object:
+        return decode_client_message(line)
+
+    def _first_message(self, connection: Connection, message: object) -> bool:
+        """The first message of a connection; False closes it."""
+        return self._hello(connection, message)
+
+    def _session_message(self, connection: Connection, message: object) -> bool:
+        """A message on a connection that is not a seat; False closes it."""
+        return False
+
+    def _find_game(self, game_id: str) -> HostedGame | None:
+        """The game a hello names (a club server loads it on first use)."""
+        return self.games.get(game_id)
 
     def _detach(self, connection: Connection) -> None:
         game, side = connection.game, connection.side
@@ -290,7 +313,7 @@ class GameServer:
             return refuse(
                 "protocol", f"this host speaks protocol {PROTOCOL_VERSION}, not {message.protocol}: use the same version of sekigahara"
             )
-        game = self.games.get(message.game)
+        game = self._find_game(message.game)
         if game is None:
             return refuse("unknown-game", f"no game {printable(message.game, 64)!r} is hosted here")
         side = message.seat

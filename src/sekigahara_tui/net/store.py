@@ -83,6 +83,23 @@ class Action:
     at: float
 
 
+@frozen
+class GameSummary:
+    """A game as a lobby lists it: who plays each seat (None: open), its
+    status and result, when it began and last changed, its version."""
+
+    id: str
+    players: tuple[str | None, str | None]  # (ishida, tokugawa)
+    status: str
+    result: str | None
+    created: float
+    updated: float
+    version: int
+
+    def player(self, side: Side) -> str | None:
+        return self.players[0] if side is Side.ISHIDA else self.players[1]
+
+
 def record_of(info: GameInfo, actions: list[Action] | tuple[Action, ...]) -> GameRecord:
     """The game record the actions leave: each undo takes back the last command."""
     return GameRecord(info.seed, info.data_version, tuple(commands_standing(actions)), position=info.position)
@@ -140,13 +157,44 @@ class Store:
 
     # --- games -------------------------------------------------------------------
 
-    def create_game(self, game_id: str, seed: int, data_version: str, position: str | None = None) -> GameInfo:
+    def create_game(
+        self, game_id: str, seed: int, data_version: str, position: str | None = None, players: dict[Side, str] | None = None
+    ) -> GameInfo:
         info = GameInfo(game_id, seed, data_version, position, time.time(), "playing", None)
+        players = players or {}
         self._write(
-            "INSERT INTO games (id, seed, data_version, position, created, status) VALUES (?, ?, ?, ?, ?, ?)",
-            (info.id, info.seed, info.data_version, info.position, info.created, info.status),
+            "INSERT INTO games (id, seed, data_version, position, created, status, ishida_player, tokugawa_player)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (info.id, info.seed, info.data_version, info.position, info.created, info.status,
+             players.get(Side.ISHIDA), players.get(Side.TOKUGAWA)),
         )
         return info
+
+    def take_seat(self, game_id: str, side: Side, player: str) -> bool:
+        """Give an open seat to `player`; False (nothing changed) if the seat
+        is not open. The check and the change are one statement."""
+        column = f"{side.value}_player"  # a Side's value: ishida or tokugawa
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                cursor = self._db.execute(f"UPDATE games SET {column} = ? WHERE id = ? AND {column} IS NULL", (player, game_id))
+                return cursor.rowcount == 1
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot write the game store: {error}") from None
+
+    def summaries(self) -> list[GameSummary]:
+        """Every game as a lobby lists it, oldest first (`updated` is the time
+        of its last action, `version` its number of actions: both derived)."""
+        rows = self._read(
+            "SELECT g.id, g.ishida_player, g.tokugawa_player, g.status, g.result, g.created,"
+            " (SELECT at FROM actions WHERE game = g.id ORDER BY seq DESC LIMIT 1),"
+            " (SELECT max(seq) FROM actions WHERE game = g.id)"
+            " FROM games g ORDER BY g.created"
+        )
+        return [
+            GameSummary(id, (ishida, tokugawa), status, result, created, last or created, version or 0)
+            for id, ishida, tokugawa, status, result, created, last, version in rows
+        ]
 
     def create_game_from_record(self, game_id: str, record: GameRecord) -> GameInfo:
         """A new game starting where `record` starts (its commands are not stored)."""

@@ -1,0 +1,134 @@
+"""The club's commands: `serve`, `member add|list|remove`, `club` (docs/club.md)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+
+def add_club_commands(commands) -> None:
+    serve = commands.add_parser("serve", help="run a club server that hosts many games")
+    serve.add_argument("--data", type=Path, required=True, metavar="DIR", help="the club's store, keys and socket")
+    serve.add_argument("--listen", metavar="HOST:PORT", help="also listen on TCP (port 0: any free port)")
+    serve.add_argument("--ssh", type=int, metavar="PORT", help="serve members over SSH on PORT")
+    serve.add_argument("--web", type=int, metavar="PORT", help="serve members in the browser on PORT")
+    serve.add_argument("--evict-after", type=float, default=300.0, metavar="SECONDS", help="drop a game nobody used for this long from memory (default 300)")
+    member = commands.add_parser("member", help="add, list or remove the club's members")
+    actions = member.add_subparsers(dest="member_command", metavar="ACTION", required=True)
+    add = actions.add_parser("add", help="add a member (or another key of a member)")
+    add.add_argument("name")
+    add.add_argument("--key", type=Path, required=True, metavar="PUBLIC_KEY_FILE", help="an OpenSSH public key file (.pub)")
+    add.add_argument("--data", type=Path, required=True, metavar="DIR")
+    listing = actions.add_parser("list", help="list the members")
+    listing.add_argument("--data", type=Path, required=True, metavar="DIR")
+    remove = actions.add_parser("remove", help="remove a member and their keys (their games stay)")
+    remove.add_argument("name")
+    remove.add_argument("--data", type=Path, required=True, metavar="DIR")
+    club = commands.add_parser(
+        "club",
+        help="open the club's lobby (SEKIGAHARA_CLUB and SEKIGAHARA_SESSION, or --data DIR --member NAME)",
+    )
+    club.add_argument("--data", type=Path, metavar="DIR", help="the club's DIR (the club's own Unix user only)")
+    club.add_argument("--member", metavar="NAME", help="the member to sign in, with --data")
+
+
+def _fail(program: str, message: str, status: int) -> int:
+    from sekigahara_tui.cli import fail
+
+    return fail(program, message, status)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from sekigahara_tui.club.serve import ClubError, serve
+    from sekigahara_tui.net.hosting import HostingError, parse_listen
+    from sekigahara_tui.net.store import StoreError
+
+    try:
+        listen = parse_listen(args.listen) if args.listen else None
+    except HostingError as error:
+        return _fail("sekigahara serve", str(error), 2)
+    for flag, port in (("--ssh", args.ssh), ("--web", args.web)):
+        if port is not None and not 0 <= port < 65536:
+            return _fail("sekigahara serve", f"{flag} wants a port number, not {port}", 2)
+    if args.evict_after <= 0:
+        return _fail("sekigahara serve", "--evict-after must be positive", 2)
+    say = lambda line: print(line, flush=True)  # noqa: E731
+    try:
+        print(asyncio.run(serve(args.data, listen, args.ssh, args.web, say=say, evict_after=args.evict_after)))
+    except (ClubError, StoreError) as error:
+        return _fail("sekigahara serve", str(error), 2)
+    except OSError as error:
+        return _fail("sekigahara serve", f"cannot listen: {error.strerror or error}", 2)
+    return 0
+
+
+def run_member(args: argparse.Namespace) -> int:
+    from rules.surface import printable_path
+    from sekigahara_tui.club import members
+
+    try:
+        if args.member_command == "add":
+            try:
+                text = args.key.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as error:
+                reason = getattr(error, "strerror", None) or "not a text file"
+                return _fail("sekigahara member add", f"cannot read {printable_path(args.key)}: {reason}", 2)
+            new = members.add(args.data, args.name, text)
+            print(f"{args.name}: {new} key{'s' if new != 1 else ''} added")
+        elif args.member_command == "list":
+            for member in members.list_members(args.data):
+                print(f"{member.name}\t{member.keys} key{'s' if member.keys != 1 else ''}")
+        else:
+            members.remove(args.data, args.name)
+            print(f"{args.name}: removed")
+    except members.MemberError as error:
+        return _fail(f"sekigahara member {args.member_command}", str(error), 1)
+    return 0
+
+
+def club_client_for(args: argparse.Namespace):
+    """The lobby connection the arguments or the environment name (ValueError, ClubError)."""
+    from sekigahara_tui.club.client import ClubClient
+    from sekigahara_tui.club.serve import club_address
+
+    if args.data is not None or args.member is not None:
+        if args.data is None or args.member is None:
+            raise ValueError("--data DIR and --member NAME go together")
+        return ClubClient(club_address(args.data)["socket"], member=args.member)
+    return ClubClient.from_environment()
+
+
+def run_club(args: argparse.Namespace) -> int:
+    from sekigahara_tui.club.client import ClubRefused
+    from sekigahara_tui.club.serve import ClubError
+    from sekigahara_tui.crash_log import app_crash_message, data_dir
+
+    try:
+        client = club_client_for(args)
+    except (ValueError, ClubError) as error:
+        return _fail("sekigahara club", str(error), 2)
+
+    async def check() -> str:
+        try:
+            return await client.connect()
+        finally:
+            await client.close()
+
+    try:
+        asyncio.run(check())  # refused or unreachable: one line, before Textual starts
+    except ClubRefused as error:
+        return _fail("sekigahara club", f"the club refused: {error}", 1)
+    except (OSError, asyncio.TimeoutError) as error:
+        return _fail("sekigahara club", f"cannot reach the club at {client.socket_path}: {getattr(error, 'strerror', None) or error}", 1)
+    from sekigahara_tui.app import SekigaharaApp
+
+    app = SekigaharaApp(save_dir=args.save_dir or data_dir(), club=client)
+    app.run()
+    if app.return_code:
+        return _fail("sekigahara", app_crash_message(app.crash_log), app.return_code)
+    return 0
+
+
+CLUB_COMMANDS = {"serve": run_serve, "member": run_member, "club": run_club}

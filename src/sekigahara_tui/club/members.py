@@ -1,0 +1,265 @@
+"""The club's members: a name each, and the SSH public keys that sign them in.
+
+Names live in the `members` table of the club store (DATA_DIR/club.sqlite);
+keys in DATA_DIR/authorized_keys (0600), one OpenSSH public key a line,
+`ALGORITHM BASE64 NAME`: the comment names the member the key signs in. The
+SSH front end asks `member_for_key(data_dir, key)`. Changes hold a lock
+(DATA_DIR/members.lock) and write the key file atomically, so a running club
+server and `sekigahara member add` may work side by side.
+
+Every function raises MemberError with a one-line reason, and changes nothing
+when it does.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import builtins
+import fcntl
+import os
+import re
+import sqlite3
+import struct
+import time
+from pathlib import Path
+
+from attrs import frozen
+
+from rules.surface import printable, printable_path
+from sekigahara_tui.net.locations import write_private
+
+STORE_FILE = "club.sqlite"
+KEYS_FILE = "authorized_keys"
+LOCK_FILE = "members.lock"
+NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+# The player name of a seat the server plays; no member can have it (NAME).
+COMPUTER = "computer"
+RESERVED = frozenset({COMPUTER})
+KEY_ALGORITHMS = frozenset(
+    {
+        "ssh-ed25519",
+        "ssh-rsa",
+        "ecdsa-sha2-nistp256",
+        "ecdsa-sha2-nistp384",
+        "ecdsa-sha2-nistp521",
+        "sk-ssh-ed25519@openssh.com",
+        "sk-ecdsa-sha2-nistp256@openssh.com",
+    }
+)
+MAX_KEY_FILE = 64 * 1024
+MAX_KEYS = 16  # per member
+
+MEMBERS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS members (
+    name TEXT PRIMARY KEY,
+    added REAL NOT NULL
+);
+"""
+
+
+class MemberError(Exception):
+    """A member or key that cannot be added, removed or read; one line."""
+
+
+@frozen
+class Member:
+    name: str
+    keys: int  # how many public keys sign this member in
+    added: float
+
+
+# --- names and keys ----------------------------------------------------------------
+
+
+def name_problem(name: str) -> str | None:
+    if not NAME.fullmatch(name):
+        return f"a member's name is 1-32 characters of a-z, 0-9, - and _, beginning with a letter, not {printable(name, 40)!r}"
+    if name in RESERVED:
+        return f"{name!r} is reserved"
+    return None
+
+
+def parse_key(text: str) -> tuple[str, str]:
+    """(algorithm, base64) of one OpenSSH public key line (`ALG BASE64
+    [COMMENT]`), or of its `ALG BASE64` part. MemberError if it is not one."""
+    fields = text.strip().split()
+    if len(fields) < 2:
+        raise MemberError("a public key is 'ALGORITHM BASE64 [COMMENT]' (an OpenSSH .pub file)")
+    algorithm, data = fields[0], fields[1]
+    if algorithm not in KEY_ALGORITHMS:
+        raise MemberError(f"not an OpenSSH public key algorithm: {printable(algorithm, 40)!r}")
+    try:
+        blob = base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        raise MemberError("the key's base64 part is not valid base64") from None
+    # The blob begins with the algorithm's name as an SSH string.
+    if len(blob) < 4 or blob[4 : 4 + struct.unpack(">I", blob[:4])[0]] != algorithm.encode():
+        raise MemberError(f"the key's data is not an {algorithm} key")
+    return algorithm, data
+
+
+def parse_key_file(text: str) -> builtins.list[tuple[str, str]]:
+    """Every key of a .pub file's text (blank lines and # comments skipped)."""
+    keys = [parse_key(line) for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    if not keys:
+        raise MemberError("no public key in the key file")
+    return keys
+
+
+def _read_keys(data_dir: Path) -> builtins.list[tuple[str, str, str]]:
+    """(algorithm, base64, member) of every line of DATA_DIR/authorized_keys."""
+    path = data_dir / KEYS_FILE
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_KEY_FILE + 1)
+    except FileNotFoundError:
+        return []
+    except OSError as error:
+        raise MemberError(f"cannot read {printable_path(path)}: {error.strerror}") from None
+    if len(data) > MAX_KEY_FILE:
+        raise MemberError(f"{printable_path(path)} is larger than {MAX_KEY_FILE} bytes")
+    entries = []
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        fields = line.split()
+        if len(fields) >= 3 and not fields[0].startswith("#"):
+            entries.append((fields[0], fields[1], fields[2]))
+    return entries
+
+
+def _keys_text(entries: builtins.list[tuple[str, str, str]]) -> str:
+    return "".join(f"{algorithm} {data} {name}\n" for algorithm, data, name in entries)
+
+
+def member_for_key(data_dir: Path, key: str) -> str | None:
+    """The member a public key signs in (an OpenSSH key line, or its
+    `ALGORITHM BASE64` part), or None for a key nobody holds or not a key."""
+    try:
+        algorithm, data = parse_key(key)
+        for known_algorithm, known_data, name in _read_keys(Path(data_dir)):
+            if known_algorithm == algorithm and known_data == data:
+                return name
+    except MemberError:
+        return None
+    return None
+
+
+# --- the members table -------------------------------------------------------------
+
+
+def open_members(data_dir: Path) -> sqlite3.Connection:
+    """The club store, with the members table (made if missing)."""
+    path = Path(data_dir) / STORE_FILE
+    try:
+        db = sqlite3.connect(path, isolation_level=None, timeout=10)
+        os.chmod(path, 0o600)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = FULL")
+        db.executescript(MEMBERS_SCHEMA)
+    except (sqlite3.Error, OSError) as error:
+        raise MemberError(f"cannot open the club store {printable_path(path)}: {error}") from None
+    return db
+
+
+def prepare_data_dir(data_dir: Path) -> Path:
+    """DATA_DIR as a directory only its owner may enter (0700), made if missing."""
+    data_dir = Path(data_dir)
+    if data_dir.exists() and not data_dir.is_dir():
+        raise MemberError(f"{printable_path(data_dir)} is not a directory")
+    try:
+        data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.chmod(data_dir, 0o700)  # the store holds every game's seed and hands
+    except OSError as error:
+        raise MemberError(f"cannot make {printable_path(data_dir)}: {error.strerror}") from None
+    return data_dir.resolve()
+
+
+class _Locked:
+    def __init__(self, data_dir: Path) -> None:
+        self.path = data_dir / LOCK_FILE
+
+    def __enter__(self) -> None:
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *_: object) -> None:
+        os.close(self.fd)
+
+
+def add(data_dir: Path, name: str, key_text: str) -> int:
+    """Add member `name` with the keys of `key_text` (a .pub file's text), or
+    add keys to an existing member. Returns how many keys were new."""
+    problem = name_problem(name)
+    if problem is not None:
+        raise MemberError(problem)
+    keys = parse_key_file(key_text)
+    data_dir = prepare_data_dir(data_dir)
+    with _Locked(data_dir):
+        entries = _read_keys(data_dir)
+        new = []
+        for algorithm, data in keys:
+            owner = next((n for a, d, n in entries if (a, d) == (algorithm, data)), None)
+            if owner is not None and owner != name:
+                raise MemberError(f"that key already signs in member {owner!r}")
+            if owner is None and (algorithm, data, name) not in new:
+                new.append((algorithm, data, name))
+        if sum(1 for _, _, n in entries if n == name) + len(new) > MAX_KEYS:
+            raise MemberError(f"a member has at most {MAX_KEYS} keys")
+        db = open_members(data_dir)
+        try:
+            db.execute("INSERT OR IGNORE INTO members (name, added) VALUES (?, ?)", (name, time.time()))
+        except sqlite3.Error as error:
+            raise MemberError(f"cannot write the club store: {error}") from None
+        finally:
+            db.close()
+        if new:
+            try:
+                write_private(data_dir / KEYS_FILE, _keys_text(entries + new))
+            except OSError as error:
+                raise MemberError(f"cannot write {printable_path(data_dir / KEYS_FILE)}: {error.strerror}") from None
+    return len(new)
+
+
+def remove(data_dir: Path, name: str) -> None:
+    """Remove a member and their keys (their games stay in the store)."""
+    data_dir = Path(data_dir)
+    if not (data_dir / STORE_FILE).is_file():
+        raise MemberError(f"no club in {printable_path(data_dir)}")
+    with _Locked(data_dir):
+        if name not in {member.name for member in list_members(data_dir)}:
+            raise MemberError(f"no member {printable(name, 40)!r}")
+        entries = _read_keys(data_dir)
+        try:
+            write_private(data_dir / KEYS_FILE, _keys_text([e for e in entries if e[2] != name]))
+        except OSError as error:
+            raise MemberError(f"cannot write {printable_path(data_dir / KEYS_FILE)}: {error.strerror}") from None
+        db = open_members(data_dir)
+        try:
+            db.execute("DELETE FROM members WHERE name = ?", (name,))
+        except sqlite3.Error as error:
+            raise MemberError(f"cannot write the club store: {error}") from None
+        finally:
+            db.close()
+
+
+def list_members(data_dir: Path) -> builtins.list[Member]:
+    """Every member, by name."""
+    data_dir = Path(data_dir)
+    if not (data_dir / STORE_FILE).is_file():
+        return []
+    db = open_members(data_dir)
+    try:
+        rows = db.execute("SELECT name, added FROM members ORDER BY name").fetchall()
+    except sqlite3.Error as error:
+        raise MemberError(f"cannot read the club store: {error}") from None
+    finally:
+        db.close()
+    keys = _read_keys(data_dir)
+    return [Member(name, sum(1 for _, _, n in keys if n == name), added) for name, added in rows]
+
+
+def is_member(data_dir: Path, name: str) -> bool:
+    return any(member.name == name for member in list_members(data_dir))
+
+
+list = list_members  # members.list(data_dir), as the front ends call it

@@ -1,0 +1,244 @@
+"""The club's lobby messages, beside the game protocol (docs/club.md).
+
+A connection to the club socket begins with `club_hello` (a lobby session:
+list games, make one, join one, enter one, watch one) or with the game
+protocol's `hello` for a seat (docs/protocol.md), or `watch_game` for a
+spectator. The lobby hands out the per-seat token a game connection needs
+(`entry`). Read as strictly as the game protocol: exact types, no unknown
+keys, bounded printable strings.
+
+Client side too: imports from `rules` only the surface.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal, Union
+
+import cattrs
+from attrs import field, frozen
+from cattrs.strategies import configure_tagged_union
+from cattrs.v import format_exception
+
+from rules.surface import Side, printable
+from sekigahara_tui.net.protocol import (
+    MAX_CLIENT_DEPTH,
+    MAX_CLIENT_LINE,
+    MAX_GAME_ID_LENGTH,
+    MAX_HOST_DEPTH,
+    MAX_ID_LENGTH,
+    MAX_TOKEN_LENGTH,
+    BadMessage,
+    Ping,
+    Pong,
+    Refused,
+    _parse,
+    decode_client_message,
+    decode_host_message,
+    make_wire_converter,
+)
+
+MAX_MEMBER_NAME = 32
+# A lobby lists at most this many games of each kind (the newest).
+MAX_LISTED = 200
+
+
+def _printable(_instance: object, attribute: Any, value: str | None) -> None:
+    if value is None:
+        return
+    if not value or not value.isprintable():
+        raise ValueError(f"{attribute.name} is empty or holds an unprintable character")
+
+
+def _bounded(limit: int):
+    def check(_instance: object, attribute: Any, value: str | None) -> None:
+        if value is not None and len(value) > limit:
+            raise ValueError(f"{attribute.name} is longer than {limit} characters")
+
+    return [check, _printable]
+
+
+def _opponent(_instance: object, _attribute: Any, value: str) -> None:
+    if value not in ("open", "computer"):
+        raise ValueError("opponent must be 'open' or 'computer'")
+
+
+# --- client to club ----------------------------------------------------------------
+
+
+@frozen
+class ClubHello:
+    """The first message of a lobby connection: a session token minted by a
+    front end (SSH, web), or a member's name over the Unix socket from the
+    club's own Unix user (the socket's permission is the check)."""
+
+    protocol: int
+    session: str | None = field(validator=_bounded(MAX_TOKEN_LENGTH))
+    member: str | None = field(validator=_bounded(MAX_MEMBER_NAME))
+
+
+@frozen
+class ListGames:
+    """Ask for the lobby (answered by `lobby`)."""
+
+
+@frozen
+class NewGame:
+    """A new game: `side` to play (None: either), against an opponent who
+    joins later ("open") or the computer."""
+
+    id: str = field(validator=_bounded(MAX_ID_LENGTH))
+    side: Side | None
+    opponent: str = field(validator=_opponent)
+
+
+@frozen
+class JoinGame:
+    """Take the open seat of someone else's game."""
+
+    id: str = field(validator=_bounded(MAX_ID_LENGTH))
+    game: str = field(validator=_bounded(MAX_GAME_ID_LENGTH))
+
+
+@frozen
+class Enter:
+    """Ask for the token of my seat in one of my games."""
+
+    id: str = field(validator=_bounded(MAX_ID_LENGTH))
+    game: str = field(validator=_bounded(MAX_GAME_ID_LENGTH))
+
+
+@frozen
+class Watch:
+    """Ask for a spectator's token for a game (public information only)."""
+
+    id: str = field(validator=_bounded(MAX_ID_LENGTH))
+    game: str = field(validator=_bounded(MAX_GAME_ID_LENGTH))
+
+
+@frozen
+class WatchGame:
+    """The first message of a spectator's game connection (like `hello`)."""
+
+    protocol: int
+    game: str = field(validator=_bounded(MAX_GAME_ID_LENGTH))
+    token: str = field(validator=_bounded(MAX_TOKEN_LENGTH))
+    seen: int | None
+
+
+# --- club to client ----------------------------------------------------------------
+
+
+@frozen
+class ClubWelcome:
+    protocol: int
+    member: str
+
+
+@frozen
+class GameLine:
+    """One game in a lobby: players (None: open seat, "computer"), whose
+    decision it is, status ("playing"/"over") and result."""
+
+    game: str
+    ishida: str | None
+    tokugawa: str | None
+    to_move: tuple[Side, ...]
+    status: str
+    result: str | None
+    version: int
+    updated: float
+
+    def player(self, side: Side) -> str | None:
+        return self.ishida if side is Side.ISHIDA else self.tokugawa
+
+
+@frozen
+class Lobby:
+    member: str
+    mine: tuple[GameLine, ...]  # my games in play
+    open: tuple[GameLine, ...]  # others' games waiting for an opponent
+    watchable: tuple[GameLine, ...]  # others' games in play
+    finished: tuple[GameLine, ...]  # my finished games
+
+
+@frozen
+class Entry:
+    """The answer to new_game, join_game, enter (seat set) and watch (seat
+    None): connect to the same socket with this token."""
+
+    reply_to: str
+    game: str
+    seat: Side | None
+    token: str
+
+
+CLUB_CLIENT_MESSAGES: dict[type, str] = {
+    ClubHello: "club_hello",
+    ListGames: "list_games",
+    NewGame: "new_game",
+    JoinGame: "join_game",
+    Enter: "enter",
+    Watch: "watch",
+    WatchGame: "watch_game",
+    Ping: "ping",
+}
+CLUB_HOST_MESSAGES: dict[type, str] = {
+    ClubWelcome: "club_welcome",
+    Lobby: "lobby",
+    Entry: "entry",
+    Refused: "refused",
+    Pong: "pong",
+}
+ClubClientMessage = Union[ClubHello, ListGames, NewGame, JoinGame, Enter, Watch, WatchGame, Ping]
+ClubHostMessage = Union[ClubWelcome, Lobby, Entry, Refused, Pong]
+_TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
+
+converter = make_wire_converter()
+configure_tagged_union(ClubClientMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
+configure_tagged_union(ClubHostMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
+
+_CLUB_NAMES = set(CLUB_CLIENT_MESSAGES.values()) - {"ping"}
+_HOST_NAMES = set(CLUB_HOST_MESSAGES.values())
+
+
+def encode(message: object) -> bytes:
+    union = ClubClientMessage if type(message) in CLUB_CLIENT_MESSAGES else ClubHostMessage
+    data = converter.unstructure(message, union)
+    return (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def _structure(data: dict[str, Any], union: object, kind: str) -> object:
+    given = data.get("id")
+    safe_id = given if isinstance(given, str) and 0 < len(given) <= MAX_ID_LENGTH and given.isprintable() else None
+    try:
+        return converter.structure(data, union)
+    except cattrs.BaseValidationError as error:
+        details = "; ".join(cattrs.transform_error(error, format_exception=lambda e, t: str(e) if type(e) is ValueError and str(e) else format_exception(e, t)))
+        raise BadMessage(f"bad {kind} message: {printable(details, 200)}", safe_id) from None
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        raise BadMessage(f"bad {kind} message: {printable(str(error), 200)}", safe_id) from None
+
+
+def decode_club_client_message(line: bytes) -> object:
+    """A line from a client of the club: a lobby message, a spectator's
+    watch_game, or a game-protocol message (hello, submit, undo, ping)."""
+    if len(line) > MAX_CLIENT_LINE:
+        raise BadMessage(f"a line of more than {MAX_CLIENT_LINE} bytes")
+    data = _parse(line, MAX_CLIENT_DEPTH)
+    kind = data.get("type")
+    if isinstance(kind, str) and kind in _CLUB_NAMES:
+        return _structure(data, ClubClientMessage, kind)
+    return decode_client_message(line)
+
+
+def decode_club_host_message(line: bytes) -> object:
+    """A line from the club on a lobby connection."""
+    data = _parse(line, MAX_HOST_DEPTH)
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _HOST_NAMES:
+        return decode_host_message(line)  # raises BadMessage for an unknown type
+    return _structure(data, ClubHostMessage, kind)
+
+
+Opponent = Literal["open", "computer"]

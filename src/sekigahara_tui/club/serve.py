@@ -1,0 +1,132 @@
+"""`sekigahara serve --data DIR`: run the club server with its store in DIR.
+
+DIR (0700) holds club.sqlite (games, actions, members), club.secret (seat
+tokens are derived from it), authorized_keys (members' SSH keys), host.lock
+(held while a server runs: a second one is refused, and a socket left by a
+killed one is known stale) and, while serving, club.json (the socket path,
+the TCP address and the pid). The Unix socket is DIR/club.sock (0600), or
+when that path is too long for AF_UNIX, one in the user's runtime directory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import os
+import signal
+from pathlib import Path
+from typing import Callable
+
+from rules.surface import printable_path
+from sekigahara_tui.club.members import STORE_FILE, MemberError, open_members, prepare_data_dir
+from sekigahara_tui.club.server import ClubServer, load_secret
+from sekigahara_tui.net.locations import MAX_SOCKET_PATH, HostLock, LocationError, runtime_dir, short_name, write_private
+from sekigahara_tui.net.store import Store
+
+ADDRESS_FILE = "club.json"
+SOCKET_FILE = "club.sock"
+
+
+class ClubError(Exception):
+    """The club cannot be served or reached as asked; one line."""
+
+
+def club_socket_path(data_dir: Path) -> Path:
+    path = data_dir / SOCKET_FILE
+    if len(os.fsencode(path)) <= MAX_SOCKET_PATH - 8:
+        return path
+    return runtime_dir() / f"club-{short_name(data_dir)}.sock"
+
+
+def club_address(data_dir: Path) -> dict:
+    """What a running club wrote into DATA_DIR/club.json (ClubError if none)."""
+    path = Path(data_dir) / ADDRESS_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ClubError(f"no club server is running for {printable_path(data_dir)} (no {ADDRESS_FILE})") from None
+    except (OSError, ValueError) as error:
+        raise ClubError(f"cannot read {printable_path(path)}: {error}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("socket"), str):
+        raise ClubError(f"{printable_path(path)} is not a club address file")
+    return data
+
+
+async def start_front_end(module: str, starter: str, *arguments) -> object:
+    """The SSH or web front end (club/ssh_front.py, club/web_front.py),
+    written separately: ClubError if it is not there."""
+    try:
+        front = importlib.import_module(f"sekigahara_tui.club.{module}")
+    except ImportError as error:
+        raise ClubError(f"the {module} front end is not available: {error}") from None
+    result = getattr(front, starter)(*arguments)
+    if asyncio.iscoroutine(result) or isinstance(result, asyncio.Future):
+        result = await result
+    return result
+
+
+async def serve(
+    data_dir: Path,
+    listen: tuple[str, int] | None = None,
+    ssh_port: int | None = None,
+    web_port: int | None = None,
+    say: Callable[[str], None] = print,
+    ready: Callable[[ClubServer], None] | None = None,
+    evict_after: float | None = None,
+) -> str:
+    try:
+        data_dir = prepare_data_dir(data_dir)
+        open_members(data_dir).close()
+    except MemberError as error:
+        raise ClubError(str(error)) from None
+    lock = HostLock(data_dir)
+    try:
+        lock.acquire()
+    except LocationError as error:
+        raise ClubError(f"a club server is already running for {printable_path(data_dir)}") from None
+    cleanup: list[Path] = []
+    store = None
+    club = None
+    try:
+        store = Store.open(data_dir / STORE_FILE)
+        options = {} if evict_after is None else {"evict_after": evict_after}
+        club = ClubServer(store, data_dir, load_secret(data_dir), **options)
+        sock = club_socket_path(data_dir)
+        sock.unlink(missing_ok=True)  # we hold the lock: a socket here is a dead server's
+        await club.listen_unix(sock)
+        os.chmod(sock, 0o600)
+        cleanup.append(sock)
+        tcp = await club.listen_tcp(*listen) if listen else None
+        # Front ends (written beside this module by their own authors).
+        if ssh_port is not None:
+            await start_front_end("ssh_front", "start_ssh", club, data_dir, ssh_port)
+        if web_port is not None:
+            await start_front_end("web_front", "start_web", club, data_dir, web_port)
+        address = {"socket": str(sock), "tcp": list(tcp) if tcp else None, "pid": os.getpid()}
+        write_private(data_dir / ADDRESS_FILE, json.dumps(address) + "\n")
+        cleanup.append(data_dir / ADDRESS_FILE)
+        say(
+            f"club server for {data_dir}: {len(club.catalog)} games, socket {sock}"
+            + (f", TCP {tcp[0]}:{tcp[1]}" if tcp else "")
+            + (f", SSH port {ssh_port}" if ssh_port is not None else "")
+            + (f", web port {web_port}" if web_port is not None else "")
+        )
+        if ready is not None:
+            ready(club)
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, club.done.set)
+        await club.done.wait()
+        return "stopped"
+    finally:
+        if club is not None:
+            await club.close()
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(signum)
+        for path in cleanup:
+            path.unlink(missing_ok=True)
+        if store is not None:
+            store.close()
+        lock.release()

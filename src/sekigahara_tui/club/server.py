@@ -1,0 +1,503 @@
+"""The club server: one asyncio process holding many games (docs/club.md).
+
+It is a GameServer (net/server.py: commit before acknowledging, one
+connection per seat, stale and duplicate messages) with more to say:
+
+- games are loaded from the store on first use (a hello, a lobby that needs
+  one) and evicted when nobody has used them for `evict_after` seconds;
+- a lobby connection (`club_hello` with a front end's session token, or a
+  member's name from the club's own Unix user) lists games, makes them, joins
+  and enters them, and hands out seat tokens derived from the club's secret
+  (stable across restarts, so clients reconnect to a restarted server);
+- spectators (`watch_game`) receive `spectator_view`: public information only;
+- a seat played by "computer" is decided in this process by a random player,
+  through the same commit-then-broadcast path as a client's command.
+
+Server side: it reaches the engine only through GameHost (host.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import math
+import os
+import random
+import secrets
+import time
+from pathlib import Path
+
+import attrs
+from attrs import define
+
+from rules.notation import format_command
+from rules.surface import BOTH_SIDES, Event, PlayerView, Side, default_components, printable
+from sekigahara_tui.club import members
+from sekigahara_tui.club.members import COMPUTER
+from sekigahara_tui.club.protocol import (
+    MAX_LISTED,
+    ClubHello,
+    ClubWelcome,
+    Enter,
+    Entry,
+    GameLine,
+    JoinGame,
+    ListGames,
+    Lobby,
+    NewGame,
+    Watch,
+    WatchGame,
+    decode_club_client_message,
+)
+from sekigahara_tui.club.protocol import encode as club_encode
+from sekigahara_tui.club.sessions import Sessions
+from sekigahara_tui.net.protocol import PROTOCOL_VERSION, GameOver, Hello, Ping, Pong, Refused, State, Welcome
+from sekigahara_tui.net.server import REAP_AFTER, Connection, GameServer, HostedGame, SeatAccess, result_text
+from sekigahara_tui.net.store import Action, GameSummary, Store, StoreError
+
+DEFAULT_EVICT_AFTER = 5 * 60.0
+SPECTATOR_UNDO = "a spectator does not play"
+PUBLIC = frozenset(BOTH_SIDES)
+
+
+# --- what a spectator may see ------------------------------------------------------
+
+
+def spectator_view(ishida: PlayerView, tokugawa: PlayerView) -> PlayerView:
+    """The game as someone who plays neither side sees it (R55 for both sides),
+    in a PlayerView's shape from Ishida's chair: of Ishida's blocks only those
+    Tokugawa sees too (the Mori Box, the eliminated, the revealed); of
+    Tokugawa's, what Ishida sees (counts per place, the revealed); no hand, no
+    secret choice, no legal command, no stack move in progress. Everything
+    else in a view is public (both views hold it alike)."""
+    assert ishida.side is Side.ISHIDA and tokugawa.side is Side.TOKUGAWA
+    public_ishida = set(tokugawa.enemy_known)
+    movement = ishida.movement
+    if movement is not None:
+        movement = attrs.evolve(movement, stack_move=None, fixed=frozenset())
+    return attrs.evolve(
+        ishida,
+        own_blocks=tuple(block for block in ishida.own_blocks if block in public_ishida),
+        hand=(),
+        set_aside=(),
+        movement=movement,
+        legal=(),
+    )
+
+
+def public_events(step: list[Event]) -> tuple[Event, ...]:
+    """The events of a step both sides see (a spectator sees no side's private ones)."""
+    return tuple(event for event in step if event.visible_to() == PUBLIC)
+
+
+# --- the catalog: every game of the store, as the lobby needs it --------------------
+
+
+@define
+class CatalogEntry:
+    id: str
+    players: dict[Side, str | None]
+    status: str
+    result: str | None
+    created: float
+    updated: float
+    version: int
+    to_move: tuple[Side, ...] | None = None  # None: not known until the game is loaded
+
+    @classmethod
+    def of(cls, summary: GameSummary) -> CatalogEntry:
+        return cls(
+            summary.id,
+            {Side.ISHIDA: summary.players[0], Side.TOKUGAWA: summary.players[1]},
+            summary.status,
+            summary.result,
+            summary.created,
+            summary.updated,
+            summary.version,
+            () if summary.status == "over" else None,
+        )
+
+    def line(self) -> GameLine:
+        return GameLine(
+            self.id,
+            self.players[Side.ISHIDA],
+            self.players[Side.TOKUGAWA],
+            self.to_move or (),
+            self.status,
+            self.result,
+            self.version,
+            self.updated,
+        )
+
+    def side_of(self, member: str) -> Side | None:
+        return next((side for side in BOTH_SIDES if self.players[side] == member), None)
+
+    @property
+    def open_side(self) -> Side | None:
+        return next((side for side in BOTH_SIDES if self.players[side] is None), None)
+
+
+@define(eq=False)
+class LobbySession:
+    member: str
+
+
+@define(eq=False)
+class Spectating:
+    game: HostedGame
+
+
+class ClubServer(GameServer):
+    def __init__(
+        self,
+        store: Store,
+        data_dir: Path,
+        secret: bytes,
+        *,
+        evict_after: float = DEFAULT_EVICT_AFTER,
+        reap_after: float = REAP_AFTER,
+        computer_seed: int | None = None,
+    ) -> None:
+        super().__init__(store, idle_timeout=math.inf, grace=math.inf, reap_after=reap_after)
+        self.data_dir = Path(data_dir)
+        self._secret = secret
+        self.sessions = Sessions()
+        self.socket_path: Path | None = None
+        self.evict_after = evict_after
+        self.catalog: dict[str, CatalogEntry] = {entry.id: CatalogEntry.of(entry) for entry in store.summaries()}
+        self.watchers: dict[str, set[Connection]] = {}
+        self.last_used: dict[str, float] = {}
+        self.loads = 0  # games loaded from the store (first use or after eviction)
+        self.evictions = 0
+        self._computer = random.Random(computer_seed)
+        self._computer_pending: set[str] = set()
+        self._evictor: asyncio.Task | None = None
+
+    # --- the front ends' door ---------------------------------------------------------
+
+    def open_session(self, member: str) -> str:
+        """A session token for `member`, for a client process started by a
+        front end (SEKIGAHARA_SESSION)."""
+        return self.sessions.open_session(member)
+
+    def close_session(self, token: str) -> None:
+        self.sessions.close_session(token)
+
+    # --- tokens ------------------------------------------------------------------------
+
+    def _derived(self, purpose: str) -> str:
+        digest = hmac.new(self._secret, purpose.encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:24]).decode()
+
+    def seat_token(self, game_id: str, side: Side) -> str:
+        return self._derived(f"seat\0{game_id}\0{side.value}")
+
+    def watch_token(self, game_id: str) -> str:
+        return self._derived(f"watch\0{game_id}")
+
+    # --- games: loading, eviction -------------------------------------------------------
+
+    def _find_game(self, game_id: str) -> HostedGame | None:
+        game = self.games.get(game_id)
+        if game is None and game_id in self.catalog:
+            game = self.add_game(game_id, {side: SeatAccess(self.seat_token(game_id, side)) for side in BOTH_SIDES})
+            self.loads += 1
+            self._note_change(game)
+            self._schedule_computer(game)
+        if game is not None:
+            self.last_used[game_id] = time.monotonic()
+        return game
+
+    def evict_idle(self, now: float | None = None) -> list[str]:
+        """Drop from memory the games nobody has used for `evict_after` seconds
+        (no seat, no spectator connected); the store keeps them."""
+        now = time.monotonic() if now is None else now
+        gone = []
+        for game_id, game in list(self.games.items()):
+            if game.connections or self.watchers.get(game_id) or game_id in self._computer_pending:
+                continue
+            if now - self.last_used.get(game_id, 0.0) >= self.evict_after:
+                del self.games[game_id]
+                self.last_used.pop(game_id, None)
+                self.watchers.pop(game_id, None)
+                gone.append(game_id)
+        self.evictions += len(gone)
+        return gone
+
+    async def _evict_loop(self) -> None:
+        tick = max(0.05, min(30.0, self.evict_after / 4))
+        while True:
+            await asyncio.sleep(tick)
+            self.evict_idle()
+
+    async def listen_unix(self, path: Path) -> None:
+        await super().listen_unix(path)
+        self.socket_path = Path(path)
+        if self._evictor is None:
+            self._evictor = asyncio.get_running_loop().create_task(self._evict_loop())
+
+    async def close(self) -> None:
+        if self._evictor is not None:
+            self._evictor.cancel()
+        await super().close()
+
+    def _note_change(self, game: HostedGame) -> None:
+        entry = self.catalog[game.id]
+        entry.version = game.version
+        entry.updated = game.actions[-1].at if game.actions else entry.created
+        if game.host.is_over:
+            entry.status, entry.result, entry.to_move = "over", result_text(game.host.state), ()
+        else:
+            deciding = game.host.state.decision.sides
+            entry.to_move = tuple(side for side in BOTH_SIDES if side in deciding)
+
+    # --- changes: spectators, the catalog, the computer ----------------------------------
+
+    def _changed(self, game: HostedGame, submitter: Connection | None, message_id: str | None) -> None:
+        super()._changed(game, submitter, message_id)  # type: ignore[arg-type]
+        self._note_change(game)
+        self.last_used[game.id] = time.monotonic()
+        for watcher in list(self.watchers.get(game.id, ())):
+            self._send_spectator_state(watcher, game)
+            if game.host.is_over:
+                watcher.send(GameOver(result_text(game.host.state)))
+        self._schedule_computer(game)
+
+    def _computer_side(self, game: HostedGame) -> Side | None:
+        entry = self.catalog[game.id]
+        for side in BOTH_SIDES:
+            if entry.players[side] == COMPUTER and side in game.host.state.decision.sides:
+                return side
+        return None
+
+    def _schedule_computer(self, game: HostedGame) -> None:
+        if game.id in self._computer_pending or game.host.is_over or self._computer_side(game) is None:
+            return
+        self._computer_pending.add(game.id)
+        try:
+            asyncio.get_running_loop().call_soon(self._computer_moves, game, game.version)
+        except RuntimeError:  # no loop (a game loaded outside the server's loop)
+            self._computer_pending.discard(game.id)
+
+    def _computer_moves(self, game: HostedGame, version: int) -> None:
+        """The computer's seat decides at random among its legal commands,
+        committed before the game changes, like a client's command."""
+        self._computer_pending.discard(game.id)
+        side = self._computer_side(game)
+        if self.games.get(game.id) is not game:
+            return  # evicted meanwhile: it decides when next loaded
+        if side is None or game.version != version:
+            self._schedule_computer(game)  # the game moved on: look again
+            return
+        legal = game.host.view(side).legal
+        if not legal:
+            return
+        command = self._computer.choice(legal)
+        step = game.host.propose(command)
+        action = Action("command", side, format_command(command), None, time.time())
+        try:
+            self.store.append(game.id, action, game.version)
+        except StoreError:
+            return  # nothing changed; the next change (or load) tries again
+        game.actions.append(action)
+        game.host.accept(step)
+        self._changed(game, None, None)
+
+    # --- connections that are not seats ----------------------------------------------
+
+    def _decode(self, line: bytes) -> object:
+        return decode_club_client_message(line)
+
+    def _detach(self, connection: Connection) -> None:
+        super()._detach(connection)
+        if connection.game is not None:
+            self.last_used[connection.game.id] = time.monotonic()
+        if isinstance(connection.session, Spectating):
+            game = connection.session.game
+            self.watchers.get(game.id, set()).discard(connection)
+            self.last_used[game.id] = time.monotonic()
+
+    def _first_message(self, connection: Connection, message: object) -> bool:
+        if isinstance(message, Hello):
+            return self._hello(connection, message)
+        if isinstance(message, ClubHello):
+            return self._club_hello(connection, message)
+        if isinstance(message, WatchGame):
+            return self._watch_game(connection, message)
+        connection.send(Refused(None, "protocol", "the first message must be hello, club_hello or watch_game"))
+        return False
+
+    def _club_hello(self, connection: Connection, message: ClubHello) -> bool:
+        def refuse(kind: str, reason: str) -> bool:
+            connection.send(Refused(None, kind, reason))
+            return False
+
+        if message.protocol != PROTOCOL_VERSION:
+            return refuse("protocol", f"this club speaks protocol {PROTOCOL_VERSION}, not {message.protocol}")
+        if message.session is not None:
+            member = self.sessions.member_for(message.session)
+            if member is None:
+                return refuse("not-authorised", "unknown or expired session: sign in again")
+        elif message.member is not None:
+            # The local door: the club's own Unix user, over the Unix socket
+            # (the socket is 0600 in a 0700 directory; the peer credential too).
+            if connection.peer_uid is None or connection.peer_uid != os.getuid():
+                return refuse("not-authorised", "naming a member is for the club's own Unix user over the Unix socket")
+            member = message.member
+        else:
+            return refuse("not-authorised", "a session token or a member's name is needed")
+        if not members.is_member(self.data_dir, member):
+            return refuse("not-authorised", f"{printable(member, 40)!r} is not a member of this club")
+        connection.session = LobbySession(member)
+        self._send(connection, ClubWelcome(PROTOCOL_VERSION, member))
+        return True
+
+    def _watch_game(self, connection: Connection, message: WatchGame) -> bool:
+        if message.protocol != PROTOCOL_VERSION:
+            connection.send(Refused(None, "protocol", f"this club speaks protocol {PROTOCOL_VERSION}, not {message.protocol}"))
+            return False
+        if message.game not in self.catalog or not hmac.compare_digest(message.token.encode(), self.watch_token(message.game).encode()):
+            connection.send(Refused(None, "not-authorised", "wrong spectator's token for that game"))
+            return False
+        game = self._find_game(message.game)
+        assert game is not None
+        connection.session = Spectating(game)
+        connection.synced = self._steps_held(game, message.seen)
+        self.watchers.setdefault(game.id, set()).add(connection)
+        connection.send(Welcome(PROTOCOL_VERSION, game.id, Side.ISHIDA))
+        self._send_spectator_state(connection, game)
+        if game.host.is_over:
+            connection.send(GameOver(result_text(game.host.state)))
+        return True
+
+    def _send_spectator_state(self, connection: Connection, game: HostedGame) -> None:
+        host = game.host
+        first = min(connection.synced, host.step_count)
+        events = tuple(public_events(step) for step in host.step_events(Side.ISHIDA, first))
+        connection.synced = host.step_count
+        view = spectator_view(host.view(Side.ISHIDA), host.view(Side.TOKUGAWA))
+        connection.send(State(game.version, host.step_count, None, view, first, events, SPECTATOR_UNDO, host.is_over))
+
+    def _session_message(self, connection: Connection, message: object) -> bool:
+        if isinstance(message, Ping):
+            connection.send(Pong())
+            return True
+        session = connection.session
+        if isinstance(session, Spectating):
+            connection.send(Refused(getattr(message, "id", None), "not-authorised", "a spectator cannot play"))
+            return True
+        assert isinstance(session, LobbySession)
+        member = session.member
+        if isinstance(message, ListGames):
+            self._send(connection, self.lobby_for(member))
+        elif isinstance(message, NewGame):
+            self._new_game(connection, member, message)
+        elif isinstance(message, JoinGame):
+            self._join_game(connection, member, message)
+        elif isinstance(message, Enter):
+            self._enter(connection, member, message)
+        elif isinstance(message, Watch):
+            if message.game not in self.catalog:
+                connection.send(Refused(message.id, "unknown-game", f"no game {printable(message.game, 64)!r} in this club"))
+            else:
+                self._send(connection, Entry(message.id, message.game, None, self.watch_token(message.game)))
+        else:
+            connection.send(Refused(getattr(message, "id", None), "bad-message", "a lobby connection takes lobby messages only"))
+        return True
+
+    @staticmethod
+    def _send(connection: Connection, message: object) -> None:
+        if not connection.writer.is_closing():
+            connection.writer.write(club_encode(message))
+
+    # --- the lobby ------------------------------------------------------------------
+
+    def lobby_for(self, member: str) -> Lobby:
+        mine, open_games, watchable, finished = [], [], [], []
+        for entry in self.catalog.values():
+            side = entry.side_of(member)
+            if entry.status == "over":
+                if side is not None:
+                    finished.append(entry)
+            elif side is not None:
+                if entry.to_move is None:
+                    self._find_game(entry.id)  # whose move it is needs the game
+                mine.append(entry)
+            elif entry.open_side is not None:
+                open_games.append(entry)
+            else:
+                watchable.append(entry)
+
+        def newest(entries: list[CatalogEntry]) -> tuple[GameLine, ...]:
+            return tuple(e.line() for e in sorted(entries, key=lambda e: e.updated, reverse=True)[:MAX_LISTED])
+
+        return Lobby(member, newest(mine), newest(open_games), newest(watchable), newest(finished))
+
+    def new_game(self, member: str, side: Side, opponent: str) -> str:
+        """Make a game with `member` in `side` (StoreError); returns its id."""
+        game_id = secrets.token_urlsafe(9)
+        players = {side: member} | ({side.other: COMPUTER} if opponent == "computer" else {})
+        seed = secrets.randbelow(2**63)  # decides every hidden draw: never shown
+        info = self.store.create_game(game_id, seed, default_components().data_version, None, players)
+        self.catalog[game_id] = CatalogEntry(
+            game_id, {s: players.get(s) for s in BOTH_SIDES}, "playing", None, info.created, info.created, 0
+        )
+        if opponent == "computer":
+            self._find_game(game_id)  # the computer may have a decision at once
+        return game_id
+
+    def _new_game(self, connection: Connection, member: str, message: NewGame) -> None:
+        side = message.side or random.choice(BOTH_SIDES)
+        try:
+            game_id = self.new_game(member, side, message.opponent)
+        except StoreError as error:
+            connection.send(Refused(message.id, "host-error", f"the game could not be made: {printable(str(error), 200)}"))
+            return
+        self._send(connection, Entry(message.id, game_id, side, self.seat_token(game_id, side)))
+
+    def _join_game(self, connection: Connection, member: str, message: JoinGame) -> None:
+        entry = self.catalog.get(message.game)
+        if entry is None:
+            connection.send(Refused(message.id, "unknown-game", f"no game {printable(message.game, 64)!r} in this club"))
+            return
+        side = entry.open_side
+        if entry.side_of(member) is not None:
+            connection.send(Refused(message.id, "seat-taken", "you already play in that game; enter it instead"))
+            return
+        if side is None or entry.status != "playing":
+            connection.send(Refused(message.id, "seat-taken", "that game has no open seat"))
+            return
+        try:
+            taken = self.store.take_seat(entry.id, side, member)
+        except StoreError as error:
+            connection.send(Refused(message.id, "host-error", f"could not join: {printable(str(error), 200)}"))
+            return
+        if not taken:
+            connection.send(Refused(message.id, "seat-taken", "someone else took that seat first"))
+            return
+        entry.players[side] = member
+        self._send(connection, Entry(message.id, entry.id, side, self.seat_token(entry.id, side)))
+
+    def _enter(self, connection: Connection, member: str, message: Enter) -> None:
+        entry = self.catalog.get(message.game)
+        if entry is None:
+            connection.send(Refused(message.id, "unknown-game", f"no game {printable(message.game, 64)!r} in this club"))
+            return
+        side = entry.side_of(member)
+        if side is None:
+            connection.send(Refused(message.id, "not-authorised", "you play neither seat of that game; watch it instead"))
+            return
+        self._send(connection, Entry(message.id, entry.id, side, self.seat_token(entry.id, side)))
+
+
+def load_secret(data_dir: Path) -> bytes:
+    """The club's secret (DATA_DIR/club.secret, 0600), made if missing: seat
+    and spectator tokens are derived from it, so they outlive a restart."""
+    from sekigahara_tui.net.locations import write_private
+
+    path = Path(data_dir) / "club.secret"
+    if not path.exists():
+        write_private(path, secrets.token_hex(32) + "\n")
+    return bytes.fromhex(path.read_text(encoding="ascii").strip())

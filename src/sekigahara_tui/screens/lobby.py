@@ -1,0 +1,186 @@
+"""The club's lobby: who is signed in, their games (whose move it is), open
+games waiting for an opponent, games to watch, finished games.
+
+Keys: n a new game open to any member, c a new game against the computer,
+enter to resume, join or watch the chosen game, w to watch it, r to refresh.
+A game opens on the game screen through a ClubTable (club/client.py); ctrl+l
+leaves it for the lobby (the game goes on; come back to it from the lobby).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from rules.surface import BOTH_SIDES, Side
+from sekigahara_tui.club.client import ClubClient, ClubRefused, ClubTable
+from sekigahara_tui.club.protocol import Entry, GameLine, Lobby
+from sekigahara_tui.labels import side_name
+from sekigahara_tui.screens.game import GameScreen
+
+REFRESH_EVERY = 5.0
+
+
+class ClubGameScreen(GameScreen):
+    """The game screen for a club game, with a way back to the lobby."""
+
+    BINDINGS = [Binding("ctrl+l", "leave", "Lobby", id="club.lobby")]
+
+    def action_leave(self) -> None:
+        self.dismiss()
+
+
+def whose_move(line: GameLine, me: Side | None) -> str:
+    if line.status == "over":
+        return line.result or "over"
+    if any(line.player(side) is None for side in BOTH_SIDES):
+        return "waiting for an opponent"
+    if not line.to_move:
+        return "-"
+    if me is not None and me in line.to_move:
+        return "your move" + (" (both)" if len(line.to_move) == 2 else "")
+    return " and ".join(f"{line.player(side)}'s move" for side in line.to_move)
+
+
+def lobby_rows(lobby: Lobby) -> list[tuple[str, GameLine, tuple[str, str, str, str, str]]]:
+    """(action, game, cells) for each row: my games first, then open, watchable, finished."""
+    rows = []
+    sections = (("mine", "resume", lobby.mine), ("open", "join", lobby.open), ("watch", "watch", lobby.watchable), ("done", "watch", lobby.finished))
+    for label, action, lines in sections:
+        for line in lines:
+            me = next((side for side in BOTH_SIDES if line.player(side) == lobby.member), None)
+            cells = (label, line.game, line.ishida or "(open)", line.tokugawa or "(open)", whose_move(line, me))
+            rows.append((action, line, cells))
+    return rows
+
+
+class LobbyScreen(Screen[None]):
+    DEFAULT_CSS = """
+    LobbyScreen #who { height: 1; padding: 0 1; }
+    LobbyScreen #lobby-message { height: auto; padding: 0 1; }
+    LobbyScreen #games { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("n", "new_game('open')", "New open game", id="lobby.new"),
+        Binding("c", "new_game('computer')", "Play the computer", id="lobby.computer"),
+        Binding("w", "watch", "Watch", id="lobby.watch"),
+        Binding("r", "refresh", "Refresh", id="lobby.refresh"),
+        Binding("q", "app.quit", "Quit", id="lobby.quit"),
+    ]
+
+    def __init__(self, club: ClubClient, save_dir: Path) -> None:
+        super().__init__()
+        self.club = club
+        self.save_dir = save_dir
+        self.lobby: Lobby | None = None
+        self._rows: dict[str, tuple[str, GameLine]] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static("Connecting to the club…", id="who", markup=False)
+        table: DataTable = DataTable(id="games", cursor_type="row", zebra_stripes=True)
+        table.add_columns("", "game", "Ishida", "Tokugawa", "")
+        yield table
+        yield Static("", id="lobby-message", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#games", DataTable).focus()
+        self.action_refresh()
+        self.set_interval(REFRESH_EVERY, self._auto_refresh)
+
+    def on_screen_resume(self) -> None:
+        if self.lobby is not None:
+            self.action_refresh()
+
+    def _auto_refresh(self) -> None:
+        if self.is_current:
+            self.action_refresh()
+
+    def say(self, text: str) -> None:
+        self.query_one("#lobby-message", Static).update(text)
+
+    # --- the list --------------------------------------------------------------------
+
+    @work(exclusive=True, group="lobby")
+    async def action_refresh(self) -> None:
+        try:
+            lobby = await self.club.lobby()
+        except ClubRefused as error:
+            self.say(f"The club refused: {error}")
+            return
+        except (OSError, TimeoutError) as error:
+            self.say(f"Cannot reach the club: {getattr(error, 'strerror', None) or error}")
+            return
+        self.show(lobby)
+
+    def show(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.query_one("#who", Static).update(
+            f"Sekigahara club: signed in as {lobby.member}. "
+            f"{len(lobby.mine)} game(s) in play, {len(lobby.open)} open, {len(lobby.watchable)} to watch"
+        )
+        table = self.query_one("#games", DataTable)
+        chosen = self._chosen_key()
+        table.clear()
+        self._rows = {}
+        for action, line, cells in lobby_rows(lobby):
+            key = f"{cells[0]}:{line.game}"
+            self._rows[key] = (action, line)
+            table.add_row(*cells, key=key)
+        if chosen in self._rows:
+            table.move_cursor(row=table.get_row_index(chosen))
+
+    def _chosen_key(self) -> str | None:
+        table = self.query_one("#games", DataTable)
+        if not table.row_count:
+            return None
+        try:
+            return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        except Exception:  # noqa: BLE001 - an empty or changing table
+            return None
+
+    def chosen(self) -> tuple[str, GameLine] | None:
+        key = self._chosen_key()
+        return self._rows.get(key) if key else None
+
+    # --- acting --------------------------------------------------------------------
+
+    @on(DataTable.RowSelected, "#games")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        row = self._rows.get(event.row_key.value) if event.row_key.value else None
+        if row is not None:
+            self.act(*row)
+
+    def action_watch(self) -> None:
+        row = self.chosen()
+        if row is not None:
+            self.act("watch", row[1])
+
+    def action_new_game(self, opponent: str) -> None:
+        self._enter(lambda: self.club.new_game(None, opponent))
+
+    def act(self, action: str, line: GameLine) -> None:
+        request = {"resume": self.club.enter, "join": self.club.join, "watch": self.club.watch}[action]
+        self._enter(lambda: request(line.game))
+
+    @work(exclusive=True, group="enter")
+    async def _enter(self, request) -> None:
+        try:
+            entry = await request()
+        except ClubRefused as error:
+            self.say(f"The club refused: {error}")
+            return
+        except (OSError, TimeoutError) as error:
+            self.say(f"Cannot reach the club: {getattr(error, 'strerror', None) or error}")
+            return
+        self.open_game(entry)
+
+    def open_game(self, entry: Entry) -> None:
+        what = "Watching" if entry.seat is None else f"Playing {side_name(entry.seat)} in"
+        self.say(f"{what} game {entry.game}")
+        self.app.push_screen(ClubGameScreen(ClubTable(self.club, entry), self.save_dir))

@@ -1,0 +1,69 @@
+"""Helpers for the club tests: a club server in this process on a real Unix
+socket, members with made-up SSH keys, bots that play club games."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import secrets
+from pathlib import Path
+
+from attrs import define
+
+from sekigahara_tui.club import members
+from sekigahara_tui.club.client import ClubClient
+from sekigahara_tui.club.server import ClubServer, load_secret
+from sekigahara_tui.net.bot import RandomBot
+from sekigahara_tui.net.store import Store
+
+TIMEOUT = 60.0
+
+
+def fake_key(algorithm: str = "ssh-ed25519") -> str:
+    """An OpenSSH public key line of the right shape (a random ed25519 point)."""
+    name = algorithm.encode()
+    blob = len(name).to_bytes(4, "big") + name + (32).to_bytes(4, "big") + secrets.token_bytes(32)
+    return f"{algorithm} {base64.b64encode(blob).decode()} someone@somewhere"
+
+
+@define
+class Club:
+    server: ClubServer
+    store: Store
+    data_dir: Path
+    socket: Path
+
+    def lobby_client(self, member: str) -> ClubClient:
+        """A lobby connection through a session token, as a front end makes it."""
+        return ClubClient(self.socket, session=self.server.open_session(member))
+
+    async def stop(self) -> None:
+        await self.server.close()
+        self.store.close()
+
+
+async def start_club(data_dir: Path, names=("alice", "bob", "carol"), **options) -> Club:
+    data_dir = members.prepare_data_dir(data_dir)
+    for name in names:
+        members.add(data_dir, name, fake_key())
+    store = Store.open(data_dir / members.STORE_FILE)
+    server = ClubServer(store, data_dir, load_secret(data_dir), **options)
+    sock = data_dir / "club.sock"
+    await server.listen_unix(sock)
+    return Club(server, store, data_dir, sock)
+
+
+async def bot_plays(club: ClubClient, entry, seed: int, **options):
+    """A random bot plays the entry's seat to the end; returns its client."""
+    client = club.seat_client(entry, RandomBot(seed), stop_when_over=True, **options)
+    await asyncio.wait_for(client.run(), TIMEOUT)
+    return client
+
+
+def short_tmp() -> Path:
+    import tempfile
+
+    directory = Path(tempfile.mkdtemp(prefix="skc", dir="/tmp"))
+    os.chmod(directory, 0o700)
+    return directory

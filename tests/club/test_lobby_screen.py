@@ -1,0 +1,47 @@
+"""The lobby screen (`sekigahara club`): the app opens on the lobby, names the
+member, starts a game against the computer, and plays a move in it."""
+
+from __future__ import annotations
+
+import time
+
+from rules.surface import DecisionKind
+from sekigahara_tui.app import SekigaharaApp
+from sekigahara_tui.screens.lobby import ClubGameScreen, LobbyScreen
+from tui.screen_text import screen_text
+
+TIMEOUT = 20.0
+
+
+async def until(pilot, predicate, what: str) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}: {screen_text(pilot.app)[-800:]}"
+        await pilot.pause(0.02)
+
+
+async def test_the_lobby_starts_a_game_against_the_computer_and_a_move_is_played(club, tmp_path):
+    app = SekigaharaApp(save_dir=tmp_path, club=club.lobby_client("alice"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        await until(pilot, lambda: lobby.lobby is not None, "the lobby")
+        assert "signed in as alice" in screen_text(app)
+
+        await pilot.press("c")  # a game against the computer
+        await until(pilot, lambda: isinstance(app.screen, ClubGameScreen), "the game screen")
+        screen = app.screen
+        await until(pilot, lambda: screen.view is not None, "the first state")
+        seat = screen.current
+        assert seat.view.decision.kind is DecisionKind.BID
+        await pilot.press("enter")  # bid the first card offered
+        await until(pilot, lambda: seat.waiting_for_answer is None and seat.view.decision.kind is not DecisionKind.BID, "the bids revealed")
+        assert seat.client.version >= 2  # our bid and the computer's, both stored
+        game_id = screen.table.entry.game
+        info, actions = club.store.load_game(game_id)
+        assert len(actions) >= 2 and {a.side for a in actions} == {seat.side, seat.side.other}
+
+        await pilot.press("ctrl+l")  # back to the lobby: the game is listed as mine
+        await until(pilot, lambda: app.screen is lobby and lobby.lobby is not None and lobby.lobby.mine, "the lobby again")
+        assert [line.game for line in lobby.lobby.mine] == [game_id]
+        assert game_id in screen_text(app)

@@ -1,0 +1,133 @@
+"""Spectators see public information only (R55 for both sides): every byte a
+spectator receives across a whole game, captured on the wire, holds no hidden
+block id and no hand card of either side, and is exactly the public view and
+the events both sides see."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from club_helpers import bot_plays
+from net.net_helpers import FORBIDDEN_KEYS, RecordingProxy, words
+from rules.components import default_components
+from rules.record import GameRecord, replay_steps
+from rules.sides import BOTH_SIDES, Side
+from rules.state import ELIMINATED, MORI_BOX
+from rules.view import view
+from sekigahara_tui.club.server import public_events, spectator_view
+from sekigahara_tui.net.locations import Address
+from sekigahara_tui.net.protocol import AnyEvent, converter
+from sekigahara_tui.net.store import commands_standing
+
+ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
+
+
+class ClubGameTruth:
+    def __init__(self, store, game_id: str) -> None:
+        self.info, self.actions = store.load_game(game_id)
+
+        self.final = tuple(commands_standing(self.actions))
+        self.steps = list(replay_steps(self._record(self.final)))
+
+    def _record(self, commands: tuple[str, ...]) -> GameRecord:
+        return GameRecord(self.info.seed, self.info.data_version, commands, position=self.info.position)
+
+    def steps_at(self, version: int) -> list:
+        commands = tuple(commands_standing(self.actions[:version]))
+        if commands == self.final[: len(commands)]:
+            return self.steps[: len(commands) + 1]
+        return list(replay_steps(self._record(commands)))  # a line undone later
+
+
+def check_spectator_bytes(lines: list[bytes], truth: ClubGameTruth) -> int:
+    """Every line: no forbidden key; a state is exactly the public view and
+    public events, and names no hidden block and no hand card of either side."""
+    c = default_components()
+    all_blocks = {block.id for block in c.blocks}
+    checked = 0
+    cache: dict[int, list] = {}
+    for line in lines:
+        data = json.loads(line)
+        keys, found = words(data)
+        assert not keys & FORBIDDEN_KEYS, f"a spectator received keys {keys & FORBIDDEN_KEYS}"
+        if data["type"] != "state":
+            continue
+        version = data["version"]
+        steps = cache.setdefault(version, truth.steps_at(version))
+        state = steps[-1][1]
+        true_events = [list(public_events(list(events))) for _, _, events in steps[data["first_step"]:]]
+        _, event_words = words(converter.unstructure(true_events, list[list[Any]]))
+        public_blocks = {
+            block.id for block, place in zip(c.blocks, state.positions) if place in (MORI_BOX, ELIMINATED) or block.id in state.revealed
+        }
+        leaked = (found & all_blocks) - public_blocks - event_words
+        assert not leaked, f"a spectator received hidden blocks {sorted(leaked)} at version {version}"
+        hands = (set(state.cards[ISHIDA].hand) | set(state.cards[TOKUGAWA].hand)) - event_words
+        assert not found & hands, f"a spectator received hand cards {sorted(found & hands)} at version {version}"
+        sent = converter.structure(data["view"], type(view(state, ISHIDA)))
+        assert sent == spectator_view(view(state, ISHIDA), view(state, TOKUGAWA))
+        assert sent.hand == () and sent.set_aside == () and sent.legal == ()
+        assert [[converter.structure(e, AnyEvent) for e in step] for step in data["events"]] == true_events
+        checked += 1
+    return checked
+
+
+async def test_a_spectator_receives_no_hidden_block_or_hand_card_across_a_whole_game(club, data_dir):
+    alice, bob, carol = (club.lobby_client(n) for n in ("alice", "bob", "carol"))
+    made = await alice.new_game(ISHIDA, "open")
+    joined = await bob.join(made.game)
+    watch = await carol.watch(made.game)
+    proxy = RecordingProxy(Address(unix=str(club.socket)), data_dir / "spy.sock")
+    spy = await proxy.start()
+    watcher = carol.watch_client(watch, stop_when_over=True)
+    watcher.address = spy
+    watching = asyncio.create_task(watcher.run())
+    await watcher.wait_for(lambda c: c.view is not None, 10)
+    await asyncio.gather(bot_plays(alice, made, 21), bot_plays(bob, joined, 22))
+    await asyncio.wait_for(watching, 10)
+    # a late spectator, holding nothing, gets the whole game at once
+    late = carol.watch_client(watch, stop_when_over=True)
+    late.address = spy
+    await asyncio.wait_for(late.run(), 10)
+    await proxy.stop()
+    truth = ClubGameTruth(club.store, made.game)
+    assert check_spectator_bytes(proxy.received, truth) > 100
+    host = club.server.games[made.game].host
+    assert watcher.over and watcher.log == late.log == [e for e in host.events_for(ISHIDA) if e.visible_to() == frozenset(BOTH_SIDES)]
+    # a spectator cannot play
+    assert watcher.view.legal == ()
+    for c in (alice, bob, carol):
+        await c.close()
+
+
+async def test_a_spectator_cannot_submit_and_the_leak_check_can_fail(club):
+    alice, carol = club.lobby_client("alice"), club.lobby_client("carol")
+    made = await alice.new_game(TOKUGAWA, "computer")
+    watch = await carol.watch(made.game)
+    watcher = carol.watch_client(watch)
+    task = asyncio.create_task(watcher.run())
+    await watcher.wait_for(lambda c: c.view is not None, 10)
+    watcher.submit("tokugawa: pass")
+    await watcher.wait_for(lambda c: c.refusals, 10)
+    assert watcher.refusals[-1].kind == "not-authorised" and "spectator" in watcher.refusals[-1].reason
+    # the check fails on a state naming a card of a hand
+    game = club.server.games[made.game]
+    hand_card = game.host.state.cards[TOKUGAWA].hand[0]
+    from sekigahara_tui.net.protocol import State, encode
+
+    state = game.host
+    line = encode(State(game.version, state.step_count, hand_card, spectator_view(state.view(ISHIDA), state.view(TOKUGAWA)), state.step_count, (), "x", False))
+    with pytest.raises(AssertionError, match="hand cards"):
+        check_spectator_bytes([line], ClubGameTruth(club.store, made.game))
+    # and on a view that shows Ishida's own hidden blocks
+    full = encode(State(game.version, state.step_count, None, state.view(ISHIDA), state.step_count, (), "x", False))
+    with pytest.raises(AssertionError, match="hidden blocks"):
+        check_spectator_bytes([full], ClubGameTruth(club.store, made.game))
+    await watcher.close()
+    await task
+    await alice.close()
+    await carol.close()
