@@ -264,3 +264,15 @@ def sekigahara(*arguments: str, env: dict[str, str], **options) -> subprocess.Po
         env=env,
         **options,
     )
+
+
+# --- raw seats ---------------------------------------------------------------------
+
+
+async def take_seat(hosted: Hosted, side: Side, seen: int | None = None) -> tuple[RawConnection, dict]:
+    """A raw connection that has said hello for `side`; returns it and its first state."""
+    raw = await RawConnection.open(hosted.address)
+    raw.send(hello(side, seen=seen))
+    messages = await raw.receive_until("presence")
+    assert [m["type"] for m in messages] == ["welcome", "state", "presence"], messages
+    return raw, messages[1]
