@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 from rules.battle import impact_total, initiative
 from rules.commands import Command
@@ -174,6 +174,12 @@ class PlayerView:
     prompt: str  # what the decision asks, with its rule ("bid a card for first player (6.3)")
     help: DecisionHelp  # the `?` text for the decision, with its rule numbers
     legal: tuple[Command, ...]
+    hand_sizes: Pair[int] = Pair(0, 0)  # public (R55): how many cards each side holds
+    # A spectator plays neither side: `side` is only the chair the view is drawn
+    # from (Ishida), own_blocks hold only that side's public blocks and
+    # own_hidden_counts the rest as counts per place, as enemy_counts do.
+    spectator: bool = False
+    own_hidden_counts: tuple[tuple[str, int], ...] = ()
 
     def blocks_at(self, place: str) -> tuple[str, ...]:
         return tuple(block for block, p in self.own_blocks if p == place)
@@ -224,4 +230,26 @@ def view(state: GameState, side: Side) -> PlayerView:
         prompt=asks(state.decision.kind),
         help=help_for(state.decision.kind),
         legal=tuple(legal_commands(state, side)),
+        hand_sizes=state.cards.map(lambda cards: len(cards.hand)),
+    )
+
+
+def spectator_view(state: GameState) -> PlayerView:
+    """R55 for both sides at once: what someone who plays neither side may
+    know. Of each side's blocks, the public ones by name (Mori Box, eliminated,
+    revealed) and the rest as counts per place; no hand, no secret choice, no
+    stack move in progress, no legal command. Drawn from Ishida's chair."""
+    chair = Side.ISHIDA
+    seen = view(state, chair)
+    public = {block for block, place in seen.own_blocks if place in ALWAYS_PUBLIC_PLACES or block in state.revealed}
+    hidden: Counter[str] = Counter(place for block, place in seen.own_blocks if block not in public)
+    return evolve(
+        seen,
+        own_blocks=tuple((block, place) for block, place in seen.own_blocks if block in public),
+        own_hidden_counts=tuple(sorted(hidden.items())),
+        hand=(),
+        set_aside=(),
+        movement=movement_view(state.movement, own=False),
+        legal=(),
+        spectator=True,
     )

@@ -21,7 +21,7 @@ from rules.sides import BOTH_SIDES, Side
 from rules.state import GameState
 from rules.undo import why_step_is_final, why_undo_illegal
 from rules.untrusted import printable_path
-from rules.view import PlayerView, view
+from rules.view import PlayerView, spectator_view, view
 
 
 @frozen
@@ -79,6 +79,10 @@ class GameHost:
 
     def view(self, side: Side) -> PlayerView:
         return view(self.state, side)
+
+    def spectator_view(self) -> PlayerView:
+        """What someone who plays neither side may see (R55 for both sides)."""
+        return spectator_view(self.state)
 
     def events_for(self, side: Side, since: int = 0) -> list[Event]:
         """The events `side` may see (R55), from step `since` on, oldest first."""

@@ -18,7 +18,8 @@ from rules.record import GameRecord, replay_steps
 from rules.sides import BOTH_SIDES, Side
 from rules.state import ELIMINATED, MORI_BOX
 from rules.view import view
-from sekigahara_tui.club.server import public_events, spectator_view
+from rules.view import spectator_view
+from sekigahara_tui.club.server import public_events
 from sekigahara_tui.net.locations import Address
 from sekigahara_tui.net.protocol import AnyEvent, converter
 from sekigahara_tui.net.store import commands_standing
@@ -69,7 +70,7 @@ def check_spectator_bytes(lines: list[bytes], truth: ClubGameTruth) -> int:
         hands = (set(state.cards[ISHIDA].hand) | set(state.cards[TOKUGAWA].hand)) - event_words
         assert not found & hands, f"a spectator received hand cards {sorted(found & hands)} at version {version}"
         sent = converter.structure(data["view"], type(view(state, ISHIDA)))
-        assert sent == spectator_view(view(state, ISHIDA), view(state, TOKUGAWA))
+        assert sent == spectator_view(state)
         assert sent.hand == () and sent.set_aside == () and sent.legal == ()
         assert [[converter.structure(e, AnyEvent) for e in step] for step in data["events"]] == true_events
         checked += 1
@@ -120,7 +121,7 @@ async def test_a_spectator_cannot_submit_and_the_leak_check_can_fail(club):
     from sekigahara_tui.net.protocol import State, encode
 
     state = game.host
-    line = encode(State(game.version, state.step_count, hand_card, spectator_view(state.view(ISHIDA), state.view(TOKUGAWA)), state.step_count, (), "x", False))
+    line = encode(State(game.version, state.step_count, hand_card, state.spectator_view(), state.step_count, (), "x", False))
     with pytest.raises(AssertionError, match="hand cards"):
         check_spectator_bytes([line], ClubGameTruth(club.store, made.game))
     # and on a view that shows Ishida's own hidden blocks

@@ -16,12 +16,13 @@ from rules.events import (
 )
 from rules.engine import legal_commands
 from rules.notation import format_command, parse_command
+from rules.pair import Pair
 from helpers import no_contact
 from rules.selfplay import MAX_DECISIONS, random_game
 from rules.serialise import state_from_json, state_to_json
 from rules.sides import BOTH_SIDES, Side
 from rules.state import ELIMINATED, MORI_BOX, GameState, SideCards
-from rules.view import view
+from rules.view import spectator_view, view
 
 FAST_GAMES = 200
 SLOW_GAMES = int(os.environ.get("SEKIGAHARA_FUZZ_GAMES", "2000"))
@@ -75,6 +76,7 @@ def check_views(state: GameState) -> None:
         variant = hidden_variant(state, hider)
         if variant is not None:
             assert view(variant, hider.other) == view(state, hider.other), f"{hider.value}'s hidden state leaks"
+            assert spectator_view(variant) == spectator_view(state), f"{hider.value}'s hidden state leaks to spectators"
 
 
 def check_step(before: GameState, command, after: GameState, events) -> None:
@@ -87,7 +89,8 @@ def check_step(before: GameState, command, after: GameState, events) -> None:
 
 
 def check_no_hidden_ids(state: GameState) -> None:
-    """No enemy block id the viewer may not know appears anywhere in its view."""
+    """No enemy block id the viewer may not know appears anywhere in its view,
+    and no hidden block id of either side in a spectator's."""
     c = default_components()
     for viewer in BOTH_SIDES:
         seen = view(state, viewer)
@@ -96,6 +99,12 @@ def check_no_hidden_ids(state: GameState) -> None:
         for block in c.blocks_of(viewer.other):
             if block.id not in known:
                 assert f"'{block.id}'" not in text, f"{viewer.value}'s view shows hidden {block.id}"
+    watched = spectator_view(state)
+    public = {block for block, _ in watched.own_blocks} | {block for block, _ in watched.enemy_known}
+    text = repr(watched)
+    for block in c.blocks:
+        if block.id not in public:
+            assert f"'{block.id}'" not in text, f"a spectator's view shows hidden {block.id}"
 
 
 class RevealTracker:
@@ -207,3 +216,17 @@ def test_r55_the_view_carries_every_public_fact(started):
             assert seen.recruitment_box_sizes[other] == 4  # 5.2.3
             assert seen.discard_pile_sizes[other] == len(started.cards[other].discard_pile)
     assert view(started, Side.ISHIDA).bag_sizes == view(started, Side.TOKUGAWA).bag_sizes
+
+
+def test_r55_a_spectator_sees_both_sides_as_counts_and_no_hand(started):
+    """A spectator plays neither side (R55 for both): each side's hidden blocks
+    as counts per place, no hand, no secret, no legal command."""
+    watched = spectator_view(started)
+    assert watched.spectator and watched.legal == ()
+    assert watched.own_blocks == tuple((block, "mori_box") for block in watched.mori_box)  # public (5.1)
+    assert watched.hand == () and watched.set_aside == ()
+    assert dict(watched.own_hidden_counts)["osaka"] == 8  # Ishida's eight blocks at Osaka (setup)
+    assert watched.enemy_count_at("edo") == view(started, Side.ISHIDA).enemy_count_at("edo") > 0
+    assert watched.hand_sizes == Pair(5, 5) == view(started, Side.TOKUGAWA).hand_sizes
+    for hider in BOTH_SIDES:
+        assert spectator_view(hidden_variant(started, hider)) == watched

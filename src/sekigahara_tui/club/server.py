@@ -29,11 +29,10 @@ import secrets
 import time
 from pathlib import Path
 
-import attrs
 from attrs import define
 
 from rules.notation import format_command
-from rules.surface import BOTH_SIDES, Event, PlayerView, Side, default_components, printable
+from rules.surface import BOTH_SIDES, Event, Side, default_components, printable
 from sekigahara_tui.club import members
 from sekigahara_tui.club.members import COMPUTER
 from sekigahara_tui.club.protocol import (
@@ -63,28 +62,6 @@ PUBLIC = frozenset(BOTH_SIDES)
 
 
 # --- what a spectator may see ------------------------------------------------------
-
-
-def spectator_view(ishida: PlayerView, tokugawa: PlayerView) -> PlayerView:
-    """The game as someone who plays neither side sees it (R55 for both sides),
-    in a PlayerView's shape from Ishida's chair: of Ishida's blocks only those
-    Tokugawa sees too (the Mori Box, the eliminated, the revealed); of
-    Tokugawa's, what Ishida sees (counts per place, the revealed); no hand, no
-    secret choice, no legal command, no stack move in progress. Everything
-    else in a view is public (both views hold it alike)."""
-    assert ishida.side is Side.ISHIDA and tokugawa.side is Side.TOKUGAWA
-    public_ishida = set(tokugawa.enemy_known)
-    movement = ishida.movement
-    if movement is not None:
-        movement = attrs.evolve(movement, stack_move=None, fixed=frozenset())
-    return attrs.evolve(
-        ishida,
-        own_blocks=tuple(block for block in ishida.own_blocks if block in public_ishida),
-        hand=(),
-        set_aside=(),
-        movement=movement,
-        legal=(),
-    )
 
 
 def public_events(step: list[Event]) -> tuple[Event, ...]:
@@ -377,7 +354,7 @@ class ClubServer(GameServer):
         first = min(connection.synced, host.step_count)
         events = tuple(public_events(step) for step in host.step_events(Side.ISHIDA, first))
         connection.synced = host.step_count
-        view = spectator_view(host.view(Side.ISHIDA), host.view(Side.TOKUGAWA))
+        view = host.spectator_view()
         connection.send(State(game.version, host.step_count, None, view, first, events, SPECTATOR_UNDO, host.is_over))
 
     def _session_message(self, connection: Connection, message: object) -> bool:
