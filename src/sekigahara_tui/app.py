@@ -49,6 +49,7 @@ class SekigaharaApp(App[None]):
         join: tuple[Path, Side] | None = None,
         choose_game: bool = False,
         club: object | None = None,
+        web_sign_in: str | None = None,
     ) -> None:
         super().__init__()
         self.save_dir = save_dir or default_save_dir()
@@ -58,6 +59,7 @@ class SekigaharaApp(App[None]):
         self._join = join
         self._choose_game = choose_game
         self._club = club  # a club.client.ClubClient: open on its lobby (`sekigahara club`)
+        self._web_sign_in = web_sign_in  # a browser session: sign in through this socket, then the lobby
         # Textual reports an unexpected error on its error console when it exits
         # (status 1): into the crash log, so the terminal gets one line (cli.py).
         self.crash_log = CrashLog(self.save_dir)
@@ -68,6 +70,11 @@ class SekigaharaApp(App[None]):
         return self.save_dir / AUTOSAVE
 
     def on_mount(self) -> None:
+        if self._web_sign_in is not None:
+            from sekigahara_tui.screens.sign_in import SignInScreen
+
+            self.push_screen(SignInScreen(self._web_sign_in), self._signed_in)
+            return
         if self._club is not None:
             from sekigahara_tui.screens.lobby import LobbyScreen
 
@@ -84,6 +91,19 @@ class SekigaharaApp(App[None]):
             self.join(*self._join)
         elif self._choose_game:
             self.action_join_game()
+
+    def _signed_in(self, signed_in) -> None:
+        """A browser session signed in: the lobby of the club, as that member."""
+        if signed_in is None:
+            self.exit()
+            return
+        import os
+
+        from sekigahara_tui.club.client import ClubClient
+        from sekigahara_tui.screens.lobby import LobbyScreen
+
+        self._club = ClubClient(os.environ["SEKIGAHARA_CLUB"], session=signed_in.session)
+        self.push_screen(LobbyScreen(self._club, self.save_dir))
 
     # --- starting games ------------------------------------------------------
 

@@ -86,6 +86,7 @@ async def serve(
     except LocationError as error:
         raise ClubError(f"a club server is already running for {printable_path(data_dir)}") from None
     cleanup: list[Path] = []
+    fronts: list = []  # the SSH and web front ends, closed first
     store = None
     club = None
     try:
@@ -100,9 +101,11 @@ async def serve(
         tcp = await club.listen_tcp(*listen) if listen else None
         # Front ends (written beside this module by their own authors).
         if ssh_port is not None:
-            await start_front_end("ssh_front", "start_ssh", club, data_dir, ssh_port)
+            fronts.append(await start_front_end("ssh_front", "start_ssh", club, data_dir, ssh_port))
+            ssh_port = fronts[-1].port  # port 0 asked for any free port
         if web_port is not None:
-            await start_front_end("web_front", "start_web", club, data_dir, web_port)
+            fronts.append(await start_front_end("web_front", "start_web", club, data_dir, web_port))
+            web_port = fronts[-1].port
         address = {"socket": str(sock), "tcp": list(tcp) if tcp else None, "pid": os.getpid()}
         write_private(data_dir / ADDRESS_FILE, json.dumps(address) + "\n")
         cleanup.append(data_dir / ADDRESS_FILE)
@@ -120,6 +123,9 @@ async def serve(
         await club.done.wait()
         return "stopped"
     finally:
+        for front in fronts:  # stop taking sessions before the club goes
+            front.close()
+            await front.wait_closed()
         if club is not None:
             await club.close()
             loop = asyncio.get_running_loop()

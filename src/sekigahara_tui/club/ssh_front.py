@@ -1,0 +1,444 @@
+"""The club's SSH front end: `sekigahara serve --ssh PORT` (docs/ssh.md).
+
+A built-in asyncssh server. Every SSH session gets a client process of its
+own (the same Textual app, connected to the club) on a pseudo-terminal made
+that child's controlling terminal, so the kernel sends it SIGWINCH when the
+SSH client's window changes size and the game redraws at the new size. One
+Textual app per process, nothing of Textual's drivers used here: this module
+only moves bytes between the SSH channel and the PTY's master side.
+
+- Authentication is by public key only: DATA_DIR/authorized_keys maps keys to
+  member names (`sekigahara member add`). With guest mode on, any other key
+  (or keyboard-interactive with no questions, for clients without a key) gets
+  in as `guest-NAME`, NAME being the SSH user name; a guest can never take a
+  member's name.
+- A session without a PTY, with a command, or smaller than 80x24 gets one
+  line saying what to do and exit status 1.
+- The child gets the client's TERM (and COLORTERM, NO_COLOR if sent), a UTF-8
+  locale, SEKIGAHARA_CLUB and SEKIGAHARA_SESSION (from club.open_session), and
+  nothing else of the client's environment.
+- Keepalives reap dead connections; a disconnect hangs the child up (SIGHUP,
+  then SIGKILL), a child's exit closes the channel with its exit status.
+- The host key, DATA_DIR/ssh_host_ed25519_key, is made on first start (0600).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import fcntl
+import inspect
+import os
+import re
+import signal
+import struct
+import sys
+import termios
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from sekigahara_tui.club.members import member_for_key
+
+HOST_KEY_NAME = "ssh_host_ed25519_key"
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+KEEPALIVE_INTERVAL = 15.0  # seconds between keepalives
+KEEPALIVE_COUNT_MAX = 4  # unanswered keepalives before the connection is dropped
+HANGUP_GRACE = 3.0  # seconds between SIGHUP and SIGKILL for a disconnected session's child
+DEFAULT_MAX_SESSIONS = 64
+
+# Run with `python -I -S -c CTTY_WRAPPER COMMAND...` in a child made a session
+# leader by start_new_session=True, its stdin the PTY's slave: TIOCSCTTY makes
+# that PTY the session's controlling terminal (an inherited descriptor does not
+# do it by itself, and Python 3.11 has no os.login_tty), then the command
+# replaces the wrapper. No preexec_fn, so nothing runs between fork and exec.
+CTTY_WRAPPER = (
+    "import fcntl,os,sys,termios\n"
+    "fcntl.ioctl(0,termios.TIOCSCTTY,0)\n"
+    "os.execvp(sys.argv[1],sys.argv[1:])\n"
+)
+
+NO_PTY_MESSAGE = (
+    "sekigahara needs a terminal: connect with `ssh -t` (a pseudo-terminal), "
+    "with no command, in a window of at least 80x24.\r\n"
+)
+TOO_SMALL_MESSAGE = (
+    "Your terminal is {width}x{height}; sekigahara needs at least 80x24: "
+    "enlarge the window and connect again.\r\n"
+)
+BUSY_MESSAGE = "The club is full right now (too many SSH sessions): try again later.\r\n"
+NO_SESSION_MESSAGE = "The club would not open a session for {member}: {reason}\r\n"
+
+_TERM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
+_GUEST_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,15}")
+# What a child inherits from the server's own environment; the rest of it
+# (and everything the SSH client asks to set, but TERM, COLORTERM and
+# NO_COLOR) stays out.
+_INHERITED_ENV = ("PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
+                  "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR")
+
+
+def default_child_command() -> list[str]:
+    return [sys.executable, "-m", "sekigahara_tui", "club"]
+
+
+# --- host key --------------------------------------------------------------
+
+
+def load_or_make_host_key(data_dir: Path) -> asyncssh.SSHKey:
+    """DATA_DIR/ssh_host_ed25519_key, made (mode 0600, atomically) if absent.
+
+    The public half goes beside it (.pub) for administrators to publish the
+    fingerprint. An existing key readable by others is made 0600 again.
+    """
+    path = Path(data_dir) / HOST_KEY_NAME
+    if path.exists():
+        if path.stat().st_mode & 0o077:
+            os.chmod(path, 0o600)
+        return asyncssh.read_private_key(str(path))
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="sekigahara club host key")
+    _write_private(path, key.export_private_key("openssh"))
+    public = path.with_name(HOST_KEY_NAME + ".pub")
+    public.write_bytes(key.export_public_key("openssh"))
+    return key
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+# --- members ---------------------------------------------------------------
+
+
+def key_text(key: asyncssh.SSHKey) -> str:
+    """A public key as OpenSSH writes it, without comment: 'ssh-ed25519 AAAA...'."""
+    return " ".join(key.export_public_key("openssh").decode("ascii").split()[:2])
+
+
+def guest_name(username: str) -> str | None:
+    return f"guest-{username}" if _GUEST_NAME.fullmatch(username) else None
+
+
+class _FrontServer(asyncssh.SSHServer):
+    """One per connection: decides who the connection belongs to.
+
+    The member is set by whichever check ran last before authentication
+    succeeded: asyncssh calls validate_public_key right before it verifies a
+    signature, and get_kbdint_challenge answers at once, so a key merely
+    offered (a member's public key is no secret) never names the session.
+    """
+
+    def __init__(self, front: SSHFront) -> None:
+        self._front = front
+        self._conn: asyncssh.SSHServerConnection | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
+        self._front._connections.add(conn)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._conn is not None:
+            self._front._connections.discard(self._conn)
+
+    def begin_auth(self, username: str) -> bool:
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        member = member_for_key(self._front.data_dir, key_text(key))  # read anew: no restart for a new key
+        if member is None and self._front.guest:
+            member = guest_name(username)
+        self._set_member(member)
+        return member is not None
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return self._front.guest
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        member = guest_name(username) if self._front.guest else None
+        self._set_member(member)
+        return member is not None
+
+    def _set_member(self, member: str | None) -> None:
+        assert self._conn is not None
+        self._conn.set_extra_info(sekigahara_member=member)
+
+
+# --- sessions --------------------------------------------------------------
+
+
+class SSHFront:
+    """The running SSH front end: its port, close() and wait_closed()."""
+
+    def __init__(self, club: Any, data_dir: Path, guest: bool, child_command: list[str], max_sessions: int) -> None:
+        self.club = club
+        self.data_dir = Path(data_dir)
+        self.guest = guest
+        self.child_command = list(child_command)
+        self.max_sessions = max_sessions
+        self.acceptor: asyncssh.SSHAcceptor | None = None
+        self._connections: set[asyncssh.SSHServerConnection] = set()
+        self._sessions: set[asyncio.Task] = set()
+        self.children: dict[int, str] = {}  # pid of each session's child -> member
+
+    @property
+    def port(self) -> int:
+        assert self.acceptor is not None
+        return self.acceptor.get_port()
+
+    def close(self) -> None:
+        """Stop listening and drop every connection (their children are hung up)."""
+        if self.acceptor is not None:
+            self.acceptor.close()
+        for conn in list(self._connections):
+            conn.close()
+
+    async def wait_closed(self) -> None:
+        if self.acceptor is not None:
+            await self.acceptor.wait_closed()
+        if self._sessions:
+            await asyncio.gather(*self._sessions, return_exceptions=True)
+
+    async def _session(self, process: asyncssh.SSHServerProcess) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._sessions.add(task)
+        try:
+            status = await self._run_session(process)
+        except (asyncssh.Error, OSError):
+            status = 255
+        finally:
+            self._sessions.discard(task)
+        try:
+            process.exit(status)
+        except (asyncssh.Error, OSError):
+            pass
+
+    async def _run_session(self, process: asyncssh.SSHServerProcess) -> int:
+        member = process.get_extra_info("sekigahara_member")
+        if member is None:  # cannot happen after authentication; refuse rather than guess
+            return 1
+        if process.get_terminal_type() is None or process.command is not None or process.subsystem is not None:
+            process.stderr.write(NO_PTY_MESSAGE.encode())
+            return 1
+        width, height, _, _ = process.get_terminal_size()
+        if width < MIN_WIDTH or height < MIN_HEIGHT:
+            process.stderr.write(TOO_SMALL_MESSAGE.format(width=width, height=height).encode())
+            return 1
+        if len(self.children) >= self.max_sessions:
+            process.stderr.write(BUSY_MESSAGE.encode())
+            return 1
+        try:
+            token = self.club.open_session(member)
+            if inspect.isawaitable(token):
+                token = await token
+        except Exception as error:  # the club's refusal, said in one line
+            process.stderr.write(NO_SESSION_MESSAGE.format(member=member, reason=error).encode())
+            return 1
+        try:
+            return await run_on_pty(process, self.child_command, self.child_env(process, token),
+                                    (width, height), on_spawn=lambda pid: self.children.__setitem__(pid, member),
+                                    on_exit=lambda pid: self.children.pop(pid, None))
+        finally:
+            close_session = getattr(self.club, "close_session", None)
+            if close_session is not None:
+                result = close_session(token)
+                if inspect.isawaitable(result):
+                    await result
+
+    def child_env(self, process: asyncssh.SSHServerProcess, token: str) -> dict[str, str]:
+        env = {name: os.environ[name] for name in _INHERITED_ENV if name in os.environ}
+        term = process.get_terminal_type() or ""
+        env["TERM"] = term if _TERM_NAME.fullmatch(term) else "xterm-256color"
+        client_env = process.env
+        colorterm = client_env.get("COLORTERM")
+        if isinstance(colorterm, str) and colorterm in ("truecolor", "24bit"):
+            env["COLORTERM"] = colorterm
+        if client_env.get("NO_COLOR"):
+            env["NO_COLOR"] = "1"
+        env["LANG"] = env["LC_ALL"] = "C.UTF-8"
+        env["SEKIGAHARA_CLUB"] = str(getattr(self.club, "socket_path", ""))
+        env["SEKIGAHARA_SESSION"] = str(token)
+        return env
+
+
+def set_window_size(fd: int, width: int, height: int, pixwidth: int = 0, pixheight: int = 0) -> None:
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, pixwidth, pixheight))
+
+
+async def run_on_pty(process: asyncssh.SSHServerProcess, command: list[str], env: dict[str, str],
+                     size: tuple[int, int], on_spawn=None, on_exit=None) -> int:
+    """Run command on a fresh PTY (its controlling terminal) wired to the SSH process.
+
+    Returns the child's exit status (128+N for a signal N, as shells say it).
+    """
+    loop = asyncio.get_running_loop()
+    master, slave = os.openpty()
+    try:
+        set_window_size(slave, *size)
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-I", "-S", "-c", CTTY_WRAPPER, *command,
+            stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, close_fds=True,
+        )
+    except BaseException:
+        os.close(master)
+        raise
+    finally:
+        os.close(slave)
+    if on_spawn is not None:
+        on_spawn(child.pid)
+    os.set_blocking(master, False)
+    output = asyncio.create_task(_pty_to_channel(loop, master, process))
+    typing = asyncio.create_task(_channel_to_pty(loop, process, master))
+    exited = asyncio.create_task(child.wait())
+    try:
+        await asyncio.wait({exited, typing}, return_when=asyncio.FIRST_COMPLETED)
+        if not exited.done():  # the client went away: hang the child up
+            await _hang_up(child, exited)
+        # Whatever the child wrote before it ended reaches the client.
+        try:
+            await asyncio.wait_for(asyncio.shield(output), 2.0)
+        except asyncio.TimeoutError:
+            pass
+        return _exit_status(exited.result())
+    finally:
+        for task in (output, typing):
+            task.cancel()
+        await asyncio.gather(output, typing, return_exceptions=True)
+        if child.returncode is None:  # cancelled (the server is closing)
+            _signal_group(child.pid, signal.SIGHUP)
+            try:
+                await asyncio.wait_for(child.wait(), HANGUP_GRACE)
+            except asyncio.TimeoutError:
+                _signal_group(child.pid, signal.SIGKILL)
+                await child.wait()
+        exited.cancel()
+        os.close(master)
+        if on_exit is not None:
+            on_exit(child.pid)
+
+
+def _exit_status(returncode: int) -> int:
+    return returncode if returncode >= 0 else 128 - returncode
+
+
+def _signal_group(pid: int, sig: int) -> None:
+    try:
+        os.killpg(pid, sig)  # the child leads its own session and process group
+    except ProcessLookupError:
+        pass
+
+
+async def _hang_up(child: asyncio.subprocess.Process, exited: asyncio.Task) -> None:
+    _signal_group(child.pid, signal.SIGHUP)
+    try:
+        await asyncio.wait_for(asyncio.shield(exited), HANGUP_GRACE)
+    except asyncio.TimeoutError:
+        _signal_group(child.pid, signal.SIGKILL)
+        await exited
+
+
+async def _readable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
+    ready = loop.create_future()
+    loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+    try:
+        await ready
+    finally:
+        loop.remove_reader(fd)
+
+
+async def _writable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
+    ready = loop.create_future()
+    loop.add_writer(fd, lambda: ready.done() or ready.set_result(None))
+    try:
+        await ready
+    finally:
+        loop.remove_writer(fd)
+
+
+async def _pty_to_channel(loop: asyncio.AbstractEventLoop, master: int, process: asyncssh.SSHServerProcess) -> None:
+    """The child's screen to the client, until the child's side of the PTY closes."""
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except BlockingIOError:
+            await _readable(loop, master)
+            continue
+        except OSError as error:
+            if error.errno == errno.EIO:  # every slave descriptor is closed: the child is gone
+                return
+            raise
+        if not data:
+            return
+        process.stdout.write(data)
+        await process.stdout.drain()
+
+
+async def _channel_to_pty(loop: asyncio.AbstractEventLoop, process: asyncssh.SSHServerProcess, master: int) -> None:
+    """Keys and window sizes from the client to the PTY, until the client leaves."""
+    while True:
+        try:
+            data = await process.stdin.read(65536)
+        except asyncssh.TerminalSizeChanged as change:
+            # The kernel sends SIGWINCH to the PTY's foreground process group.
+            set_window_size(master, change.width, change.height, change.pixwidth, change.pixheight)
+            continue
+        except (asyncssh.BreakReceived, asyncssh.SignalReceived):
+            continue
+        except (asyncssh.Error, OSError):
+            return
+        if not data:
+            return
+        while data:
+            try:
+                written = os.write(master, data)
+            except BlockingIOError:
+                await _writable(loop, master)
+                continue
+            except OSError:
+                return
+            data = data[written:]
+
+
+async def start_ssh(club: Any, data_dir: Path, port: int, host: str = "", guest: bool = False,
+                    child_command: list[str] | None = None, max_sessions: int = DEFAULT_MAX_SESSIONS) -> SSHFront:
+    """Listen for SSH on host:port (port 0: any free port; see .port) for the club.
+
+    club provides open_session(member) -> token (optionally close_session(token))
+    and socket_path. Returns the SSHFront: close() then await wait_closed().
+    """
+    data_dir = Path(data_dir)
+    front = SSHFront(club, data_dir, guest, child_command or default_child_command(), max_sessions)
+    host_key = load_or_make_host_key(data_dir)
+    front.acceptor = await asyncssh.create_server(
+        lambda: _FrontServer(front),
+        host or None,
+        port,
+        server_host_keys=[host_key],
+        process_factory=front._session,
+        encoding=None,
+        line_editor=False,
+        allow_pty=True,
+        agent_forwarding=False,
+        x11_forwarding=False,
+        keepalive_interval=KEEPALIVE_INTERVAL,
+        keepalive_count_max=KEEPALIVE_COUNT_MAX,
+        login_timeout=60,
+    )
+    return front
