@@ -212,18 +212,29 @@ def run_host(args: argparse.Namespace) -> int:
 def run_join(args: argparse.Namespace) -> int:
     from sekigahara_tui.net.locations import LocationError, describe_running, running_games
 
+    from sekigahara_tui.net.client import Client
+
     if args.dir is None:
-        try:
-            print(describe_running(running_games()))
-        except LocationError as error:
-            return fail("sekigahara join", str(error), 2)
-        return 0
-    if args.seat is None:
+        if not sys.stdout.isatty():  # a script asked: the list as text
+            try:
+                print(describe_running(running_games()))
+            except LocationError as error:
+                return fail("sekigahara join", str(error), 2)
+            return 0
+    elif args.seat is None:
         return fail("sekigahara join", "say which side to play: --seat ishida or --seat tokugawa", 2)
+    else:
+        try:  # a game that is not there, or a seat whose token is not ours: one line, before Textual
+            Client.for_game_dir(args.dir, Side(args.seat))
+        except (LocationError, OSError, ValueError) as error:
+            return fail("sekigahara join", str(error), 2)
     from sekigahara_tui.app import SekigaharaApp  # Textual is only loaded for the app
 
     save_dir = args.save_dir or data_dir()
-    app = SekigaharaApp(save_dir=save_dir, join=(args.dir, Side(args.seat)))  # type: ignore[call-arg]
+    if args.dir is None:  # at a terminal: the app offers the games to join
+        app = SekigaharaApp(save_dir=save_dir, choose_game=True)
+    else:
+        app = SekigaharaApp(save_dir=save_dir, join=(args.dir, Side(args.seat)))
     app.run()
     if app.return_code:
         return fail("sekigahara", app_crash_message(app.crash_log), app.return_code)

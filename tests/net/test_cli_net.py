@@ -125,3 +125,9 @@ def test_resuming_with_another_seed_is_refused(tmp_path, runtime_dir, monkeypatc
     assert json.loads(capsys.readouterr().out or "{}") == {}
     assert main(["export", str(tmp_path)]) == 0
     assert record_from_json(capsys.readouterr().out).seed == 5
+
+
+def test_joining_a_game_nobody_hosts_is_refused_in_one_line_before_the_app(tmp_path, runtime_dir, capsys):
+    assert main(["join", str(tmp_path / "nowhere"), "--seat", "ishida"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no game is hosted in" in err and "sekigahara host" in err
