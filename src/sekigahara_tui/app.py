@@ -175,7 +175,7 @@ class SekigaharaApp(App[None]):
         self.push_screen(SeatDialog(), chosen)
 
     async def _host_and_join(self, side: Side) -> None:
-        from sekigahara_tui.hosting import new_game_dir, start_host, wait_until_hosted
+        from sekigahara_tui.background_host import new_game_dir, start_host, wait_until_hosted
 
         seed = random.SystemRandom().randrange(1, 1_000_000)
         try:
