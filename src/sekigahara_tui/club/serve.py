@@ -74,6 +74,7 @@ async def serve(
     say: Callable[[str], None] = print,
     ready: Callable[[ClubServer], None] | None = None,
     evict_after: float | None = None,
+    guest: bool = False,
 ) -> str:
     try:
         data_dir = prepare_data_dir(data_dir)
@@ -101,7 +102,7 @@ async def serve(
         tcp = await club.listen_tcp(*listen) if listen else None
         # Front ends (written beside this module by their own authors).
         if ssh_port is not None:
-            fronts.append(await start_front_end("ssh_front", "start_ssh", club, data_dir, ssh_port))
+            fronts.append(await start_front_end("ssh_front", "start_ssh", club, data_dir, ssh_port, "", guest))
             ssh_port = fronts[-1].port  # port 0 asked for any free port
         if web_port is not None:
             fronts.append(await start_front_end("web_front", "start_web", club, data_dir, web_port))
