@@ -133,17 +133,13 @@ class RemoteSeat(Seat):
         self._log_seen = (len(log), log[-1] if log else None)
 
 
-class RemoteTable(Table):
-    """One seat of a game kept by a host (`sekigahara host DIR`)."""
+class OneSeatTable(Table):
+    """A table of one RemoteSeat whose client runs while the screen shows it."""
 
-    def __init__(self, game_dir: Path, side: Side) -> None:
-        self.game_dir = game_dir
-        seat = RemoteSeat(side)
-        seat._join_hint = f"sekigahara join {game_dir} --seat {side.other.value}"
-        self.seats = {side: seat}
+    def __init__(self, seat: RemoteSeat, client: Client) -> None:
+        seat.client = client
+        self.seats = {seat.side: seat}
         self._task: asyncio.Task | None = None
-        # The address and the token are read now, so a bad DIR is refused at once.
-        seat.client = Client.for_game_dir(game_dir, side, listener=seat)
 
     @property
     def seat(self) -> RemoteSeat:
@@ -160,6 +156,17 @@ class RemoteTable(Table):
             asyncio.get_running_loop().create_task(client.close())
         if self._task is not None:
             self._task.cancel()
+
+
+class RemoteTable(OneSeatTable):
+    """One seat of a game kept by a host (`sekigahara host DIR`)."""
+
+    def __init__(self, game_dir: Path, side: Side) -> None:
+        self.game_dir = game_dir
+        seat = RemoteSeat(side)
+        seat._join_hint = f"sekigahara join {game_dir} --seat {side.other.value}"
+        # The address and the token are read now, so a bad DIR is refused at once.
+        super().__init__(seat, Client.for_game_dir(game_dir, side, listener=seat))
 
     def describe(self) -> str:
         return f"{side_name(self.seat.side)} in the game at {self.game_dir}"

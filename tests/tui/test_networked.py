@@ -187,7 +187,8 @@ async def test_two_terminals_from_the_menu_hosts_a_game_and_shows_the_other_play
         try:
             command = f"sekigahara join {game_dir} --seat ishida"
             assert any(command in n.message for n in app._notifications), "the other player's command is shown"
-            assert command in connection_text(screen)
+            # The host says the other seat is empty just after the first state.
+            await until(pilot, lambda: command in connection_text(screen), "the join hint")
             assert screen.current.side is Side.TOKUGAWA
             # The other player types the command shown (here: the bot plays that seat).
             words = command.split()

@@ -34,8 +34,7 @@ from sekigahara_tui.net.client import Client
 from sekigahara_tui.net.locations import Address
 from sekigahara_tui.net.protocol import MAX_HOST_LINE, PROTOCOL_VERSION, BadMessage, Refused, encode
 from sekigahara_tui.labels import side_name
-from sekigahara_tui.remote import RemoteSeat
-from sekigahara_tui.seat import Table
+from sekigahara_tui.remote import OneSeatTable, RemoteSeat
 
 CLUB_ENV = "SEKIGAHARA_CLUB"
 SESSION_ENV = "SEKIGAHARA_SESSION"
@@ -200,32 +199,14 @@ class WatchClient(Client):
 # --- tables for the game screen ---------------------------------------------------
 
 
-class ClubTable(Table):
+class ClubTable(OneSeatTable):
     """One seat of a club game, or a spectator's chair (no legal commands)."""
 
     def __init__(self, club: ClubClient, entry: Entry) -> None:
         self.entry = entry
-        side = entry.seat or Side.ISHIDA
-        seat = RemoteSeat(side)
-        self.seats = {side: seat}
+        seat = RemoteSeat(entry.seat or Side.ISHIDA)
         self.spectating = entry.seat is None
-        seat.client = club.watch_client(entry, seat) if self.spectating else club.seat_client(entry, seat)
-        self._task: asyncio.Task | None = None
-
-    @property
-    def seat(self) -> RemoteSeat:
-        return next(iter(self.seats.values()))  # type: ignore[return-value]
-
-    def start(self) -> None:
-        assert self.seat.client is not None
-        self._task = asyncio.get_running_loop().create_task(self.seat.client.run())
-
-    def close(self) -> None:
-        client = self.seat.client
-        if client is not None:
-            asyncio.get_running_loop().create_task(client.close())
-        if self._task is not None:
-            self._task.cancel()
+        super().__init__(seat, club.watch_client(entry, seat) if self.spectating else club.seat_client(entry, seat))
 
     def describe(self) -> str:
         if self.spectating:
