@@ -94,7 +94,7 @@ async def test_a_seat_waits_for_the_other_player_then_plays_against_a_bot(make_a
         await until(pilot, lambda: screen.view is not None, "the first state")
         seat = screen.current
         assert seat.view.decision.kind is DecisionKind.BID  # both bid at once (6.3)
-        assert "Ishida is not connected" in connection_text(screen)
+        await until(pilot, lambda: "Ishida is not connected" in connection_text(screen), "the other seat's presence")
         assert f"sekigahara join {game_dir} --seat ishida" in connection_text(screen)
 
         await pilot.press("enter")  # Tokugawa bids the first card offered
