@@ -168,6 +168,7 @@ def test_the_waiting_screen_at_80x24(snap_compare, waiting_game, tmp_path):
         await until(pilot, lambda: screen.view is not None, "the first state")
         await pilot.press("enter")
         await until(pilot, lambda: screen.current.waiting_for_answer is None and not screen.view.legal, "the bid")
+        await until(pilot, lambda: "Ishida is not connected" in connection_text(screen), "the other seat's presence")
         await pilot.pause()
 
     app = SekigaharaApp(save_dir=tmp_path / "data", join=(waiting_game, Side.TOKUGAWA))
