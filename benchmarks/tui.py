@@ -52,7 +52,7 @@ def launch_seconds(save_dir: Path) -> float:
 async def key_timings(presses: int, save_dir: Path) -> dict[str, list[float]]:
     from sekigahara_tui.app import SekigaharaApp
     from sekigahara_tui.screens.game import GameScreen
-    from sekigahara_tui.screens.info import HandOverScreen
+    from sekigahara_tui.screens.info import BattleSummaryScreen, HandOverScreen
     from sekigahara_tui.widgets.map_panel import MapPanel
     from sekigahara_tui.widgets.prompt import PromptPanel
 
@@ -82,7 +82,7 @@ async def key_timings(presses: int, save_dir: Path) -> dict[str, list[float]]:
             timings[kind].append((max(updates) - started) * 1000)
 
         async def to_game() -> GameScreen:
-            while isinstance(app.screen, HandOverScreen):
+            while isinstance(app.screen, (HandOverScreen, BattleSummaryScreen)):
                 await pilot.press("enter")
             assert isinstance(app.screen, GameScreen), type(app.screen)
             return app.screen

@@ -6,7 +6,7 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from sekigahara_tui.widgets.prompt import gloss
+from sekigahara_tui.labels import command_label
 
 
 class LegalCommands(Provider):
@@ -19,11 +19,11 @@ class LegalCommands(Provider):
 
     async def discover(self) -> Hits:
         for text, command in self._commands():
-            yield DiscoveryHit(text, partial(self.screen.submit, command), help=gloss(command))
+            yield DiscoveryHit(text, partial(self.screen.submit, command), help=command_label(command))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for text, command in self._commands():
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, matcher.highlight(text), partial(self.screen.submit, command), help=gloss(command))
+                yield Hit(score, matcher.highlight(text), partial(self.screen.submit, command), help=command_label(command))

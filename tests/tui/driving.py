@@ -5,13 +5,13 @@ from __future__ import annotations
 from textual.pilot import Pilot
 
 from sekigahara_tui.screens.game import GameScreen
-from sekigahara_tui.screens.info import HandOverScreen
+from sekigahara_tui.screens.info import BattleSummaryScreen, HandOverScreen
 from sekigahara_tui.widgets.prompt import PromptPanel
 
 
 async def take_seat(pilot: Pilot) -> GameScreen:
-    """Press Enter on hand-over screens until a game screen shows."""
-    while isinstance(pilot.app.screen, HandOverScreen):
+    """Press Enter on hand-over screens and battle summaries until a game screen shows."""
+    while isinstance(pilot.app.screen, (HandOverScreen, BattleSummaryScreen)):
         await pilot.press("enter")
     screen = pilot.app.screen
     assert isinstance(screen, GameScreen), type(screen).__name__
@@ -28,13 +28,20 @@ async def type_command(pilot: Pilot, line: str) -> GameScreen:
     return screen
 
 
+def choice_notations(screen: GameScreen) -> list[str]:
+    """The notation of every choice in the prompt's list, in order."""
+    prompt = screen.query_one(PromptPanel)
+    return [prompt.notation_of(i) for i in range(prompt.choices.option_count)]
+
+
 async def choose(pilot: Pilot, text: str) -> GameScreen:
-    """Pick a choice from the prompt's list with the arrow keys and Enter."""
+    """Pick the choice whose notation is `text` from the prompt's list with the
+    arrow keys and Enter."""
     screen = await take_seat(pilot)
     choices = screen.query_one(PromptPanel).choices
     choices.focus()
     await pilot.press("home")
-    texts = [str(choices.get_option_at_index(i).prompt) for i in range(choices.option_count)]
+    texts = choice_notations(screen)
     assert text in texts, f"{text!r} is not among the choices {texts}"
     for _ in range(texts.index(text)):
         await pilot.press("down")
@@ -46,7 +53,7 @@ async def submit_command_line(pilot: Pilot, side: str, line: str) -> GameScreen:
     """Submit a line on `side`'s command line, passing hand-over screens with their
     Enter action. Unlike type_command it skips Pilot's idle waits (about 20 ms of
     sleep per key), for long scripted games."""
-    while isinstance(pilot.app.screen, HandOverScreen):
+    while isinstance(pilot.app.screen, (HandOverScreen, BattleSummaryScreen)):
         await pilot.app.screen.run_action("dismiss")
         await pilot.pause(0)
     screen = pilot.app.screen

@@ -17,7 +17,7 @@ from sekigahara_tui.screens.menu import MenuScreen
 from sekigahara_tui.widgets.log import LogPanel
 from sekigahara_tui.widgets.map_panel import MapPanel
 from sekigahara_tui.widgets.prompt import PromptPanel
-from tui.driving import choose, take_seat
+from tui.driving import choice_notations, choose, take_seat
 from tui.positions import battle_with_a_challenge_open, record_until
 from tui.screen_text import screen_text
 
@@ -84,7 +84,7 @@ async def test_7_3_a_stack_moves_by_map_cursor_choices_and_ctrl_e(make_app, tmp_
         await choose(pilot, "move osaka")
         await choose(pilot, "select ukita-2-1")
         map_panel.focus()
-        await pilot.press("l")  # east, along the highway, to Kyoto
+        await pilot.press("right")  # east, along the highway, to Kyoto
         assert map_panel.cursor == "kyoto"
         await pilot.press("enter")  # the one choice there: step kyoto
         await pilot.press("ctrl+e")  # done
@@ -104,8 +104,7 @@ async def test_7_2_muster_from_the_choices_list(make_app, tmp_path):
         await choose(pilot, "muster osaka mori-2-1")
         assert ("mori-2-1", "osaka") in screen.table.host.view(Side.ISHIDA).own_blocks
         assert screen.table.host.record.commands[-1] == "ishida: muster osaka mori-2-1"
-        choices = screen.query_one(PromptPanel).choices
-        texts = [str(choices.get_option_at_index(i).prompt) for i in range(choices.option_count)]
+        texts = choice_notations(screen)
         assert texts and not any(text.startswith("muster") for text in texts)  # one muster a turn (7.2)
 
 

@@ -66,7 +66,9 @@ async def test_R58_ctrl_z_takes_back_a_secret_bid_but_not_a_revealed_one(make_ap
     app = make_app(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
-        assert not screen.check_action("undo", ())
+        await pilot.press("ctrl+z")  # nothing to take back: the key says so (R58)
+        assert str(screen.query_one("#message").render()).startswith("Cannot undo: ")
+        assert screen.table.host.record.commands == ()
         await choose(pilot, "bid mori-plain-9")
         # The seat passed to Tokugawa: Ishida's bid is no longer Tokugawa's to take back.
         screen = await take_seat(pilot)
@@ -74,6 +76,7 @@ async def test_R58_ctrl_z_takes_back_a_secret_bid_but_not_a_revealed_one(make_ap
         assert screen.table.host.why_no_undo(Side.TOKUGAWA) == "the last decision was ishida's (R58)"
         await pilot.press("ctrl+z")
         assert screen.table.host.record.commands == ("ishida: bid mori-plain-9",)
+        assert str(screen.query_one("#message").render()) == "Cannot undo: the last decision was ishida's (R58)"
         await choose(pilot, "bid date-swords-3")
         assert screen.table.host.why_no_undo(Side.TOKUGAWA) == "it revealed hidden information: BidsRevealed (R58)"
 
@@ -110,7 +113,7 @@ async def test_ctrl_s_saves_the_game_record_and_load_resumes_it(make_app, tmp_pa
     target = tmp_path / "my-game.json"
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
-        await choose(pilot, str(screen.query_one(PromptPanel).choices.get_option_at_index(0).prompt))
+        await choose(pilot, screen.query_one(PromptPanel).notation_of(0))
         screen = await take_seat(pilot)
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, SaveDialog)

@@ -75,7 +75,7 @@ async def test_a_position_file_opens_as_a_new_hot_seat_game(make_app, tmp_path):
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await take_seat(pilot)
         assert screen.table.host.record.position == POSITION and screen.table.host.record.seed == 42
-        await choose(pilot, str(screen.query_one(PromptPanel).choices.get_option_at_index(0).prompt))
+        await choose(pilot, screen.query_one(PromptPanel).notation_of(0))
         assert load_record(app.autosave_path).position == POSITION
 
 

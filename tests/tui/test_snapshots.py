@@ -69,3 +69,31 @@ def test_decision_help(snap_compare, tmp_path, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_game_over(snap_compare, tmp_path, size):
     assert snap_compare(app_at(tmp_path, random_game(78).record), terminal_size=size)
+
+
+def test_public_information_at_80x24(snap_compare, tmp_path):
+    record = record_until(3, lambda s: s.decision.kind is DecisionKind.MOVE and s.week >= 2)
+
+    async def run_before(pilot) -> None:
+        from textual.widgets import TabbedContent
+
+        screen = await take_seat(pilot)
+        screen.query_one(TabbedContent).active = "public-tab"
+        await pilot.pause()
+
+    assert snap_compare(app_at(tmp_path, record), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_battle_summary_at_80x24(snap_compare, tmp_path):
+    from tui.test_battle_summary import play_until_a_summary
+    from sekigahara_tui.screens.info import BattleSummaryScreen
+
+    async def run_before(pilot) -> None:
+        app = pilot.app
+        for _ in range(60):  # the first summary, to the seat that sees it first
+            if isinstance(app.screen, BattleSummaryScreen):
+                return
+            await play_until_a_summary(pilot, app, limit=1)
+        raise AssertionError("no battle summary")
+
+    assert snap_compare(app_at(tmp_path, battle_with_a_challenge_open()), terminal_size=(80, 24), run_before=run_before)

@@ -20,9 +20,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Static, TabbedContent, TabPane
 
+from rules.describe import describe
 from rules.notation import format_command
+from rules import surface
 from rules.surface import (
     AllowPlay,
+    CombatEnded,
+    Event,
     Command,
     DeclareDone,
     EndExchange,
@@ -38,16 +42,54 @@ from sekigahara_tui.labels import block_label, place_label, side_name
 from sekigahara_tui.seat import Answer, Seat, Table, game_stats
 from sekigahara_tui.palette import LegalCommands
 from sekigahara_tui.screens.dialogs import SaveDialog
-from sekigahara_tui.screens.info import DecisionHelpScreen, GameOverScreen, HandOverScreen
+from sekigahara_tui.screens.info import BattleSummaryScreen, DecisionHelpScreen, GameOverScreen, HandOverScreen
 from sekigahara_tui.widgets.battle import BattlePanel
 from sekigahara_tui.widgets.hand import HandPanel
 from sekigahara_tui.widgets.log import LogPanel
 from sekigahara_tui.widgets.map_panel import MapPanel, marks
 from sekigahara_tui.widgets.prompt import PromptPanel
+from sekigahara_tui.widgets.public import PublicPanel
 from sekigahara_tui.widgets.status import StatusBar
+
+# What a battle summary tells, in log order (the names of rules.surface.EVENT_TYPES).
+SUMMARY_EVENTS = tuple(
+    cls for cls in surface.EVENT_TYPES
+    if cls.__name__ in {
+        "CombatDeclared", "LoyaltyChallenged", "ChallengeRefuted", "BlocksDefected", "CombatEnded",
+        "PieceLost", "BlocksRetreated", "OpponentRetreated", "CastleFell", "ControlChanged",
+        "CardsDrawn", "OpponentDrewCards",
+    }
+)
+CombatDeclared = next(cls for cls in surface.EVENT_TYPES if cls.__name__ == "CombatDeclared")
 
 # Commands that finish something; ctrl+e gives whichever is legal now.
 ENDING_COMMANDS = (EndStackMove, EndMovement, EndExchange, DeclareDone, AllowPlay)
+
+
+def battle_summaries(log: list[Event], start: int, side: Side, battle_on: bool) -> tuple[list[tuple[str, list[str]]], int]:
+    """The combats that ended in log[start:] and are over (losses taken, retreats
+    made: a later combat has begun, or `battle_on` is false), each as a title and
+    lines in words: Impact and losses, challenges and defections, pieces lost,
+    retreats, cards drawn. Also the index up to which the log is summarised."""
+    declared = [i for i in range(start, len(log)) if isinstance(log[i], CombatDeclared)]
+    bounds = declared + [len(log)]
+    summaries, done = [], (declared[0] if declared else len(log))
+    for begin, end in zip(bounds, bounds[1:]):
+        ended = next((e for e in log[begin:end] if isinstance(e, CombatEnded)), None)
+        if ended is None:
+            continue
+        if end == len(log) and battle_on:
+            break
+        kind = "Siege" if log[begin].siege else "Battle"
+        title = f"{kind} at {place_label(ended.location)}"
+        if ended.winner is not None:
+            title += ": you win" if ended.winner is side else f": {side_name(ended.winner)} wins"
+        after = begin + log[begin:end].index(ended)
+        stop = next((i for i in range(after, end) if type(log[i]).__name__ in ("PhaseBegan", "WeekBegan")), end)
+        lines = [describe(event, side) for event in log[begin:stop] if isinstance(event, SUMMARY_EVENTS)]
+        summaries.append((title, lines))
+        done = end
+    return summaries, done
 
 
 def location_info(view: PlayerView, location: str) -> str:
@@ -79,14 +121,16 @@ def location_info(view: PlayerView, location: str) -> str:
 
 class GameScreen(Screen[None]):
     COMMANDS = {LegalCommands}
+    # Priority bindings: these keys work wherever focus is, the command line included
+    # (which would otherwise take `:`, `?`, ctrl+e and ctrl+z for itself).
     BINDINGS = [
-        Binding("question_mark", "decision_help", "Help", id="game.help"),
-        Binding("ctrl+e", "end", "End/done", id="game.end"),
-        Binding("ctrl+z", "undo", "Undo", id="game.undo"),
-        Binding("ctrl+s", "save", "Save", id="game.save"),
-        Binding("ctrl+b", "toggle_board", "Battle/map", id="game.board"),
-        Binding("colon", "command_line", "Type", id="game.type"),
-        Binding("escape", "back", "Back", id="game.back"),
+        Binding("question_mark", "decision_help", "Help", id="game.help", priority=True),
+        Binding("colon", "command_line", "Type", id="game.type", priority=True),
+        Binding("ctrl+e", "end", "End", id="game.end", priority=True),
+        Binding("ctrl+z", "undo", "Undo", id="game.undo", priority=True),
+        Binding("ctrl+s", "save", "Save", id="game.save", priority=True),
+        Binding("ctrl+b", "toggle_board", "Board", id="game.board", priority=True),
+        Binding("escape", "back", "Back", id="game.back", show=False),
     ]
 
     def __init__(self, table: Table, save_dir: Path) -> None:
@@ -100,6 +144,10 @@ class GameScreen(Screen[None]):
         self._warning_reported: str | None = None
         self._result_shown = False
         self._status_shown: tuple | None = None
+        self._feedback: dict[Side, tuple[str, bool]] = {}  # each seat's last outcome, kept until its next
+        self._handed_over = False  # a hand-over screen is up: focus the choices when it closes
+        self._seat_state: dict[Side, tuple[str, str, str]] = {}  # map cursor, typed text, tab
+        self._summarised: dict[Side, tuple[int, int]] = {}  # per seat: log generation, events summarised
 
     @property
     def current(self) -> Seat:
@@ -125,12 +173,21 @@ class GameScreen(Screen[None]):
                         yield HandPanel(id="hand")
                     with TabPane("Log", id="log-tab"):
                         yield LogPanel(id="log")
-        yield Footer()
+                    with TabPane("Public", id="public-tab"):
+                        with VerticalScroll(id="public-scroll"):
+                            yield PublicPanel(id="public")
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         for seat in self.table.seats.values():
             seat.listeners.append(self)
         self.table.start()
+        for seat in self.table.seats.values():  # battles fought before this screen are not summarised again
+            log, view = seat.log, seat.view
+            start = len(log)
+            if view is not None and view.combat is not None and view.combat.battle is not None:
+                start = next((i for i in range(len(log) - 1, -1, -1) if isinstance(log[i], CombatDeclared)), start)
+            self._summarised[seat.side] = (seat.log_generation, start)
         self.query_one("#prompt", PromptPanel).choices.focus()
         if self.view is None:  # a remote seat still connecting
             self._show_status()
@@ -140,7 +197,7 @@ class GameScreen(Screen[None]):
         if self.current.is_over:  # a finished game was loaded
             self._show_result()
         elif self.table.hot_seat:
-            self.app.push_screen(HandOverScreen(self.seat, self._reason()))
+            self._hand_over()
 
     def on_unmount(self) -> None:
         for seat in self.table.seats.values():
@@ -161,16 +218,16 @@ class GameScreen(Screen[None]):
             self.after_change()
 
     def seat_answered(self, seat: Seat, answer: Answer) -> None:
+        if answer.error is not None:
+            self.say(f"Illegal: {answer.error}" if answer.text != "undo" else answer.error, error=True, side=seat.side)
+            return
+        if answer.undone is not None:
+            self.say(f"Took back: {answer.undone} (R58)", side=seat.side)
+            return
+        self.say(f"Done: {answer.text}", side=seat.side)
         if seat is not self.current:
             return
         prompt = self.query_one(PromptPanel)
-        if answer.error is not None:
-            prompt.say(f"Illegal: {answer.error}" if answer.text != "undo" else answer.error, error=True)
-            return
-        if answer.undone is not None:
-            prompt.say(f"Took back: {answer.undone} (R58)")
-            return
-        prompt.say(f"Done: {answer.text}")
         if prompt.command_line.value.strip() == answer.text:
             prompt.command_line.value = ""
         if prompt.filter_location is not None:
@@ -191,8 +248,11 @@ class GameScreen(Screen[None]):
         if view is None:
             return
         self.query_one(StatusBar).show(view)
-        self.query_one(PromptPanel).show(view)
+        prompt = self.query_one(PromptPanel)
+        prompt.show(view)
+        prompt.say(*self._feedback.get(self.seat, ("", False)))
         self.query_one(HandPanel).show(view)
+        self.query_one(PublicPanel).show(view)
         map_panel = self.query_one(MapPanel)
         map_panel.show(view)
         self.query_one("#map-info", Static).update(location_info(view, map_panel.cursor), layout=False)
@@ -250,11 +310,74 @@ class GameScreen(Screen[None]):
             return
         next_seat = self.table.next_seat(self.current)
         if next_seat is not self.current:
+            self._keep_seat_state()
             self.seat = next_seat.side
+            self._feedback.clear()  # the last outcome was the other seat's: never shown to this one
+            self._restore_seat_state()
             self.redraw()
-            self.app.push_screen(HandOverScreen(self.seat, self._reason()))
+            self._hand_over()
         else:
             self.redraw()
+            self._summarise_battle()
+
+    def _keep_seat_state(self) -> None:
+        """What the leaving seat's screen keeps for itself: map cursor, search,
+        command line, tab (hot seat: restored for it, never shown to the other)."""
+        prompt = self.query_one(PromptPanel)
+        self._seat_state[self.seat] = (
+            self.query_one(MapPanel).cursor,
+            prompt.command_line.value,
+            self.query_one("#tabs", TabbedContent).active,
+        )
+
+    def _restore_seat_state(self) -> None:
+        cursor, typed, tab = self._seat_state.get(self.seat, ("kyoto", "", "hand-tab"))
+        map_panel = self.query_one(MapPanel)
+        map_panel.search = None
+        map_panel.border_subtitle = ""
+        map_panel.cursor = cursor
+        prompt = self.query_one(PromptPanel)
+        prompt.command_line.value = typed
+        if prompt.filter_location is not None:
+            prompt.filter_to(None)
+        self.query_one("#tabs", TabbedContent).active = tab
+
+    def _hand_over(self) -> None:
+        self._handed_over = True
+        self.app.push_screen(HandOverScreen(self.seat, self._reason()))
+
+    def on_screen_resume(self) -> None:
+        """After a hand-over the new player starts at the choices, never where the
+        other player left the focus."""
+        if self._handed_over:
+            self._handed_over = False
+            self.query_one(PromptPanel).choices.focus()
+            self._summarise_battle()
+
+    def _summarise_battle(self) -> None:
+        """Once a battle or siege is over (losses taken, retreats made), show the
+        seat what happened, from its own log."""
+        seat, view = self.current, self.view
+        if view is None or self._handed_over:  # never over a hand-over: after it, for the seat taking over
+            return
+        generation, start = self._summarised.get(seat.side, (seat.log_generation, len(seat.log)))
+        if generation != seat.log_generation or start > len(seat.log):
+            start = len(seat.log)  # an undo or a fresh log: nothing new to tell
+        battle_on = view.combat is not None and view.combat.battle is not None
+        summaries, done = battle_summaries(seat.log, start, seat.side, battle_on)
+        self._summarised[seat.side] = (seat.log_generation, done)
+        if summaries:
+            title = summaries[0][0] if len(summaries) == 1 else f"{len(summaries)} combats"
+            lines = [line for _, body in summaries for line in body]
+            self.app.push_screen(BattleSummaryScreen(title, lines))
+
+    def say(self, text: str, error: bool = False, side: Side | None = None) -> None:
+        """An outcome for a seat (default: the one looking), kept in its message line
+        until its next outcome; never shown to the other seat."""
+        side = side or self.seat
+        self._feedback[side] = (text, error)
+        if side is self.seat:
+            self.query_one(PromptPanel).say(text, error)
 
     def _game_over_closed(self, _: None) -> None:
         self.dismiss()
@@ -269,7 +392,7 @@ class GameScreen(Screen[None]):
         """Give a line of notation, as the seat's side only; the answer comes
         back through seat_answered (at once from a local seat)."""
         if self.current.waiting_for_answer is not None:
-            self.query_one(PromptPanel).say(f"Still waiting for the host to answer {self.current.waiting_for_answer}", error=True)
+            self.say(f"Still waiting for the host to answer {self.current.waiting_for_answer}", error=True)
             return
         self.current.submit(line)
         self._show_status()
@@ -296,7 +419,7 @@ class GameScreen(Screen[None]):
             prompt.filter_to(event.location)
             prompt.choices.focus()
         else:
-            prompt.say(f"Nothing to decide at {place_label(event.location)} now.")
+            self.say(f"Nothing to decide at {place_label(event.location)} now.")
 
     @on(MapPanel.CursorMoved)
     def _cursor_moved(self, event: MapPanel.CursorMoved) -> None:
@@ -306,10 +429,7 @@ class GameScreen(Screen[None]):
     # --- actions ---------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "undo":
-            return self.view is not None and self.current.why_no_undo is None
-        if action == "end":
-            return self._ending_command() is not None
+        """Every key stays live: one that cannot act now says why (action_undo, action_end)."""
         if action == "toggle_board":
             return self._in_battle
         if action == "save":
@@ -324,11 +444,15 @@ class GameScreen(Screen[None]):
         command = self._ending_command()
         if command is not None:
             self.submit(command)
+        elif self.view is not None:
+            self.say("ctrl+e: nothing to end, finish or allow now", error=True)
 
     def action_undo(self) -> None:
+        if self.view is None:
+            return
         reason = self.current.why_no_undo
         if reason is not None:
-            self.query_one(PromptPanel).say(f"Cannot undo: {reason}", error=True)
+            self.say(f"Cannot undo: {reason}", error=True)
             return
         self.current.undo()
 
@@ -360,7 +484,14 @@ class GameScreen(Screen[None]):
         switcher.current = "map-view" if switcher.current == "battle-view" else "battle-view"
 
     def action_command_line(self) -> None:
-        self.query_one(PromptPanel).command_line.focus()
+        """`:` goes to the command line; there it types a colon only after a side's
+        name ("tokugawa:"), the one place notation has one."""
+        line = self.query_one(PromptPanel).command_line
+        if line.has_focus:
+            if line.value.strip().lower() in {side.value for side in Side}:
+                line.insert_text_at_cursor(":")
+            return
+        line.focus()
 
     def action_back(self) -> None:
         prompt = self.query_one(PromptPanel)

@@ -58,6 +58,26 @@ class DecisionHelpScreen(ModalScreen[None]):
             yield Static("Esc closes. The Rules screen (from the menu) has the whole game.", classes="dim")
 
 
+class BattleSummaryScreen(ModalScreen[None]):
+    """After a battle or siege: what happened, for the seat looking (R55: its own log)."""
+
+    BINDINGS = [
+        Binding("enter", "dismiss", "Continue", id="summary.close"),
+        Binding("escape", "dismiss", "Continue", show=False),
+    ]
+
+    def __init__(self, title: str, lines: list[str]) -> None:
+        super().__init__()
+        self._title = title
+        self._lines = lines
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog", id="summary"):
+            yield Static(self._title, classes="help-title", markup=False)
+            yield Static("\n".join(f"- {line}" for line in self._lines), markup=False)
+            yield Static("Enter continues.", classes="dim")
+
+
 class RulesScreen(Screen[None]):
     BINDINGS = [Binding("escape", "dismiss", "Back", id="rules.back")]
 

@@ -1,17 +1,48 @@
-"""The log: events this side may see (R55), rendered as lines, never stored as text."""
+"""The log: events this side may see (R55), rendered as lines and wrapped to the
+panel's width, never cut: when the panel's width changes, every line is wrapped
+again from the events' descriptions."""
 
 from __future__ import annotations
 
+from collections import deque
+
+from textual import events
 from textual.widgets import RichLog
 
 from rules.describe import describe
 from rules.surface import Event, Side
 
+MAX_LINES = 2000
+
 
 class LogPanel(RichLog):
     def __init__(self, **kwargs) -> None:
-        super().__init__(wrap=True, markup=False, max_lines=2000, **kwargs)
+        # min_width=1: RichLog would otherwise wrap at 78 columns and the panel cut the rest.
+        super().__init__(wrap=True, markup=False, max_lines=MAX_LINES, min_width=1, **kwargs)
+        self._texts: deque[str] = deque(maxlen=MAX_LINES)
+        self._wrapped_at = 0
 
     def add(self, events: list[Event], side: Side) -> None:
         for event in events:
-            self.write(describe(event, side))
+            self.add_line(describe(event, side))
+
+    def add_line(self, text: str) -> None:
+        self._texts.append(text)
+        self.write(text)
+
+    def clear(self) -> RichLog:
+        self._texts.clear()
+        return super().clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = self.scrollable_content_region.width
+        if width == self._wrapped_at:
+            return
+        first = not self._wrapped_at
+        self._wrapped_at = width
+        if first or not self._size_known:
+            return  # RichLog writes its deferred lines at the first size it learns
+        texts = list(self._texts)
+        super().clear()
+        for text in texts:
+            self.write(text)

@@ -3,7 +3,8 @@
 Drawn from data/layout.toml (sekigahara_tui.map_layout). Each label shows the
 location's short form (or name, when the panel is wide), its castle/resource
 marks, and "own:enemy" block counts. The cursor moves between connected
-locations with arrows or hjkl; typing letters jumps to a location by name.
+locations with the arrows; letters always search (they jump to the first
+location whose name starts with what was typed), so no letter is a move key.
 """
 
 from __future__ import annotations
@@ -107,12 +108,12 @@ class MapPanel(ScrollableContainer, can_focus=True):
         "map--tokugawa",
     }
     BINDINGS = [
-        Binding("left,h", "move('left')", "West", show=False, id="map.left"),
-        Binding("right,l", "move('right')", "East", show=False, id="map.right"),
-        Binding("up,k", "move('up')", "North", show=False, id="map.up"),
-        Binding("down,j", "move('down')", "South", show=False, id="map.down"),
-        Binding("enter", "choose", "Choose here", id="map.choose"),
-        Binding("slash", "start_search", "Jump to", id="map.jump"),
+        Binding("left", "move('left')", "West", show=False, id="map.left"),
+        Binding("right", "move('right')", "East", show=False, id="map.right"),
+        Binding("up", "move('up')", "North", show=False, id="map.up"),
+        Binding("down", "move('down')", "South", show=False, id="map.down"),
+        Binding("enter", "choose", "Here", id="map.choose"),
+        Binding("slash", "start_search", "Find", id="map.jump", key_display="a-z"),
     ]
 
     class LocationChosen(Message):
@@ -258,8 +259,8 @@ class MapPanel(ScrollableContainer, can_focus=True):
         self.border_subtitle = "jump: "
 
     def on_key(self, event: events.Key) -> None:
-        """Type-ahead: letters jump to the first location whose name starts with them.
-        h, j, k and l move the cursor unless a search is under way (start one with /)."""
+        """Type-ahead: letters jump to the first location whose name starts with them
+        (every letter searches; the arrows move)."""
         char = event.character
         if event.key == "escape" and self.search is not None:
             self.search = None
@@ -269,7 +270,7 @@ class MapPanel(ScrollableContainer, can_focus=True):
             return
         if event.key == "backspace" and self.search:
             self.search = self.search[:-1]
-        elif char and char.isalpha() and (self.search is not None or char.lower() not in "hjkl"):
+        elif char and char.isalpha():
             self.search = (self.search or "") + char.lower()
         else:
             return

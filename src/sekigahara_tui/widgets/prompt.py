@@ -1,8 +1,11 @@
 """The prompt: what is being decided, the legal choices, and a command line.
 
-The choices are the view's legal commands in their text form; picking one (or
-typing any legal line, with completion) posts a message the game screen turns
-into a command for the host.
+The choices are the view's legal commands in plain words (labels.choice_labels);
+the highlighted one's notation shows on the empty command line, which takes
+any legal line with completion. Picking or typing posts a message the game
+screen turns into a command for the host. The message line under the choices
+keeps the last outcome ("Done: ...", "Took back: ...", a refusal) until the
+next one.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from textual.widgets.option_list import Option
 
 from rules.notation import format_command
 from rules.surface import Command, PlayerView, places
-from sekigahara_tui.labels import place_label, side_name, word_label
+from sekigahara_tui.labels import choice_labels, place_label, side_name, word_label
+
+PLACEHOLDER = "type a command (Tab/→ completes)"
 
 
 def gloss(command: Command) -> str:
@@ -33,6 +38,18 @@ def decision_line(view: PlayerView) -> str:
         return f"You: {view.prompt}"
     others = " and ".join(side_name(side) for side in sorted(view.decision.sides, key=lambda s: s.value))
     return f"Waiting for {others} to {view.prompt}"
+
+
+class CommandLine(Input):
+    """The command line. `:` and `?` are the game screen's keys wherever focus is,
+    so the line leaves them to it (the screen types the colon of "tokugawa:")."""
+
+    SCREEN_KEYS = frozenset(":?")
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        if character in self.SCREEN_KEYS:
+            return False
+        return super().check_consume_key(key, character)
 
 
 class PromptPanel(Vertical):
@@ -55,13 +72,14 @@ class PromptPanel(Vertical):
         self._shown: tuple[Command, ...] = ()
         self._legal: tuple[Command, ...] = ()
         self.filter_location: str | None = None
+        self._view: PlayerView | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="decision", markup=False)
         yield OptionList(id="choices")
         yield Static(id="message", markup=False)  # it may echo what was typed: plain text
         yield Static(id="connection", markup=False)  # a networked game: the host and the other player
-        yield Input(placeholder="type a command (Tab/→ completes)", id="command-line")
+        yield CommandLine(placeholder=PLACEHOLDER, id="command-line")
 
     @property
     def choices(self) -> OptionList:
@@ -73,6 +91,7 @@ class PromptPanel(Vertical):
 
     def show(self, view: PlayerView) -> None:
         self.query_one("#decision", Static).update(decision_line(view), layout=False)
+        self._view = view
         if view.legal == self._legal:
             return
         self._legal = view.legal
@@ -86,9 +105,11 @@ class PromptPanel(Vertical):
         self._shown = tuple(shown)
         choices = self.choices
         choices.clear_options()
-        choices.add_options([Option(format_command(c, with_side=False)) for c in shown])
+        choices.add_options([Option(label) for label in choice_labels(shown, self._view)])
         if shown:
             choices.highlighted = 0
+        else:
+            self.command_line.placeholder = PLACEHOLDER
         title = f"choices at {place_label(location)} (Esc: all)" if location else f"{len(shown)} choices"
         choices.border_title = title
 
@@ -110,10 +131,15 @@ class PromptPanel(Vertical):
         message.set_class(error, "error")
         message.update(text, layout=False)
 
+    def notation_of(self, index: int) -> str | None:
+        """The notation of the choice at `index` (what the command line takes)."""
+        return format_command(self._shown[index], with_side=False) if index < len(self._shown) else None
+
     @on(OptionList.OptionHighlighted, "#choices")
     def _explain(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option_index < len(self._shown):
-            self.say(gloss(self._shown[event.option_index]))
+        notation = self.notation_of(event.option_index)
+        if notation is not None:
+            self.command_line.placeholder = f": {notation}"
 
     @on(OptionList.OptionSelected, "#choices")
     def _choose(self, event: OptionList.OptionSelected) -> None:

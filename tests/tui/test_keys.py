@@ -1,0 +1,222 @@
+"""Keys that always work (issue 13): `:`, ctrl+e, `?`, ctrl+z and ctrl+s from every
+focus, the map's letters that always search, refused keys that say why, and a
+Footer that fits 80 columns."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.record import save_record
+from rules.sides import Side
+from rules.state import DecisionKind
+from sekigahara_tui.screens.dialogs import SaveDialog
+from sekigahara_tui.screens.game import GameScreen
+from sekigahara_tui.screens.info import DecisionHelpScreen, HandOverScreen
+from sekigahara_tui.widgets.map_panel import MapPanel
+from sekigahara_tui.widgets.prompt import PromptPanel
+from tui.driving import take_seat, type_command
+from tui.positions import record_until
+from tui.screen_text import screen_text
+
+FOCUSES = ["#map", "#choices", "#command-line"]
+
+
+@pytest.fixture
+def movement_app(make_app, tmp_path):
+    """Ishida, first player, in his Movement Phase (seed 1), having begun a stack move at Osaka."""
+    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+    path = tmp_path / "position.json"
+    save_record(record, path)
+    return make_app(load=path), len(record.commands)
+
+
+async def focused_on(pilot, selector: str) -> GameScreen:
+    screen = await take_seat(pilot)
+    screen.query_one(selector).focus()
+    await pilot.pause()
+    return screen
+
+
+def message(screen: GameScreen) -> str:
+    return str(screen.query_one("#message").render())
+
+
+@pytest.mark.parametrize("focus", FOCUSES)
+async def test_colon_goes_to_the_command_line_from_everywhere_and_types_nothing(movement_app, focus):
+    app, _ = movement_app
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await focused_on(pilot, focus)
+        await pilot.press("colon")
+        line = screen.query_one(PromptPanel).command_line
+        assert app.focused is line
+        assert line.value == ""
+        await pilot.press("colon")  # again, on the command line: still no colon
+        assert line.value == ""
+
+
+async def test_colon_after_a_side_name_types_it_for_full_notation(movement_app):
+    app, _ = movement_app
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await focused_on(pilot, "#command-line")
+        await pilot.press(*"ishida", "colon")
+        assert screen.query_one(PromptPanel).command_line.value == "ishida:"
+
+
+@pytest.mark.parametrize("focus", FOCUSES)
+async def test_ctrl_e_ends_the_stack_move_from_everywhere(movement_app, focus):
+    app, given = movement_app
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_command(pilot, "move osaka")
+        screen = await focused_on(pilot, focus)
+        await pilot.press("ctrl+e")
+        assert screen.table.host.record.commands[given:] == ("ishida: move osaka", "ishida: done")
+        assert message(screen) == "Done: done"
+
+
+@pytest.mark.parametrize("focus", FOCUSES)
+async def test_question_mark_opens_the_decision_help_from_everywhere(movement_app, focus):
+    app, _ = movement_app
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await focused_on(pilot, focus)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, DecisionHelpScreen)
+        assert screen.query_one(PromptPanel).command_line.value == ""
+
+
+@pytest.mark.parametrize("focus", FOCUSES)
+async def test_ctrl_z_takes_back_from_everywhere(movement_app, focus):
+    app, given = movement_app
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_command(pilot, "move osaka")
+        screen = await focused_on(pilot, focus)
+        await pilot.press("ctrl+z")
+        assert len(screen.table.host.record.commands) == given
+        assert message(screen) == "Took back: move osaka (R58)"
+
+
+@pytest.mark.parametrize("focus", FOCUSES)
+async def test_ctrl_s_opens_the_save_dialog_from_everywhere(movement_app, focus):
+    app, _ = movement_app
+    async with app.run_test(size=(80, 24)) as pilot:
+        await focused_on(pilot, focus)
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SaveDialog)
+
+
+@pytest.mark.parametrize("focus", FOCUSES)
+async def test_the_keys_work_after_a_hand_over_which_focuses_the_choices(make_app, focus):
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await focused_on(pilot, focus)  # Ishida leaves the focus here...
+        await type_command(pilot, "bid mori-plain-9")
+        assert isinstance(app.screen, HandOverScreen) and app.screen.side is Side.TOKUGAWA
+        await pilot.press("enter")
+        assert screen.seat is Side.TOKUGAWA
+        assert app.focused is screen.query_one(PromptPanel).choices  # ...Tokugawa starts at the choices
+        await pilot.press("ctrl+z")
+        assert message(screen) == "Cannot undo: the last decision was ishida's (R58)"
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, DecisionHelpScreen)
+        await pilot.press("escape")
+        await pilot.press("colon")
+        assert app.focused is screen.query_one(PromptPanel).command_line
+
+
+async def test_a_refused_ctrl_e_says_why(make_app):
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await focused_on(pilot, "#choices")
+        await pilot.press("ctrl+e")  # a bid: nothing to end
+        assert screen.table.host.record.commands == ()
+        assert message(screen) == "ctrl+e: nothing to end, finish or allow now"
+
+
+@pytest.mark.parametrize("letter", ["h", "j", "k", "l"])
+async def test_letters_on_the_map_always_search_and_never_move(movement_app, letter):
+    from rules.components import default_components
+    from sekigahara_tui.map_layout import neighbour_in_direction
+
+    app, _ = movement_app
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await focused_on(pilot, "#map")
+        map_panel = screen.query_one(MapPanel)
+        map_panel.move_cursor("osaka")
+        await pilot.press(letter)
+        assert map_panel.search == letter
+        names = sorted((default_components().location(loc).name.lower(), loc) for loc in map_panel.layout_data.locations)
+        expected = next((loc for name, loc in names if name.startswith(letter)), "osaka")
+        assert map_panel.cursor == expected
+        await pilot.press("escape")
+        assert map_panel.search is None
+        await pilot.press("right")  # the arrows move
+        assert map_panel.cursor == neighbour_in_direction(map_panel.layout_data, expected, "right", "short") or expected
+
+
+@pytest.mark.parametrize("focus", FOCUSES)
+async def test_the_footer_fits_80_columns(movement_app, focus):
+    app, _ = movement_app
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_command(pilot, "move osaka")
+        screen = await focused_on(pilot, focus)
+        footer = screen_text(app).splitlines()[-1]
+        shown = [b.binding for b in screen.active_bindings.values() if b.binding.show]
+        assert len(shown) >= 6
+        for binding in shown:
+            assert f"{app.get_key_display(binding)} {binding.description}" in footer, (binding.description, footer)
+        assert footer.rstrip().endswith("^p palette")
+
+
+async def test_feedback_stays_until_the_next_action(movement_app):
+    app, _ = movement_app
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await type_command(pilot, "move osaka")
+        assert message(screen) == "Done: move osaka"
+        screen.query_one(PromptPanel).choices.focus()
+        await pilot.press("down", "down", "up")  # moving through the choices keeps it
+        assert message(screen) == "Done: move osaka"
+        screen.query_one(MapPanel).focus()
+        await pilot.press("right")
+        assert message(screen) == "Done: move osaka"
+        await type_command(pilot, "step nowhere")
+        assert message(screen).startswith("Illegal: ")
+        await pilot.press("ctrl+z")
+        assert message(screen) == "Took back: move osaka (R58)"
+
+
+async def test_R55_one_seats_feedback_is_never_shown_to_the_other(make_app):
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_command(pilot, "bid mori-plain-9")
+        screen = await take_seat(pilot)
+        assert screen.seat is Side.TOKUGAWA
+        assert message(screen) == ""
+        assert "mori-plain-9" not in screen_text(app)
+
+
+async def test_R55_hot_seat_screen_state_belongs_to_its_seat(make_app):
+    from textual.widgets import TabbedContent
+
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        map_panel = screen.query_one(MapPanel)
+        map_panel.move_cursor("himeji")
+        screen.query_one(TabbedContent).active = "log-tab"
+        prompt = screen.query_one(PromptPanel)
+        prompt.command_line.value = "bid mori"  # Ishida starts typing, then picks from the list
+        await pilot.pause()
+        ishida_bid = prompt.notation_of(0)
+        from tui.driving import choose
+
+        await choose(pilot, ishida_bid)
+        screen = await take_seat(pilot)
+        assert screen.seat is Side.TOKUGAWA
+        assert map_panel.cursor == "kyoto" and prompt.command_line.value == ""
+        assert screen.query_one(TabbedContent).active == "hand-tab"
+        map_panel.move_cursor("edo")
+        await choose(pilot, prompt.notation_of(0))
+        while screen.seat is not Side.ISHIDA:
+            await choose(pilot, prompt.notation_of(0))
+        screen = await take_seat(pilot)
+        assert map_panel.cursor == "himeji" and prompt.command_line.value == "bid mori"
+        assert screen.query_one(TabbedContent).active == "log-tab"
