@@ -257,6 +257,21 @@ def _why_force_march_illegal(group: list[BlockProgress]) -> str | None:
     return None
 
 
+def steps_left(current: StackMove, progress: BlockProgress) -> int:
+    """How many more locations a block may enter if the selected group moves on
+    highways only (a road segment costs the highway bonus, 7.3.3); the group's
+    size counts as the largest it moved with (R19)."""
+    group = max(progress.largest_group, len(current.selection) or 1)
+    return max(0, allowance(progress.highway_only, current.leadership, progress.force_march, group) - progress.steps)
+
+
+def why_no_force_march(state: GameState, side: Side) -> str | None:
+    """Why the selected group may not force march now (7.3.3, R16), or None if it may."""
+    if not state.cards[side].hand:
+        return "a force march costs a card, and your hand is empty (7.3.3)"
+    return _why_force_march_illegal(_selection(_current(state)))
+
+
 def why_force_march_illegal(state: GameState, command: ForceMarch) -> str | None:
     if command.card not in state.cards[command.side].hand:
         return f"{command.card} is not in your hand (7.3.3)"

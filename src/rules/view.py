@@ -19,6 +19,7 @@ from rules.commands import Command
 from rules.components import default_components
 from rules.decision_help import DecisionHelp, help_for
 from rules.engine import asks, legal_commands
+from rules.stack_moves import steps_left, why_no_force_march
 from rules.pair import Pair
 from rules.sides import Side
 from rules.victory import victory_points
@@ -34,7 +35,6 @@ from rules.state import (
     GameResult,
     GameState,
     MovementOption,
-    MovementPhase,
     Phase,
     StackMove,
     Turn,
@@ -67,12 +67,19 @@ class MovementView:
     current_source: str | None
     stack_move: StackMove | None  # the active side's own view only
     fixed: frozenset[str]  # the active side's own view only
+    # The moving side's own view only: each block's steps left if the selected
+    # group goes on by highway (7.3.3-7.3.6), and why the selected group may
+    # not force march now (None when it may).
+    steps_left: tuple[tuple[str, int], ...] = ()
+    why_no_force_march: str | None = None
 
 
-def movement_view(movement: MovementPhase | None, own: bool) -> MovementView | None:
+def movement_view(state: GameState, own: bool) -> MovementView | None:
+    movement = state.movement
     if movement is None:
         return None
     current = movement.current
+    mine = own and current is not None
     return MovementView(
         option=movement.option,
         exchanged=movement.exchanged,
@@ -83,6 +90,8 @@ def movement_view(movement: MovementPhase | None, own: bool) -> MovementView | N
         current_source=current.source if current else None,
         stack_move=current if own else None,
         fixed=movement.fixed if own else frozenset(),
+        steps_left=tuple((p.block, steps_left(current, p)) for p in current.blocks if not p.done) if mine else (),
+        why_no_force_march=why_no_force_march(state, state.active) if mine and state.active else None,
     )
 
 
@@ -223,7 +232,7 @@ def view(state: GameState, side: Side) -> PlayerView:
         top_discards=state.cards.map(lambda cards: cards.discard_pile[-1] if cards.discard_pile else None),
         resource_control=state.resource_control,
         castle_control=state.castle_control,
-        movement=movement_view(state.movement, own=state.active is side),
+        movement=movement_view(state, own=state.active is side),
         combat=combat_view(state.combat),
         result=state.result,
         vp=victory_points(state),
@@ -249,7 +258,7 @@ def spectator_view(state: GameState) -> PlayerView:
         own_hidden_counts=tuple(sorted(hidden.items())),
         hand=(),
         set_aside=(),
-        movement=movement_view(state.movement, own=False),
+        movement=movement_view(state, own=False),
         legal=(),
         spectator=True,
     )

@@ -295,3 +295,19 @@ def test_r4_passing_through_a_resource_location_takes_control():
                         "ishida: step tsuruga", "ishida: step sawayama")
     assert ControlChanged("tsuruga", ISHIDA) in events
     assert state.control_of_resource("tsuruga") is ISHIDA
+
+
+def test_7_3_3_the_moving_side_sees_each_blocks_steps_left_and_why_it_may_not_force_march():
+    """The view of the moving side (only) carries what 7.3.3-7.3.6 allow each
+    block of the stack move, and why the selected group may not force march."""
+    state = movement_phase(ISHIDA, FULL, osaka=FIVE)
+    state, _ = run(state, "ishida: move osaka", *(f"ishida: select {b}" for b in FIVE))
+    movement = view(state, ISHIDA).movement
+    assert dict(movement.steps_left) == {b: 2 for b in FIVE}  # 1 +1 highway +1 leadership -1 for 5 (stack A)
+    assert movement.why_no_force_march is None
+    state, _ = run(state, "ishida: step kyoto")
+    movement = view(state, ISHIDA).movement
+    assert dict(movement.steps_left) == {b: 1 for b in FIVE}
+    assert movement.why_no_force_march == "a force march applies to a group that starts its move together (7.3.3, R16)"
+    enemy = view(state, TOKUGAWA).movement
+    assert enemy.steps_left == () and enemy.why_no_force_march is None  # R55: the enemy sees none of it
