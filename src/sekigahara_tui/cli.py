@@ -20,6 +20,8 @@ from rules.untrusted import printable, printable_path
 from rules.victory import victory_points
 from sekigahara_tui.crash_log import app_crash_message, crash_message, data_dir, write_crash_log
 
+BOT_LEVELS = ("random", "heuristic")  # sekigahara_tui.bots.LEVELS, without importing the bots here
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -34,10 +36,12 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     replay_parser = commands.add_parser("replay", help="replay a game record and summarise the final position")
     replay_parser.add_argument("record", type=Path, help="a record file written by a game or by selfplay --record")
-    selfplay = commands.add_parser("selfplay", help="play games between random-move players")
+    selfplay = commands.add_parser("selfplay", help="play games between computer players (random-move by default)")
     selfplay.add_argument("--games", type=int, default=1, help="how many games (default 1)")
     selfplay.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default 1)")
     selfplay.add_argument("--record", type=Path, metavar="DIR", help="write each game's record into DIR")
+    for side in ("ishida", "tokugawa"):
+        selfplay.add_argument(f"--{side}", choices=BOT_LEVELS, default="random", metavar="LEVEL", help=f"{side}'s player: {' or '.join(BOT_LEVELS)} (default random)")
     add_network_commands(commands)
     from sekigahara_tui.club.cli import add_club_commands
 
@@ -65,7 +69,7 @@ def add_network_commands(commands) -> None:
     bot = commands.add_parser("bot", help="play a seat of a hosted game with a computer player")
     bot.add_argument("dir", type=Path, metavar="DIR")
     bot.add_argument("--seat", choices=sides, required=True)
-    bot.add_argument("--level", choices=["random"], default="random")
+    bot.add_argument("--level", choices=BOT_LEVELS, default="random")
     bot.add_argument("--seed", type=int, help="seed of the bot's choices")
 
 
@@ -121,6 +125,23 @@ def directory_problem(path: Path) -> str | None:
     return None
 
 
+def bot_game(seed: int, ishida: str, tokugawa: str):
+    """A game between two bot levels (sekigahara_tui.bots.play), shaped like
+    random_game's result; None if it did not finish (a bot's crash or illegal
+    command, which the bots' tests rule out)."""
+    import time
+
+    from rules.selfplay import SelfPlayResult
+    from sekigahara_tui.bots.play import play_game
+
+    started = time.perf_counter()
+    outcome = play_game(seed, ishida, tokugawa)
+    if outcome.winner is None:
+        return None
+    milliseconds = (time.perf_counter() - started) * 1000
+    return SelfPlayResult(seed, outcome.state, outcome.record, outcome.decisions, milliseconds)
+
+
 def run_selfplay(args: argparse.Namespace) -> int:
     if args.games < 1:
         return fail("sekigahara selfplay", "--games must be at least 1", 2)
@@ -137,7 +158,12 @@ def run_selfplay(args: argparse.Namespace) -> int:
     decisions = 0
     milliseconds = 0.0
     for seed in range(args.seed, args.seed + args.games):
-        game = random_game(seed)
+        if args.ishida == "random" and args.tokugawa == "random":
+            game = random_game(seed)
+        else:
+            game = bot_game(seed, args.ishida, args.tokugawa)
+            if game is None:
+                return fail("sekigahara selfplay", f"seed {seed}: the game between the bots did not finish", 1)
         decisions += game.decisions
         milliseconds += game.milliseconds
         assert game.state.result is not None
@@ -256,11 +282,11 @@ def run_export(args: argparse.Namespace) -> int:
 def run_bot(args: argparse.Namespace) -> int:
     import asyncio
 
-    from sekigahara_tui.net.bot import play
+    from sekigahara_tui.bots.seat import play
     from sekigahara_tui.net.locations import LocationError
 
     try:
-        client = asyncio.run(play(args.dir, Side(args.seat), args.seed))
+        client = asyncio.run(play(args.dir, Side(args.seat), args.seed, level=args.level))
     except LocationError as error:
         return fail("sekigahara bot", str(error), 2)
     if client.over:

@@ -22,6 +22,7 @@ GAME_OWNERS = {
     "cli.py",  # replay, selfplay, and starting hosts
     "net/server.py",  # the networked host
     "net/store.py",  # the networked host's SQLite store
+    "bots/play.py",  # the referee of local bot games (the bots themselves see views only)
 }
 
 

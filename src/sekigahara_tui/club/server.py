@@ -10,7 +10,7 @@ connection per seat, stale and duplicate messages) with more to say:
   and enters them, and hands out seat tokens derived from the club's secret
   (stable across restarts, so clients reconnect to a restarted server);
 - spectators (`watch_game`) receive `spectator_view`: public information only;
-- a seat played by "computer" is decided in this process by a random player,
+- a seat played by "computer" is decided in this process by the heuristic bot,
   through the same commit-then-broadcast path as a client's command.
 
 Server side: it reaches the engine only through GameHost (host.py).
@@ -33,6 +33,7 @@ from attrs import define
 
 from rules.notation import format_command
 from rules.surface import BOTH_SIDES, Event, Side, default_components, printable
+from sekigahara_tui.bots.base import make_bot
 from sekigahara_tui.club import members
 from sekigahara_tui.club.members import COMPUTER
 from sekigahara_tui.club.protocol import (
@@ -150,6 +151,7 @@ class ClubServer(GameServer):
         self.evictions = 0
         self._computer = random.Random(computer_seed)
         self._computer_pending: set[str] = set()
+        self._computer_bots: dict[tuple[str, Side], object] = {}
         self._evictor: asyncio.Task | None = None
 
     # --- the front ends' door ---------------------------------------------------------
@@ -259,7 +261,7 @@ class ClubServer(GameServer):
             self._computer_pending.discard(game.id)
 
     def _computer_moves(self, game: HostedGame, version: int) -> None:
-        """The computer's seat decides at random among its legal commands,
+        """The computer's seat decides with the heuristic bot among its legal commands,
         committed before the game changes, like a client's command."""
         self._computer_pending.discard(game.id)
         side = self._computer_side(game)
@@ -268,10 +270,13 @@ class ClubServer(GameServer):
         if side is None or game.version != version:
             self._schedule_computer(game)  # the game moved on: look again
             return
-        legal = game.host.view(side).legal
-        if not legal:
+        seen = game.host.view(side)
+        if not seen.legal:
             return
-        command = self._computer.choice(legal)
+        bot = self._computer_bots.get((game.id, side))
+        if bot is None:  # the heuristic bot (issue 14); it is given the view only, not the events
+            bot = self._computer_bots[(game.id, side)] = make_bot("heuristic", side, self._computer.randrange(2**31))
+        command = bot.choose(seen, 2.0)
         step = game.host.propose(command)
         action = Action("command", side, format_command(command), None, time.time())
         try:
