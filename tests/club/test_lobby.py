@@ -135,8 +135,9 @@ async def test_an_idle_game_is_evicted_and_reloaded_where_it_was(club):
         await c.close()
     await asyncio.gather(*tasks)
     game = club.server.games[made.game]
-    version, state = game.version, game.host.state
-    await asyncio.sleep(0.05)  # the server notices the connections went
+    await asyncio.sleep(0.05)  # the server notices the connections went, and stores what it was sent
+    async with game.changing:
+        version, state = game.version, game.host.state
     assert club.server.evict_idle(now=10**9) == [made.game]
     assert made.game not in club.server.games
     loads = club.server.loads

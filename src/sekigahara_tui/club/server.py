@@ -152,6 +152,8 @@ class ClubServer(GameServer):
         self._computer = random.Random(computer_seed)
         self._computer_pending: set[str] = set()
         self._computer_bots: dict[tuple[str, Side], object] = {}
+        self._computer_seen: dict[tuple[str, Side], int] = {}  # steps whose events each bot was given
+        self._computer_tasks: set[asyncio.Task] = set()
         self._evictor: asyncio.Task | None = None
 
     # --- the front ends' door ---------------------------------------------------------
@@ -195,12 +197,15 @@ class ClubServer(GameServer):
         now = time.monotonic() if now is None else now
         gone = []
         for game_id, game in list(self.games.items()):
-            if game.connections or self.watchers.get(game_id) or game_id in self._computer_pending:
+            if game.connections or self.watchers.get(game_id) or game_id in self._computer_pending or game.changing.locked():
                 continue
             if now - self.last_used.get(game_id, 0.0) >= self.evict_after:
                 del self.games[game_id]
                 self.last_used.pop(game_id, None)
                 self.watchers.pop(game_id, None)
+                for side in BOTH_SIDES:  # a reloaded game's computer starts afresh
+                    self._computer_bots.pop((game_id, side), None)
+                    self._computer_seen.pop((game_id, side), None)
                 gone.append(game_id)
         self.evictions += len(gone)
         return gone
@@ -220,6 +225,7 @@ class ClubServer(GameServer):
     async def close(self) -> None:
         if self._evictor is not None:
             self._evictor.cancel()
+        await asyncio.gather(*self._computer_tasks, return_exceptions=True)  # their commands are stored first
         await super().close()
 
     def _note_change(self, game: HostedGame) -> None:
@@ -256,36 +262,50 @@ class ClubServer(GameServer):
             return
         self._computer_pending.add(game.id)
         try:
-            asyncio.get_running_loop().call_soon(self._computer_moves, game, game.version)
+            task = asyncio.get_running_loop().create_task(self._computer_moves(game, game.version))
         except RuntimeError:  # no loop (a game loaded outside the server's loop)
             self._computer_pending.discard(game.id)
+            return
+        self._computer_tasks.add(task)
+        task.add_done_callback(self._computer_tasks.discard)
 
-    def _computer_moves(self, game: HostedGame, version: int) -> None:
+    async def _computer_moves(self, game: HostedGame, version: int) -> None:
         """The computer's seat decides with the heuristic bot among its legal commands,
         committed before the game changes, like a client's command."""
-        self._computer_pending.discard(game.id)
-        side = self._computer_side(game)
-        if self.games.get(game.id) is not game:
-            return  # evicted meanwhile: it decides when next loaded
-        if side is None or game.version != version:
-            self._schedule_computer(game)  # the game moved on: look again
-            return
-        seen = game.host.view(side)
-        if not seen.legal:
-            return
-        bot = self._computer_bots.get((game.id, side))
-        if bot is None:  # the heuristic bot (issue 14); it is given the view only, not the events
-            bot = self._computer_bots[(game.id, side)] = make_bot("heuristic", side, self._computer.randrange(2**31))
-        command = bot.choose(seen, 2.0)
-        step = game.host.propose(command)
-        action = Action("command", side, format_command(command), None, time.time())
-        try:
-            self.store.append(game.id, action, game.version)
-        except StoreError:
-            return  # nothing changed; the next change (or load) tries again
-        game.actions.append(action)
-        game.host.accept(step)
-        self._changed(game, None, None)
+        async with game.changing:
+            self._computer_pending.discard(game.id)
+            side = self._computer_side(game)
+            if self.games.get(game.id) is not game:
+                return  # evicted meanwhile: it decides when next loaded
+            if side is None or game.version != version:
+                self._schedule_computer(game)  # the game moved on: look again
+                return
+            seen = game.host.view(side)
+            if not seen.legal:
+                return
+            bot = self._computer_bot(game, side)
+            command = bot.choose(seen, 2.0)
+            step = game.host.propose(command)
+            action = Action("command", side, format_command(command), None, time.time())
+
+            def apply() -> None:
+                game.host.accept(step)
+
+            await self._commit(None, game, action, apply)  # a failure changes nothing; the next change tries again
+
+    def _computer_bot(self, game: HostedGame, side: Side):
+        """The heuristic bot (issue 14) of this game's computer seat, told what its
+        side has seen since it last decided (R55: its own side's events only)."""
+        key = (game.id, side)
+        bot = self._computer_bots.get(key)
+        if bot is None:
+            bot = self._computer_bots[key] = make_bot("heuristic", side, self._computer.randrange(2**31))
+        seen_steps = self._computer_seen.get(key, 0)
+        steps = game.host.step_count
+        if seen_steps < steps:
+            bot.observe([event for step in game.host.step_events(side, seen_steps) for event in step])
+        self._computer_seen[key] = steps
+        return bot
 
     # --- connections that are not seats ----------------------------------------------
 

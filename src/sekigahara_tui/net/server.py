@@ -20,9 +20,10 @@ import hmac
 import socket
 import struct
 import time
+from typing import Callable
 from pathlib import Path
 
-from attrs import define, frozen
+from attrs import define, field, frozen
 
 from rules.errors import IllegalCommand
 from rules.notation import NotationError, format_command
@@ -50,6 +51,7 @@ from sekigahara_tui.net.protocol import (
     encode,
     read_line,
 )
+from sekigahara_tui.net.group_commit import GroupCommit
 from sekigahara_tui.net.store import Action, GameInfo, Store, StoreError, commands_standing, record_of
 
 # Clients ping every PING_INTERVAL seconds (client.py); three missed pings and
@@ -111,6 +113,9 @@ class HostedGame:
     connections: dict[Side, Connection]
     applied: dict[tuple[Side, str], int]  # (seat, client message id) -> version it made
     ended_at: float | None = None
+    # One change at a time: a command is checked against the state it will
+    # change, and the next waits until it is stored and applied.
+    changing: asyncio.Lock = field(factory=asyncio.Lock)
 
     @property
     def id(self) -> str:
@@ -131,6 +136,7 @@ class GameServer:
         reap_after: float = REAP_AFTER,
     ) -> None:
         self.store = store
+        self.writer = GroupCommit(store.path)  # commands and undos, many games to an fsync
         self.games: dict[str, HostedGame] = {}
         self.idle_timeout = idle_timeout
         self.grace = grace
@@ -178,6 +184,7 @@ class GameServer:
         for connection in list(self._connections):
             connection.writer.transport.abort()
         await asyncio.gather(*self._handlers, return_exceptions=True)
+        await self.writer.close()
         for server in self._servers:
             await server.wait_closed()
         if self._watcher is not None:
@@ -267,9 +274,9 @@ class GameServer:
             elif isinstance(message, Hello):
                 connection.send(Refused(None, "bad-message", "hello was already said on this connection"))
             elif isinstance(message, Submit):
-                self._submit(connection, message)
+                await self._submit(connection, message)
             elif isinstance(message, Undo):
-                self._undo(connection, message)
+                await self._undo(connection, message)
             await connection.writer.drain()
 
     # --- hooks for a server with more to say (the club server) -------------------
@@ -382,50 +389,63 @@ class GameServer:
         )
         return True
 
-    def _submit(self, connection: Connection, message: Submit) -> None:
+    async def _submit(self, connection: Connection, message: Submit) -> None:
         game, side = connection.game, connection.side
         assert game is not None and side is not None
-        if self._already_applied(connection, game, side, message.id) or self._stale(connection, game, message.id, message.version):
-            return
-        try:
-            step = game.host.propose_text(message.command, side)
-        except (NotationError, IllegalCommand) as error:
-            connection.send(Refused(message.id, "illegal", printable(str(error), 300)))
-            return
-        assert step.command is not None
-        action = Action("command", side, format_command(step.command), message.id, time.time())
-        if not self._commit(connection, game, action):
-            return
-        game.host.accept(step)
-        self._changed(game, connection, message.id)
+        async with game.changing:
+            if self._already_applied(connection, game, side, message.id) or self._stale(connection, game, message.id, message.version):
+                return
+            try:
+                step = game.host.propose_text(message.command, side)
+            except (NotationError, IllegalCommand) as error:
+                connection.send(Refused(message.id, "illegal", printable(str(error), 300)))
+                return
+            assert step.command is not None
+            action = Action("command", side, format_command(step.command), message.id, time.time())
 
-    def _undo(self, connection: Connection, message: Undo) -> None:
+            def apply() -> None:
+                game.host.accept(step)
+
+            await self._commit(connection, game, action, apply)
+
+    async def _undo(self, connection: Connection, message: Undo) -> None:
         game, side = connection.game, connection.side
         assert game is not None and side is not None
-        if self._already_applied(connection, game, side, message.id) or self._stale(connection, game, message.id, message.version):
-            return
-        reason = game.host.why_no_undo(side)
-        if reason is not None:
-            connection.send(Refused(message.id, "illegal", f"cannot undo: {reason}"))
-            return
-        if not self._commit(connection, game, Action("undo", side, None, message.id, time.time())):
-            return
-        game.host.undo(side)
-        self._changed(game, connection, message.id)
+        async with game.changing:
+            if self._already_applied(connection, game, side, message.id) or self._stale(connection, game, message.id, message.version):
+                return
+            reason = game.host.why_no_undo(side)
+            if reason is not None:
+                connection.send(Refused(message.id, "illegal", f"cannot undo: {reason}"))
+                return
 
-    def _commit(self, connection: Connection, game: HostedGame, action: Action) -> bool:
-        """Store the action before anything changes; on failure say so, change nothing."""
+            def apply() -> None:
+                game.host.undo(side)
+
+            await self._commit(connection, game, Action("undo", side, None, message.id, time.time()), apply)
+
+    async def _commit(self, connection: Connection | None, game: HostedGame, action: Action, apply: Callable[[], None]) -> bool:
+        """Store the action, then change the game and tell everyone: nothing is
+        changed or said before the action is on disk (kill -9 loses nothing
+        anyone saw). A failure says so and changes nothing. The change runs
+        even if `connection` has gone meanwhile, so memory follows the store."""
+
+        def committed(version: int) -> None:
+            game.actions.append(action)
+            if action.client_id is not None:
+                game.applied[(action.side, action.client_id)] = version
+            apply()
+            self._changed(game, connection, action.client_id)
+
         try:
-            version = self.store.append(game.id, action, game.version)
+            await self.writer.append(game.id, action, game.version, committed)
         except StoreError as error:
-            connection.send(Refused(action.client_id, "host-error", f"the host could not store it, nothing changed: {printable(str(error), 200)}"))
+            if connection is not None:
+                connection.send(Refused(action.client_id, "host-error", f"the host could not store it, nothing changed: {printable(str(error), 200)}"))
             return False
-        game.actions.append(action)
-        if action.client_id is not None:
-            game.applied[(action.side, action.client_id)] = version
         return True
 
-    def _changed(self, game: HostedGame, submitter: Connection, message_id: str) -> None:
+    def _changed(self, game: HostedGame, submitter: Connection | None, message_id: str | None) -> None:
         over = game.host.is_over
         if over:
             game.ended_at = time.monotonic()

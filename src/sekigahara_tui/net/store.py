@@ -230,6 +230,32 @@ class Store:
         )
         return version + 1
 
+    def append_many(self, rows: list[tuple[str, Action, int]]) -> list[str | None]:
+        """Commit many actions in one transaction (one fsync: group commit), each
+        as row `version + 1` of its game. A row that cannot be stored (another
+        writer took its place) is left out alone; the answer says, for each row,
+        None (stored) or why not. If the transaction fails, nothing is stored."""
+        errors: list[str | None] = []
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                for game_id, action, version in rows:
+                    self._db.execute("SAVEPOINT row")
+                    try:
+                        self._db.execute(
+                            "INSERT INTO actions (game, seq, kind, side, text, client_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (game_id, version + 1, action.kind, action.side.value, action.text, action.client_id, action.at),
+                        )
+                    except sqlite3.IntegrityError as error:
+                        self._db.execute("ROLLBACK TO row")
+                        errors.append(f"cannot write the game store: {error}")
+                    else:
+                        errors.append(None)
+                    self._db.execute("RELEASE row")
+        except sqlite3.Error as error:
+            return [f"cannot write the game store: {error}"] * len(rows)
+        return errors
+
     def finish(self, game_id: str, result: str) -> None:
         self._write("UPDATE games SET status = 'over', result = ? WHERE id = ?", (result, game_id))
 

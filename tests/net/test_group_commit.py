@@ -1,0 +1,70 @@
+"""Group commit (net/group_commit.py): actions of many games that arrive
+together are stored in one transaction, each on disk before its callback runs;
+a row that cannot be stored fails alone."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from rules.sides import Side
+from sekigahara_tui.net.group_commit import GroupCommit
+from sekigahara_tui.net.store import Action, Store, StoreError
+
+GAMES = [f"game-{n}" for n in range(5)]
+
+
+def stored(path) -> list[tuple[str, int, str]]:
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT game, seq, client_id FROM actions ORDER BY game, seq").fetchall()
+
+
+@pytest.fixture
+def store(tmp_path):
+    store = Store.open(tmp_path / "games.sqlite")
+    for game in GAMES:
+        store.create_game(game, 1, "test")
+    yield store
+    store.close()
+
+
+def action(n: int) -> Action:
+    return Action("command", Side.ISHIDA, f"ishida: bid card-{n}", f"id-{n}", 0.0)
+
+
+async def test_actions_arriving_together_share_transactions_and_are_on_disk_before_their_callbacks(store):
+    writer = GroupCommit(store.path)
+    seen_on_disk: list[bool] = []
+
+    async def play(game: str) -> None:
+        for version in range(10):  # each game's actions one after another, as the host sends them
+            key = (game, version + 1, f"id-{game}-{version}")
+
+            def committed(new_version: int, key=key) -> None:
+                assert new_version == key[1]
+                seen_on_disk.append(key in stored(store.path))
+
+            done = await writer.append(game, Action("command", Side.ISHIDA, "x", key[2], 0.0), version, committed)
+            assert done == version + 1
+
+    await asyncio.gather(*(play(game) for game in GAMES))
+    await writer.close()
+    assert len(stored(store.path)) == 50 and all(seen_on_disk) and len(seen_on_disk) == 50
+    assert writer.transactions < 50  # games waiting together went in one commit
+
+
+async def test_a_row_that_cannot_be_stored_fails_alone(store):
+    store.append("game-0", action(0), 0)  # row 1 of game-0 is taken
+    writer = GroupCommit(store.path)
+    called: list[str] = []
+    results = await asyncio.gather(
+        writer.append("game-0", action(1), 0, lambda v: called.append("game-0")),  # wants row 1 again
+        writer.append("game-1", action(2), 0, lambda v: called.append("game-1")),
+        return_exceptions=True,
+    )
+    await writer.close()
+    assert isinstance(results[0], StoreError) and "UNIQUE" in str(results[0])
+    assert results[1] == 1 and called == ["game-1"]
+    assert stored(store.path) == [("game-0", 1, "id-0"), ("game-1", 1, "id-2")]
