@@ -181,6 +181,11 @@ async def drive_chromium(front, token: str, profile) -> None:
         await terminal.wait_text("•" * len(token))
         await enter()
         await terminal.wait_text("Sekigahara club: signed in as alice.")  # the real lobby, from the real club
+        # ... and a game in the browser: against the computer, a bid by keys, answered by the club.
+        await browser.call("Input.insertText", text="c")
+        await terminal.wait_text("You: bid a card")
+        await enter()
+        await terminal.wait_text("Done: bid")
         requested = [event["params"]["request"]["url"] for event in browser.events if event.get("method") == "Network.requestWillBeSent"]
         requested += [event["params"]["url"] for event in browser.events if event.get("method") == "Network.webSocketCreated"]
         assert requested and all(urlparse(url).hostname == "127.0.0.1" for url in requested), requested
