@@ -14,6 +14,7 @@ import asyncio
 import os
 import secrets
 from pathlib import Path
+from typing import Callable
 
 from rules.surface import Side
 from sekigahara_tui.club.protocol import (
@@ -102,7 +103,10 @@ class ClubClient:
             raise ClubRefused(message.kind, message.reason)
         return message
 
-    async def _request(self, message: object) -> object:
+    async def _request(self, message: object, answers: Callable[[object], bool]) -> object:
+        """Send `message` and return the reply that `answers` it. A reply to an
+        earlier request (one that timed out) is skipped, and a timeout closes
+        the connection, so no late reply is ever taken for another's."""
         async with self._lock:
             for attempt in (1, 2):
                 try:
@@ -111,7 +115,12 @@ class ClubClient:
                     assert self._writer is not None
                     self._writer.write(club_encode(message))
                     await self._writer.drain()
-                    return await self._receive()
+                    while not answers(reply := await self._receive()):
+                        pass
+                    return reply
+                except asyncio.TimeoutError:
+                    await self._close_connection()
+                    raise
                 except (ConnectionError, OSError, asyncio.IncompleteReadError):
                     await self._close_connection()
                     if attempt == 2:
@@ -119,7 +128,7 @@ class ClubClient:
             raise AssertionError("unreachable")
 
     async def lobby(self) -> Lobby:
-        reply = await self._request(ListGames())
+        reply = await self._request(ListGames(), lambda reply: isinstance(reply, Lobby))
         assert isinstance(reply, Lobby)
         return reply
 
@@ -136,9 +145,7 @@ class ClubClient:
         return await self._entry(Watch(_fresh_id(), game))
 
     async def _entry(self, message: NewGame | JoinGame | Enter | Watch) -> Entry:
-        reply = await self._request(message)
-        if not isinstance(reply, Entry) or reply.reply_to != message.id:
-            raise ClubRefused("protocol", "the club answered another request")
+        reply = await self._request(message, lambda reply: isinstance(reply, Entry) and reply.reply_to == message.id)
         return reply
 
     def seat_client(self, entry: Entry, listener=None, **options) -> Client:
