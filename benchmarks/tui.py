@@ -1,10 +1,11 @@
 """Speed of the terminal app: launch time and key-press-to-screen-update time.
 
-    python benchmarks/tui.py [--launches 5] [--presses 40]
+    python benchmarks/tui.py [--launches 5] [--presses 40] [--launch-only]
 
 Launch: a fresh Python process starts the app headless and reports when the
 main menu has mounted and the app is idle, waiting for a key (interpreter
-start-up and imports included). Key presses: in one headless app at 80x24, the
+start-up and imports included); a bare Textual app (a Static and a Footer) is
+launched the same way, in turn with it, and the ratio of the medians printed. Key presses: in one headless app at 80x24, the
 time from posting a key until the last screen update it causes is written
 (the last screen update the key causes), for three kinds of key: moving in the choices list,
 moving the map cursor, and Enter choosing a command (the engine applies it and
@@ -38,10 +39,30 @@ SekigaharaApp(save_dir=__import__("pathlib").Path(sys.argv[2])).run(headless=Tru
 """
 
 
-def launch_seconds(save_dir: Path) -> float:
+BARE_LAUNCH_SCRIPT = """
+import sys, time
+started = float(sys.argv[1])
+from textual.app import App
+from textual.widgets import Footer, Static
+
+class Bare(App):
+    def compose(self):
+        yield Static("a bare Textual app")
+        yield Footer()
+
+async def ready(pilot):
+    await pilot.pause()
+    print(time.time() - started)
+    pilot.app.exit()
+
+Bare().run(headless=True, size=(80, 24), auto_pilot=ready)
+"""
+
+
+def launch_seconds(save_dir: Path, script: str = LAUNCH_SCRIPT) -> float:
     started = time.time()
     out = subprocess.run(
-        [sys.executable, "-c", LAUNCH_SCRIPT, repr(started), str(save_dir)],
+        [sys.executable, "-c", script, repr(started), str(save_dir)],
         check=True,
         capture_output=True,
         text=True,
@@ -109,11 +130,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--launches", type=int, default=5)
     parser.add_argument("--presses", type=int, default=40)
+    parser.add_argument("--launch-only", action="store_true", help="time the launches only")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as save_dir:
-        launches = [launch_seconds(Path(save_dir)) for _ in range(args.launches)]
+        launches, bare = [], []
+        for _ in range(args.launches):  # side by side, in turn, so both see the same machine
+            bare.append(launch_seconds(Path(save_dir), BARE_LAUNCH_SCRIPT))
+            launches.append(launch_seconds(Path(save_dir)))
         print(f"launch to main menu: median {statistics.median(launches):.2f} s over {len(launches)} launches "
               f"(min {min(launches):.2f}, max {max(launches):.2f}; target 1.0 s)")
+        print(f"launch of a bare Textual app to its first screen: median {statistics.median(bare):.2f} s "
+              f"(min {min(bare):.2f}, max {max(bare):.2f})")
+        print(f"launch ratio, Sekigahara / bare Textual: {statistics.median(launches) / statistics.median(bare):.2f}x "
+              f"(target 1.5x)")
+        if args.launch_only:
+            return
         timings = asyncio.run(key_timings(args.presses, Path(save_dir)))
     every = [t for kind in timings.values() for t in kind]
     for kind, values in timings.items():

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from textual.app import App
 from textual.binding import Binding
 
-from rules.surface import Side, printable_path
+from rules.untrusted import printable_path
 from sekigahara_tui.crash_log import CrashLog, data_dir
-from sekigahara_tui.local import LocalTable, RecordError
-from sekigahara_tui.seat import Table
-from sekigahara_tui.screens.dialogs import JoinDialog, LoadDialog, NewGameDialog, SeatDialog
-from sekigahara_tui.screens.game import GameScreen
-from sekigahara_tui.screens.info import RulesScreen
 from sekigahara_tui.screens.menu import MenuScreen
+
+# The engine, the record code and the game screen load when a game starts, not
+# before the main menu shows (benchmarks/tui.py times the launch).
+if TYPE_CHECKING:
+    from rules.surface import Side
+    from sekigahara_tui.seat import Table
 
 AUTOSAVE = "autosave.json"
 
@@ -38,7 +40,11 @@ class SekigaharaApp(App[None]):
     CSS_PATH = "sekigahara.tcss"
     TITLE = "Sekigahara"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True)]
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        # Against the computer: its moves at once until the player decides (shown only there).
+        Binding("ctrl+f", "skip_ahead", "Skip", id="app.skip", priority=True),
+    ]
 
     def __init__(
         self,
@@ -108,12 +114,18 @@ class SekigaharaApp(App[None]):
     # --- starting games ------------------------------------------------------
 
     def start(self, seed: int) -> None:
+        from sekigahara_tui.local import LocalTable
+
         self.play(LocalTable.new(seed, autosave=self.autosave_path))
 
     def play(self, table: Table) -> None:
+        from sekigahara_tui.screens.game import GameScreen
+
         self.push_screen(GameScreen(table, self.save_dir))
 
     def open_save(self, path: Path) -> None:
+        from sekigahara_tui.local import LocalTable, RecordError
+
         try:
             table = LocalTable.load(path, autosave=self.autosave_path)
         except RecordError as error:
@@ -123,6 +135,8 @@ class SekigaharaApp(App[None]):
 
     def open_position(self, path: Path) -> None:
         """A new hot-seat game at a position file; its record carries the position."""
+        from sekigahara_tui.local import LocalTable, RecordError
+
         try:
             table = LocalTable.at_position(path, autosave=self.autosave_path)
         except RecordError as error:
@@ -151,6 +165,8 @@ class SekigaharaApp(App[None]):
     # --- menu actions --------------------------------------------------------
 
     def action_new_game(self) -> None:
+        from sekigahara_tui.screens.dialogs import NewGameDialog
+
         def chosen(seed: int | None) -> None:
             if seed is not None:
                 self.start(seed)
@@ -158,6 +174,8 @@ class SekigaharaApp(App[None]):
         self.push_screen(NewGameDialog(random.SystemRandom().randrange(1, 1_000_000)), chosen)
 
     def action_load_game(self) -> None:
+        from sekigahara_tui.screens.dialogs import LoadDialog
+
         def chosen(path: Path | None) -> None:
             if path is not None:
                 self.open_save(path)
@@ -167,6 +185,8 @@ class SekigaharaApp(App[None]):
     def action_two_terminals(self) -> None:
         """A new game in two terminals: start a host, take a seat here, and show
         the command the other player types."""
+        from sekigahara_tui.screens.dialogs import SeatDialog
+
 
         def chosen(side: Side | None) -> None:
             if side is not None:
@@ -198,6 +218,7 @@ class SekigaharaApp(App[None]):
 
     def action_join_game(self) -> None:
         from sekigahara_tui.net.locations import running_games
+        from sekigahara_tui.screens.dialogs import JoinDialog
 
         choices = [
             (f"{printable_path(game.game_dir, 60)}: play {side.value.capitalize()}", game.game_dir, side)
@@ -212,4 +233,39 @@ class SekigaharaApp(App[None]):
         self.push_screen(JoinDialog(choices), chosen)
 
     def action_rules(self) -> None:
+        from sekigahara_tui.screens.info import RulesScreen
+
         self.push_screen(RulesScreen())
+
+    # --- against the computer ------------------------------------------------
+
+    def action_versus(self) -> None:
+        """A new game against the computer: the player picks a side and a level."""
+        from sekigahara_tui.screens.versus_dialog import VersusDialog
+
+        def chosen(choice: tuple[Side, str] | None) -> None:
+            if choice is not None:
+                self.versus(random.SystemRandom().randrange(1, 1_000_000), *choice)
+
+        self.push_screen(VersusDialog(), chosen)
+
+    def versus(self, seed: int, human: Side, level: str, **options) -> None:
+        from sekigahara_tui.versus import VersusTable
+
+        self.play(VersusTable.new_game(seed, human, level, autosave=self.autosave_path, **options))
+
+    def _versus_table(self):
+        from sekigahara_tui.versus import VersusTable
+
+        table = getattr(self.screen, "table", None)
+        return table if isinstance(table, VersusTable) else None
+
+    def action_skip_ahead(self) -> None:
+        table = self._versus_table()
+        if table is not None:
+            table.skip()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "skip_ahead":  # only in a game against the computer
+            return self._versus_table() is not None
+        return True

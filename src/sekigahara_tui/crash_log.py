@@ -14,7 +14,7 @@ from pathlib import Path
 
 import platformdirs
 
-from rules.surface import printable, printable_path
+from rules.untrusted import printable, printable_path  # not rules.surface: the menu needs no engine
 
 CRASH_LOG = "crash.log"
 

@@ -104,7 +104,10 @@ class LocalTable(Table):
         self.host.save(path)
 
     def default_save_name(self) -> str:
-        return f"sekigahara-{self.host.record.seed}.json"
+        """By the time of saving, never by the seed (hot-seat privacy)."""
+        import time
+
+        return f"sekigahara-{time.strftime('%Y-%m-%d-%H%M%S')}.json"
 
     @property
     def warning(self) -> str | None:

@@ -9,7 +9,8 @@ form. This module reads that file and works out, without any Textual import:
   so the wider full-name labels still fit; both are shifted so the labels'
   tight bounding box starts at cell (1, 1) with a margin of one cell;
 * the connections drawn as straight lines between the labels
-  (`draw_connections`): highways solid (`─ │ ╱ ╲`), roads dotted (`┄ ┆ ·`);
+  (`draw_connections`): highways solid (`─ │ ╱ ╲`), roads dotted (`┄ ┆ ⋰ ⋱`),
+  so that a road reads as a dotted line, not dots and dashes;
 * cursor movement by arrow keys (`neighbour_in_direction`).
 
 A label is one row tall and `LABEL_WIDTH[mode]` cells wide; the app writes into
@@ -53,6 +54,8 @@ __all__ = [
     "label_origin",
     "load_layout",
     "neighbour_in_direction",
+    "OVERVIEW_WIDTH",
+    "overview_origins",
 ]
 
 LAYOUT_FILE = "layout.toml"
@@ -92,8 +95,8 @@ HIGHWAY_GLYPHS: dict[tuple[int, int], str] = {
 ROAD_GLYPHS: dict[tuple[int, int], str] = {
     (1, 0): "┄", (-1, 0): "┄",
     (0, 1): "┆", (0, -1): "┆",
-    (1, 1): "·", (-1, -1): "·",
-    (1, -1): "·", (-1, 1): "·",
+    (1, 1): "⋱", (-1, -1): "⋱",
+    (1, -1): "⋰", (-1, 1): "⋰",
 }  # fmt: skip
 
 
@@ -456,3 +459,55 @@ def neighbour_in_direction(layout: MapLayout, location_id: str, direction: str, 
     if others:
         return min(others, key=lambda item: (item[1], item[0], item[2]))[2]
     return None
+
+
+# ---------------------------------------------------------------------------
+# The overview: the whole board in a small panel
+
+OVERVIEW_WIDTH = 6
+"""Cells an overview mark takes: a 3-letter short form and up to 3 cells of counts."""
+
+
+@functools.cache
+def overview_origins(layout: MapLayout, width: int, height: int) -> dict[str, tuple[int, int]]:
+    """Where each location's overview mark (`OVERVIEW_WIDTH` cells, one row) sits
+    in a `width` x `height` panel: the stored cells scaled to fit, then each mark
+    moved to the nearest free place (same row first, then the rows next to it)
+    so that marks never overlap or touch. Raises ValueError if the panel is too
+    small for every mark."""
+    w = OVERVIEW_WIDTH
+    if width < w or height < 1:
+        raise ValueError(f"an overview needs at least {w}x1 cells, not {width}x{height}")
+    cols = [p.col for p in layout.placements]
+    rows = [p.row for p in layout.placements]
+    left, top = min(cols), min(rows)
+    span_c, span_r = max(max(cols) - left, 1), max(max(rows) - top, 1)
+    scale_c, scale_r = (width - w) / span_c, (height - 1) / span_r
+    taken = [[False] * width for _ in range(height)]
+    placed: dict[str, tuple[int, int]] = {}
+
+    def free(c: int, r: int) -> bool:
+        if not (0 <= r < height and 0 <= c and c + w <= width):
+            return False
+        return not any(taken[r][x] for x in range(max(0, c - 1), min(width, c + w + 1)))
+
+    order = sorted(layout.placements, key=lambda p: (p.row, p.col))
+    for p in order:
+        want_c, want_r = round((p.col - left) * scale_c), round((p.row - top) * scale_r)
+        spot = None
+        for reach_r, reach_c in ((3, 12), (height, width)):  # near first; anywhere if need be
+            options = sorted(
+                (abs(dr) * 4 + abs(dc), want_c + dc, want_r + dr)
+                for dr in range(-reach_r, reach_r + 1)
+                for dc in range(-reach_c, reach_c + 1)
+            )
+            spot = next(((c, r) for _, c, r in options if free(c, r)), None)
+            if spot is not None:
+                break
+        if spot is None:
+            raise ValueError(f"a {width}x{height} overview has no room for {p.location!r}")
+        c, r = spot
+        for x in range(c, c + w):
+            taken[r][x] = True
+        placed[p.location] = spot
+    return placed

@@ -23,6 +23,7 @@ GAME_OWNERS = {
     "net/server.py",  # the networked host
     "net/store.py",  # the networked host's SQLite store
     "bots/play.py",  # the referee of local bot games (the bots themselves see views only)
+    "bots/sampler.py",  # builds whole states consistent with a bot's view, for its playouts
 }
 
 

@@ -97,3 +97,17 @@ def test_battle_summary_at_80x24(snap_compare, tmp_path):
         raise AssertionError("no battle summary")
 
     assert snap_compare(app_at(tmp_path, battle_with_a_challenge_open()), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_overview_during_a_stack_move_at_80x24(snap_compare, tmp_path):
+    """ctrl+o: the whole board at once, each location a short mark with its counts."""
+    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+
+    async def run_before(pilot) -> None:
+        await type_command(pilot, "move osaka")
+        await type_command(pilot, "select ukita-2-1")
+        screen = await take_seat(pilot)
+        await pilot.press("ctrl+o")
+        screen.query_one("#choices").focus()
+
+    assert snap_compare(app_at(tmp_path, record), terminal_size=(80, 24), run_before=run_before)

@@ -18,7 +18,8 @@ from sekigahara_tui.local import seed_problem
 
 
 class NewGameDialog(ModalScreen["int | None"]):
-    """Ask for a seed; blank means a random one."""
+    """Ask for a seed; blank means a random one, which is not shown (a player who
+    saw it could replay the game's draws)."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="dialog.cancel")]
 
@@ -29,7 +30,7 @@ class NewGameDialog(ModalScreen["int | None"]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("New hot-seat game")
-            yield Input(placeholder=f"seed (blank: random, {self._random_seed})", id="seed")
+            yield Input(placeholder="seed (blank: a random one, never shown)", id="seed")
             yield Static(id="dialog-message", markup=False)
 
     @on(Input.Submitted, "#seed")

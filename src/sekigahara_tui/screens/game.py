@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from attrs import frozen
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -66,6 +67,21 @@ CombatDeclared = next(cls for cls in surface.EVENT_TYPES if cls.__name__ == "Com
 ENDING_COMMANDS = (EndStackMove, EndMovement, EndExchange, DeclareDone, AllowPlay)
 
 
+@frozen
+class SeatScreen:
+    """What one seat's screen keeps for itself between hand-overs."""
+
+    cursor: str = "kyoto"
+    scroll: tuple[float, float] = (0.0, 0.0)
+    overview: bool = False
+    search: str | None = None
+    followed: tuple | None = None  # the action the map last followed for this seat
+    typed: str = ""
+    tab: str = "hand-tab"
+    board: str = "map-view"
+    in_battle: bool = False
+
+
 def battle_summaries(log: list[Event], start: int, side: Side, battle_on: bool) -> tuple[list[tuple[str, list[str]]], int]:
     """The combats that ended in log[start:] and are over (losses taken, retreats
     made: a later combat has begun, or `battle_on` is false), each as a title and
@@ -112,11 +128,27 @@ def location_info(view: PlayerView, location: str) -> str:
     lines.append("yours: " + (", ".join(own) if own else "none"))
     if enemy:
         lines.append(f"enemy: {enemy} block{'s' if enemy != 1 else ''}" + (f" (seen: {', '.join(known)})" if known else ""))
-    move = view.movement.stack_move if view.movement else None
-    if move is not None:
-        group = ", ".join(block_label(b) for b in move.selection) or "nobody yet"
-        lines.append(f"moving from {place_label(move.source)}; selected: {group}")
-    return "\n".join(lines)
+    return "\n".join(movement_lines(view) + lines)
+
+
+def movement_lines(view: PlayerView) -> list[str]:
+    """While your stack moves: the steps each selected block has left (all of the
+    stack's blocks before any is selected), and whether the group may force march."""
+    movement = view.movement
+    move = movement.stack_move if movement else None
+    if move is None:
+        return []
+    selected = set(move.selection)
+    steps = [(b, n) for b, n in movement.steps_left if not selected or b in selected]
+    counts = sorted({n for _, n in steps}, reverse=True)
+    if not selected and len(counts) == 1:
+        said = f"{counts[0]} for each block of the stack"
+    else:
+        said = "; ".join(f"{n} for " + ", ".join(block_label(b) for b, m in steps if m == n) for n in counts)
+    lines = [f"Steps left: {said or 'none'}"]
+    why = movement.why_no_force_march
+    lines.append("Force march: allowed, for a card" if why is None else f"No force march: {why}")
+    return lines
 
 
 class GameScreen(Screen[None]):
@@ -130,6 +162,7 @@ class GameScreen(Screen[None]):
         Binding("ctrl+z", "undo", "Undo", id="game.undo", priority=True),
         Binding("ctrl+s", "save", "Save", id="game.save", priority=True),
         Binding("ctrl+b", "toggle_board", "Board", id="game.board", priority=True),
+        Binding("ctrl+o", "overview", "Zoom", id="game.overview", priority=True),
         Binding("escape", "back", "Back", id="game.back", show=False),
     ]
 
@@ -146,7 +179,7 @@ class GameScreen(Screen[None]):
         self._status_shown: tuple | None = None
         self._feedback: dict[Side, tuple[str, bool]] = {}  # each seat's last outcome, kept until its next
         self._handed_over = False  # a hand-over screen is up: focus the choices when it closes
-        self._seat_state: dict[Side, tuple[str, str, str]] = {}  # map cursor, typed text, tab
+        self._seat_state: dict[Side, SeatScreen] = {}
         self._summarised: dict[Side, tuple[int, int]] = {}  # per seat: log generation, events summarised
 
     @property
@@ -209,7 +242,7 @@ class GameScreen(Screen[None]):
         if self._result_shown or self.view is None:
             return
         self._result_shown = True
-        self.app.push_screen(GameOverScreen(self.view, game_stats(self.current.log)), self._game_over_closed)
+        self.app.push_screen(GameOverScreen(self.view, game_stats(self.current.log), self.current.log), self._game_over_closed)
 
     # --- what the seats say ------------------------------------------------------
 
@@ -255,7 +288,7 @@ class GameScreen(Screen[None]):
         self.query_one(PublicPanel).show(view)
         map_panel = self.query_one(MapPanel)
         map_panel.show(view)
-        self.query_one("#map-info", Static).update(location_info(view, map_panel.cursor), layout=False)
+        self.query_one("#map-info", Static).update(location_info(view, map_panel.cursor))
         self.query_one(BattlePanel).show(view)
         in_battle = view.combat is not None and view.combat.battle is not None
         if in_battle != self._in_battle:
@@ -321,26 +354,39 @@ class GameScreen(Screen[None]):
             self._summarise_battle()
 
     def _keep_seat_state(self) -> None:
-        """What the leaving seat's screen keeps for itself: map cursor, search,
-        command line, tab (hot seat: restored for it, never shown to the other)."""
+        """What the leaving seat's screen keeps for itself: map cursor, scroll,
+        overview, search, command line, tab, battle/map toggle (hot seat: restored
+        for it, never shown to the other)."""
         prompt = self.query_one(PromptPanel)
-        self._seat_state[self.seat] = (
-            self.query_one(MapPanel).cursor,
-            prompt.command_line.value,
-            self.query_one("#tabs", TabbedContent).active,
+        map_panel = self.query_one(MapPanel)
+        self._seat_state[self.seat] = SeatScreen(
+            cursor=map_panel.cursor,
+            scroll=(map_panel.scroll_x, map_panel.scroll_y),
+            overview=map_panel.overview,
+            search=map_panel.search,
+            followed=map_panel.focus_key,
+            typed=prompt.command_line.value,
+            tab=self.query_one("#tabs", TabbedContent).active,
+            board=self.query_one("#board", ContentSwitcher).current,
+            in_battle=self._in_battle,
         )
 
     def _restore_seat_state(self) -> None:
-        cursor, typed, tab = self._seat_state.get(self.seat, ("kyoto", "", "hand-tab"))
+        state = self._seat_state.get(self.seat, SeatScreen())
         map_panel = self.query_one(MapPanel)
-        map_panel.search = None
-        map_panel.border_subtitle = ""
-        map_panel.cursor = cursor
+        map_panel.set_search(state.search)
+        map_panel.cursor = state.cursor
+        map_panel.focus_key = state.followed
+        map_panel.set_overview(state.overview)
+        map_panel.scroll_to(*state.scroll, animate=False, immediate=True)
         prompt = self.query_one(PromptPanel)
-        prompt.command_line.value = typed
+        prompt.command_line.value = state.typed
         if prompt.filter_location is not None:
             prompt.filter_to(None)
-        self.query_one("#tabs", TabbedContent).active = tab
+        self.query_one("#tabs", TabbedContent).active = state.tab
+        # The battle/map toggle: as this seat left it, unless a battle began or ended since.
+        self._in_battle = state.in_battle
+        self.query_one("#board", ContentSwitcher).current = state.board
 
     def _hand_over(self) -> None:
         self._handed_over = True
@@ -424,7 +470,7 @@ class GameScreen(Screen[None]):
     @on(MapPanel.CursorMoved)
     def _cursor_moved(self, event: MapPanel.CursorMoved) -> None:
         if self.view is not None:
-            self.query_one("#map-info", Static).update(location_info(self.view, event.location), layout=False)
+            self.query_one("#map-info", Static).update(location_info(self.view, event.location))
 
     # --- actions ---------------------------------------------------------------
 
@@ -482,6 +528,16 @@ class GameScreen(Screen[None]):
     def action_toggle_board(self) -> None:
         switcher = self.query_one("#board", ContentSwitcher)
         switcher.current = "map-view" if switcher.current == "battle-view" else "battle-view"
+
+    def action_overview(self) -> None:
+        """The whole board at once (compact marks) or the detailed map, in turn."""
+        switcher = self.query_one("#board", ContentSwitcher)
+        map_panel = self.query_one(MapPanel)
+        if switcher.current != "map-view":
+            switcher.current = "map-view"
+            map_panel.set_overview(True)
+        else:
+            map_panel.set_overview(not map_panel.overview)
 
     def action_command_line(self) -> None:
         """`:` goes to the command line; there it types a colon only after a side's

@@ -6,12 +6,17 @@ from importlib.resources import files
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Markdown, Static
 
+from rules import surface
 from rules.surface import (
     BOTH_SIDES,
+    CombatEnded,
+    Event,
+    Overrun,
+    PieceLost,
     HIDEYORI_CAPTURED,
     ISHIDA_ELIMINATED,
     TOKUGAWA_ELIMINATED,
@@ -21,6 +26,9 @@ from rules.surface import (
 )
 from sekigahara_tui.seat import GameStats
 from sekigahara_tui.labels import side_name
+from sekigahara_tui.widgets.map_panel import MapPanel
+
+WeekBegan = next(cls for cls in surface.EVENT_TYPES if cls.__name__ == "WeekBegan")
 
 
 class HandOverScreen(Screen[None]):
@@ -103,31 +111,88 @@ def result_text(view: PlayerView, stats: GameStats) -> str:
     assert result is not None
     lines = [f"{side_name(result.winner)} wins."]
     if result.vp is not None:
-        lines.append("Victory points at the end of week 7 (2.2; a tie goes to Ishida):")
+        lines.append("Victory points after week 7")
+        lines.append("(2.2; a tie goes to Ishida):")
+        lines.append("          castles   resources")
         for side in BOTH_SIDES:
             castles = sum(1 for _, owner in view.castle_control if owner is side)
             resources = sum(1 for _, owner in view.resource_control if owner is side)
-            lines.append(
-                f"  {side_name(side)}: {result.vp[side]} VP = {castles} castles x 2 + {resources} resource locations"
-            )
+            lines.append(f"{side_name(side):<10}{castles:>2} x 2  +  {resources:>2}  = {result.vp[side]:>2} VP")
     else:
         lines.append(CAUSES.get(result.cause, result.cause))
     lines.append("")
     lines.append(f"Battles and sieges fought: {stats.battles}")
-    for side in BOTH_SIDES:
-        lines.append(f"Blocks and discs lost by {side_name(side)}: {stats.blocks_lost[side]}")
+    lines.append("Blocks and discs lost: " + ", ".join(
+        f"{side_name(side)} {stats.blocks_lost[side]}" for side in BOTH_SIDES))
     return "\n".join(lines)
 
 
 class GameOverScreen(Screen[None]):
+    """The end: the final board as this seat sees it (the whole map at once), the
+    result with its VP breakdown, and the game week by week in small plots."""
+
     BINDINGS = [Binding("enter", "dismiss", "Main menu", id="gameover.menu")]
 
-    def __init__(self, view: PlayerView, stats: GameStats) -> None:
+    def __init__(self, view: PlayerView, stats: GameStats, log: list[Event] = ()) -> None:
         super().__init__()
+        self._view = view
         self._text = result_text(view, stats)
+        self._plots = week_plots(weekly_figures(log, view.week))
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static("Game over", classes="help-title")
-            yield Static(self._text, id="result")
+        with Horizontal(id="gameover"):
+            yield MapPanel(id="final-map")
+            with VerticalScroll(id="gameover-text"):
+                yield Static("Game over", classes="help-title")
+                yield Static(self._text, id="result", markup=False)
+                yield Static(self._plots, id="plots", markup=False)
         yield Footer()
+
+    def on_mount(self) -> None:
+        board = self.query_one(MapPanel)
+        board.set_overview(self.app.size.width < 120)  # the whole board at once when narrow
+        board.border_title = "the final board, as you see it"
+        board.show(self._view)
+        self.query_one("#gameover-text").focus()
+
+
+def weekly_figures(log: list[Event], last_week: int) -> dict[str, list[int]]:
+    """Per week (1 to `last_week`), from public events: battles and sieges fought,
+    and the blocks and discs each side lost (in battle, siege or overrun)."""
+    weeks = max(1, last_week)
+    figures = {"battles": [0] * weeks, "ishida": [0] * weeks, "tokugawa": [0] * weeks}
+    week = 1
+    for event in log:
+        if isinstance(event, WeekBegan):
+            week = min(max(1, event.week), weeks)
+        elif isinstance(event, CombatEnded):
+            figures["battles"][week - 1] += 1
+        elif isinstance(event, PieceLost):
+            figures[event.side.value][week - 1] += 1
+        elif isinstance(event, Overrun):
+            figures[event.side.other.value][week - 1] += len(event.eliminated)
+    return figures
+
+
+BARS = " ▁▂▃▄▅▆▇█"
+
+
+def bar_row(values: list[int], top: int) -> str:
+    """One bar per week (3 cells: a bar and its figure), scaled to `top`."""
+    cells = []
+    for value in values:
+        level = 0 if value <= 0 else max(1, round(value * (len(BARS) - 1) / max(top, 1)))
+        cells.append(f"{BARS[level]}{min(value, 99):<2}")
+    return "".join(cells)
+
+
+def week_plots(figures: dict[str, list[int]]) -> str:
+    """The week-by-week plots: battles, then each side's losses on one scale."""
+    weeks = len(figures["battles"])
+    losses_top = max(figures["ishida"] + figures["tokugawa"] + [1])
+    lines = ["By week:", "week      " + "".join(f"{w:<3}" for w in range(1, weeks + 1))]
+    lines.append("battles   " + bar_row(figures["battles"], max(figures["battles"] + [1])))
+    lines.append("blocks and discs lost:")
+    for side in BOTH_SIDES:
+        lines.append(f"{side_name(side):<10}" + bar_row(figures[side.value], losses_top))
+    return "\n".join(lines)

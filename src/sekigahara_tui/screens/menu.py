@@ -1,4 +1,4 @@
-"""The main menu: a hot-seat game, a game in two terminals, join a game, load, rules help, quit."""
+"""The main menu: hot seat, against the computer, two terminals, join, load, rules help, quit."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ Tokugawa Ieyasu against Ishida Mitsunari"""
 class MenuScreen(Screen[None]):
     BINDINGS = [
         Binding("n", "app.new_game", "New game", id="menu.new"),
+        Binding("c", "app.versus", "CPU", id="menu.versus"),
         Binding("t", "app.two_terminals", "Two terminals", id="menu.two"),
         Binding("j", "app.join_game", "Join", id="menu.join"),
         Binding("l", "app.load_game", "Load", id="menu.load"),
@@ -28,6 +29,7 @@ class MenuScreen(Screen[None]):
         yield Static(TITLE, id="title")
         yield OptionList(
             Option("Hot seat: one terminal", id="new_game"),
+            Option("Play against the computer", id="versus"),
             Option("Two terminals: one player in each", id="two_terminals"),
             Option("Join a game on this machine", id="join_game"),
             Option("Load a saved game", id="load_game"),

@@ -26,12 +26,14 @@ from rich.text import Text
 from rules.surface import PlayerView, Side, default_components, places
 from sekigahara_tui.map_layout import (
     LABEL_WIDTH,
+    OVERVIEW_WIDTH,
     Mode,
     canvas_size,
     draw_connections,
     label_origin,
     load_layout,
     neighbour_in_direction,
+    overview_origins,
 )
 
 FULL_MODE_MIN_WIDTH = 150  # panel width from which full names fit (canvas_size of "full")
@@ -43,16 +45,49 @@ def marks(location_id: str) -> str:
     return ("#" if loc.is_castle else "") + ("*" if loc.capital else "$" if loc.resource else "")
 
 
-def label_text(location_id: str, short: str, own: int, enemy: int, mode: Mode) -> str:
-    width = LABEL_WIDTH[mode]
-    counts = f"{own}:{enemy}" if own or enemy else ""
-    name = short if mode == "short" else default_components().location(location_id).name
-    head = name + marks(location_id)
-    room = width - len(counts) - (1 if counts else 0)
-    if len(head) > room:
-        head = head[: max(3, room)]
-    text = f"{head} {counts}" if counts else head
-    return text[:width].ljust(width)
+def label_pieces(location_id: str, short: str, own: int, enemy: int, mode: str) -> list[tuple[str, str]]:
+    """A label as (text, role) runs: role "name", "marks", "own", "enemy" or "" (separators,
+    padding). It fills the label's cells but always leaves the last one blank, so a
+    two-digit count never runs into a road; the marks go first when room is short,
+    then the name's end. In "overview" mode it is the short form and compact counts
+    ("Osa8", "Gif2:3", "Kyo:4")."""
+    if mode == "overview":
+        width = OVERVIEW_WIDTH
+        counts = _count_pieces(own, enemy, compact=True)
+        room = width - sum(len(t) for t, _ in counts)
+        pieces = [(short[: max(1, room)], "name")] + counts
+    else:
+        width = LABEL_WIDTH[mode] - 1
+        counts = _count_pieces(own, enemy, compact=False)
+        count_len = sum(len(t) for t, _ in counts)
+        name = short if mode == "short" else default_components().location(location_id).name
+        mark = marks(location_id)
+        gap = 1 if counts else 0
+        if len(name) + len(mark) + gap + count_len > width:
+            gap = 0  # "Osa#12:0": the colours keep name and counts apart
+        if len(name) + len(mark) + gap + count_len > width:
+            mark = ""
+        name = name[: max(2, width - gap - count_len - len(mark))]
+        pieces = [(name, "name"), (mark, "marks"), (" " * gap, "")] + counts
+    used = sum(len(t) for t, _ in pieces)
+    full = OVERVIEW_WIDTH if mode == "overview" else LABEL_WIDTH[mode]
+    pieces.append((" " * max(0, full - used), ""))
+    return [(t, role) for t, role in pieces if t]
+
+
+def _count_pieces(own: int, enemy: int, compact: bool) -> list[tuple[str, str]]:
+    """"own:enemy"; compact (overview) leaves out a zero: "8", ":3", "2:3"."""
+    if not own and not enemy:
+        return []
+    if compact and not enemy:
+        return [(str(own), "own")]
+    if compact and not own:
+        return [(":", ""), (str(enemy), "enemy")]
+    return [(str(own), "own"), (":", ""), (str(enemy), "enemy")]
+
+
+def label_text(location_id: str, short: str, own: int, enemy: int, mode: str) -> str:
+    return "".join(text for text, _ in label_pieces(location_id, short, own, enemy, mode))
 
 
 def legal_locations(view: PlayerView) -> frozenset[str]:
@@ -131,67 +166,153 @@ class MapPanel(ScrollableContainer, can_focus=True):
         self.layout_data = load_layout()
         self.cursor = "kyoto"
         self.search: str | None = None  # type-ahead buffer; None when not searching
+        self.overview = False  # the whole board at once, as compact marks
+        self.focus_key: tuple | None = None  # the action last followed (see action_focus)
         self._view: PlayerView | None = None
         self._mode: Mode = "short"
         self._canvases = {}
+        self._pending: tuple | None = None  # a scroll_to_show waiting for the panel to show
 
     def compose(self) -> ComposeResult:
         yield MapCanvas(id="map-canvas")
+
+    def on_mount(self) -> None:
+        # A label half in view is left out, so scrolling sideways redraws.
+        self.watch(self, "scroll_x", self._draw, init=False)
+        self.watch(self, "show_vertical_scrollbar", self._draw, init=False)  # the view narrows
+
+    # --- geometry --------------------------------------------------------------
+
+    def _overview_size(self) -> tuple[int, int]:
+        size = self.content_region.size
+        return max(size.width, OVERVIEW_WIDTH), max(size.height, 1)
+
+    def _origins(self) -> dict[str, tuple[int, int]] | None:
+        """The overview's mark cells, or None outside the overview (or when it has no room)."""
+        if not self.overview:
+            return None
+        try:
+            return overview_origins(self.layout_data, *self._overview_size())
+        except ValueError:
+            return None
+
+    def label_region(self, location: str) -> Region:
+        origins = self._origins()
+        if origins is not None:
+            col, row = origins[location]
+            return Region(col, row, OVERVIEW_WIDTH, 1)
+        col, row = label_origin(self.layout_data, location, self._mode)
+        return Region(col, row, LABEL_WIDTH[self._mode], 1)
 
     # --- drawing ---------------------------------------------------------------
 
     def show(self, view: PlayerView) -> None:
         self._view = view
+        focus = action_focus(view)
+        key = focus[0] if focus else None
+        if key is not None and key != self.focus_key:
+            _, anchor, places_ = focus
+            self.cursor = anchor
+            self.call_after_refresh(self.scroll_to_show, places_, anchor)
+        self.focus_key = key
         self._draw()
 
+    def scroll_to_show(self, locations, anchor: str) -> None:
+        """Scroll so that `locations` are all in view, centred; if they do not fit,
+        centre on `anchor`."""
+        if self.overview or not locations:
+            return
+        view_w, view_h = self.scrollable_content_region.size
+        if not view_w or not view_h:  # hidden (the battle view is up): when it shows
+            self._pending = (locations, anchor)
+            return
+        self._pending = None
+        box = Region.from_union([self.label_region(loc) for loc in locations])
+        if box.width > view_w or box.height > view_h:
+            box = self.label_region(anchor)
+        x = box.x + box.width // 2 - view_w // 2
+        y = box.y + box.height // 2 - view_h // 2
+        self.scroll_to(max(0, x), max(0, y), animate=False, immediate=True)
+
+    def set_overview(self, on: bool) -> None:
+        if on == self.overview:
+            return
+        self.overview = on
+        # The overview fits the panel: no scrollbars (they would narrow it).
+        self.styles.overflow_x = self.styles.overflow_y = "hidden" if on else "auto"
+        self.border_title = "whole board" if on else ""
+        self._draw()
+        if not on:
+            self.call_after_refresh(self.scroll_to_cursor)
+
+    def scroll_to_cursor(self) -> None:
+        if not self.overview:
+            self.scroll_to_region(self.label_region(self.cursor), animate=False, spacing=None, immediate=True)
+
     def on_resize(self, event: events.Resize) -> None:
-        mode: Mode = "full" if event.size.width >= FULL_MODE_MIN_WIDTH else "short"
-        if mode != self._mode:
-            self._mode = mode
-            self._draw()
+        self._mode = "full" if event.size.width >= FULL_MODE_MIN_WIDTH else "short"
+        self._draw()
+        if self._pending is not None:
+            self.call_after_refresh(self.scroll_to_show, *self._pending)
 
     def _pieces(self) -> list[list[tuple[str, str]]]:
         """Per row, the runs to draw: ("road"/"highway"/"", text) for drawn lines and
-        ("@label", location id) for label slots. Fixed for a mode, so worked out once."""
-        if self._mode not in self._canvases:
-            canvas = draw_connections(self.layout_data, self._mode)
-            width = LABEL_WIDTH[self._mode]
-            slots: dict[tuple[int, int], str] = {}
-            for placement in self.layout_data.placements:
-                slots[label_origin(self.layout_data, placement.location, self._mode)] = placement.location
+        ("@label", location id) for label slots. Fixed for a mode (and an overview's
+        size), so worked out once."""
+        origins = self._origins()
+        key = ("overview", self._overview_size()) if origins is not None else self._mode
+        if key not in self._canvases:
+            if origins is not None:
+                width, height = self._overview_size()
+                chars = [" " * width] * height
+                kinds = [("",) * width] * height
+                slot_width = OVERVIEW_WIDTH
+                slots = {origin: loc for loc, origin in origins.items()}
+            else:
+                canvas = draw_connections(self.layout_data, self._mode)
+                width, chars, kinds = canvas.width, canvas.rows, canvas.kinds
+                slot_width = LABEL_WIDTH[self._mode]
+                slots = {label_origin(self.layout_data, p.location, self._mode): p.location
+                         for p in self.layout_data.placements}
             rows = []
-            for r, (chars, kinds) in enumerate(zip(canvas.rows, canvas.kinds)):
+            for r, (row_chars, row_kinds) in enumerate(zip(chars, kinds)):
                 pieces: list[tuple[str, str]] = []
                 c = 0
-                while c < canvas.width:
+                while c < width:
                     if (c, r) in slots:
                         pieces.append(("@label", slots[(c, r)]))
-                        c += width
+                        c += slot_width
                         continue
-                    kind = kinds[c]
+                    kind = row_kinds[c]
                     if pieces and pieces[-1][0] == kind:
-                        pieces[-1] = (kind, pieces[-1][1] + chars[c])
+                        pieces[-1] = (kind, pieces[-1][1] + row_chars[c])
                     else:
-                        pieces.append((kind, chars[c]))
+                        pieces.append((kind, row_chars[c]))
                     c += 1
                 rows.append(pieces)
-            self._canvases[self._mode] = rows
-        return self._canvases[self._mode]
+            self._canvases[key] = (rows, (width, len(rows)), slot_width)
+        return self._canvases[key]
 
     def _draw(self) -> None:
         view = self._view
-        if view is None:
+        if view is None or not self.is_mounted:
             return
         style = {name: self.get_component_rich_style(f"map--{name}") for name in
                  ("road", "highway", "label", "legal", "cursor", "ishida", "tokugawa")}
         style[""] = Style()
         legal = legal_locations(view)
         control = dict(view.castle_control) | dict(view.resource_control)
-        own = Counter(place for _, place in view.own_blocks)
+        own = Counter(place for _, place in view.own_blocks) + Counter(dict(view.own_hidden_counts))
         enemy = dict(view.enemy_counts)
         shorts = {p.location: p.short for p in self.layout_data.placements}
+        rows_pieces, (width, height), slot_width = self._pieces()
+        mode = "overview" if self._origins() is not None else self._mode
+        # A label cut by the panel's edge is left out (its lines still lead to it).
+        left = round(self.scroll_x) if mode != "overview" else 0
+        right = left + self.scrollable_content_region.width
+        sides = {"own": style[view.side.value], "enemy": style[view.side.other.value]}
         rows: list[Text] = []
-        for pieces in self._pieces():
+        for pieces in rows_pieces:
             text = Text(no_wrap=True, end="")
             rows.append(text)
             for kind, run in pieces:
@@ -199,24 +320,26 @@ class MapPanel(ScrollableContainer, can_focus=True):
                     text.append(run, style[kind])
                     continue
                 loc = run
-                label = label_text(loc, shorts[loc], own[loc], enemy.get(loc, 0), self._mode)
+                start = text.cell_len
+                if start < left < start + slot_width or start < right < start + slot_width:
+                    text.append(" " * slot_width)
+                    continue
                 label_style = style["label"]
                 if loc in legal:
                     label_style += style["legal"]
                 if loc == self.cursor:
                     label_style += style["cursor"]
                 owner: Side | None = control.get(loc)
-                if owner is None:
-                    text.append(label, label_style)
-                    continue
-                # The castle/resource marks take the controller's colour (4.2, 4.3).
-                name_end = len(shorts[loc]) if self._mode == "short" else label.find(marks(loc)[:1] or " ")
-                mark_end = name_end + len(marks(loc))
-                text.append(label[:name_end], label_style)
-                text.append(label[name_end:mark_end], label_style + style[owner.value])
-                text.append(label[mark_end:], label_style)
+                for piece, role in label_pieces(loc, shorts[loc], own[loc], enemy.get(loc, 0), mode):
+                    if role in sides:
+                        piece_style = label_style + sides[role]
+                    elif owner is not None and (role == "marks" or (role == "name" and mode == "overview")):
+                        # The castle/resource marks take the controller's colour (4.2, 4.3).
+                        piece_style = label_style + style[owner.value]
+                    else:
+                        piece_style = label_style
+                    text.append(piece, piece_style)
         map_canvas = self.query_one(MapCanvas)
-        width, height = canvas_size(self.layout_data, self._mode)
         resized = (map_canvas.styles.width, map_canvas.styles.height) != (Scalar.from_number(width), Scalar.from_number(height))
         if resized:
             map_canvas.styles.width = width
@@ -224,10 +347,8 @@ class MapPanel(ScrollableContainer, can_focus=True):
         map_canvas.set_rows(rows)
 
     def location_at(self, x: int, y: int) -> str | None:
-        width = LABEL_WIDTH[self._mode]
         for placement in self.layout_data.placements:
-            col, row = label_origin(self.layout_data, placement.location, self._mode)
-            if row == y and col <= x < col + width:
+            if self.label_region(placement.location).contains(x, y):
                 return placement.location
         return None
 
@@ -236,12 +357,12 @@ class MapPanel(ScrollableContainer, can_focus=True):
     def move_cursor(self, location: str) -> None:
         self.cursor = location
         self._draw()
-        col, row = label_origin(self.layout_data, location, self._mode)
-        self.scroll_to_region(Region(col, row, LABEL_WIDTH[self._mode], 1), animate=False, spacing=None)
+        self.scroll_to_cursor()
         self.post_message(self.CursorMoved(location))
 
     def action_move(self, direction: str) -> None:
         self.search = None
+        self.border_subtitle = ""
         target = neighbour_in_direction(self.layout_data, self.cursor, direction, self._mode)
         if target is not None:
             self.move_cursor(target)
@@ -257,6 +378,11 @@ class MapPanel(ScrollableContainer, can_focus=True):
     def action_start_search(self) -> None:
         self.search = ""
         self.border_subtitle = "jump: "
+
+    def set_search(self, text: str | None) -> None:
+        """Restore a seat's search text (None: not searching)."""
+        self.search = text
+        self.border_subtitle = "" if text is None else f"jump: {text}"
 
     def on_key(self, event: events.Key) -> None:
         """Type-ahead: letters jump to the first location whose name starts with them
@@ -285,3 +411,20 @@ class MapPanel(ScrollableContainer, can_focus=True):
         c = default_components()
         names = sorted((c.location(loc).name.lower(), loc) for loc in self.layout_data.locations)
         return next((loc for name, loc in names if name.startswith(prefix)), None)
+
+
+def action_focus(view: PlayerView) -> tuple[tuple, str, frozenset[str]] | None:
+    """What the map follows now, if anything: (a key that changes when the action
+    moves on, the location to put the cursor on, the locations to bring into view).
+    A stack move: where the selected group stands and its legal destinations; a
+    battle or siege: its location."""
+    move = view.movement.stack_move if view.movement else None
+    if move is not None:
+        where = move.progress(move.selection[0]).at if move.selection else move.source
+        # Before a group is selected, its possible destinations: the neighbours.
+        around = legal_locations(view) if move.selection else frozenset(default_components().neighbours(where))
+        return ("move", move.source, where), where, frozenset({where}) | around
+    battle = view.combat.battle if view.combat else None
+    if battle is not None:
+        return ("battle", battle.location), battle.location, frozenset({battle.location})
+    return None

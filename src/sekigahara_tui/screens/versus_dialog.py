@@ -1,0 +1,58 @@
+"""Play against the computer: which side the player takes, and the computer's level."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from rules.surface import BOTH_SIDES, Side
+from sekigahara_tui.bots.base import LEVELS
+
+# What each level does, in a few words (bots/base.py LEVELS).
+LEVEL_WORDS = {
+    "random": "Level 0: random legal moves",
+    "heuristic": "Level 1: rules of thumb",
+    "planner": "Level 2: looks ahead (slower)",
+}
+
+
+def level_label(level: str) -> str:
+    return LEVEL_WORDS.get(level, level)
+
+
+class VersusDialog(ModalScreen["tuple[Side, str] | None"]):
+    """Pick a side (Enter), then the computer's level (Enter)."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="dialog.cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Play against the computer: which side do you play?")
+            yield OptionList(
+                *(Option(f"I play {side.value.capitalize()}", id=side.value) for side in BOTH_SIDES), id="sides"
+            )
+            yield Label("The computer plays at:")
+            levels = list(LEVELS)
+            yield OptionList(*(Option(level_label(level), id=level) for level in levels), id="levels")
+            yield Static("Its moves appear one at a time; ctrl+f skips ahead.", markup=False)
+
+    def on_mount(self) -> None:
+        levels = self.query_one("#levels", OptionList)
+        if "heuristic" in LEVELS:
+            levels.highlighted = list(LEVELS).index("heuristic")
+        self.query_one("#sides", OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#sides")
+    def _side_picked(self, event: OptionList.OptionSelected) -> None:
+        self.query_one("#levels", OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#levels")
+    def _level_picked(self, event: OptionList.OptionSelected) -> None:
+        sides = self.query_one("#sides", OptionList)
+        side = BOTH_SIDES[sides.highlighted or 0]
+        self.dismiss((side, str(event.option.id)))

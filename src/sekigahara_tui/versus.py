@@ -1,0 +1,154 @@
+"""Playing against the computer: one seat for the player, a bot for the other side.
+
+A VersusTable is a hot-seat table (sekigahara_tui.local) with only the human's
+seat in `seats`, so the game screen never hands the keyboard over. The bot
+sits at the other side and is given only what that side may know (R55): the
+side's view (`host.view(side)`) and the events visible to it
+(`host.events_for(side)`). It answers on a timer in the app's event loop, one
+command at a time, `pace` seconds apart, so the player can follow each move in
+the log and on the map; `skip()` plays the bot's moves at once until the
+player must decide again. Saving and the autosave are the record's, as in hot
+seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Callable
+
+from rules.surface import Side
+from sekigahara_tui.bots.base import Bot, make_bot
+from sekigahara_tui.host import GameHost
+from sekigahara_tui.local import LocalSeat, LocalTable
+from sekigahara_tui.seat import Seat
+
+PACE = 0.6  # seconds between the computer's commands
+BUDGET = 2.0  # seconds the computer may think over one decision
+
+
+class VersusTable(LocalTable):
+    """The player's seat and the computer's side over one GameHost."""
+
+    def __init__(
+        self,
+        host: GameHost,
+        human: Side,
+        level: str,
+        *,
+        bot_seed: int | None = None,
+        pace: float = PACE,
+        budget_s: float = BUDGET,
+        make: Callable[[str, Side, int], Bot] = make_bot,
+    ) -> None:
+        super().__init__(host)
+        self.human = human
+        self.bot_side = human.other
+        self.level = level
+        self.pace = pace  # seconds between the computer's commands; the screen may change it
+        self.budget_s = budget_s
+        self.skipping = False  # play the computer's moves at once until the player decides
+        self._make = make
+        self._bot_seed = random.SystemRandom().randrange(2**31) if bot_seed is None else bot_seed
+        self.seats = {human: LocalSeat(self, human)}
+        self.bot = make(level, self.bot_side, self._bot_seed)
+        self._fed = 0  # events of host.events_for(bot_side) given to the bot
+        self._task: asyncio.Task | None = None
+        self._wake = asyncio.Event()
+        self._closed = False
+        self.bot_commands = 0  # commands the computer has given
+
+    @classmethod
+    def new_game(cls, seed: int, human: Side, level: str, autosave: Path | None = None, **options) -> VersusTable:
+        return cls(GameHost.new(seed, autosave=autosave), human, level, **options)
+
+    @property
+    def seat(self) -> LocalSeat:
+        return self.seats[self.human]  # type: ignore[return-value]
+
+    def first_seat(self) -> Seat:
+        return self.seat
+
+    # --- the table's life in the event loop ----------------------------------------
+
+    def start(self) -> None:
+        self._closed = False
+        self._schedule()
+
+    def close(self) -> None:
+        self._closed = True
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    def changed(self) -> None:
+        super().changed()
+        self._schedule()
+
+    def skip(self) -> None:
+        """Skip ahead: the computer's moves at once until the player must decide."""
+        self.skipping = True
+        self._wake.set()
+
+    def bot_to_act(self) -> bool:
+        return not self.host.is_over and bool(self.host.view(self.bot_side).legal)
+
+    def _schedule(self) -> None:
+        if self._closed or (self._task is not None and not self._task.done()):
+            return
+        if not self.bot_to_act():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not in the app's loop yet: start() schedules
+            return
+        self._task = loop.create_task(self._bot_turns())
+
+    async def _bot_turns(self) -> None:
+        """The computer's commands, one every `pace` seconds, while it has any."""
+        while not self._closed and self.bot_to_act():
+            if not self.skipping and self.pace > 0:
+                self._wake.clear()
+                try:
+                    await asyncio.wait_for(self._wake.wait(), self.pace)
+                except asyncio.TimeoutError:
+                    pass
+            if self._closed:
+                return
+            before = self.changes
+            seen = self.host.view(self.bot_side)
+            if not seen.legal:
+                break
+            self._feed()
+            command = await asyncio.to_thread(self.bot.choose, seen, self.budget_s)
+            if self._closed:
+                return
+            if self.changes != before:  # the player moved meanwhile (a simultaneous decision): decide again
+                continue
+            self.play(command)
+        self._task = None
+        if self.seat.deciding() or self.host.is_over:
+            self.skipping = False
+
+    def play(self, command) -> None:
+        """Give the computer's command to the host and show it to the player."""
+        self.host.submit(command)  # the command is from the bot's view's legal list; the host checks it again
+        self.bot_commands += 1
+        self.changed()
+        if self.seat.deciding():
+            self.skipping = False
+
+    def _feed(self) -> None:
+        """Give the bot the events its side has seen since it was last fed. If the
+        log shrank (the player took back a command, R58), a fresh bot hears it all."""
+        events = self.host.events_for(self.bot_side)
+        if len(events) < self._fed:
+            self.bot = self._make(self.level, self.bot_side, self._bot_seed)
+            self._fed = 0
+        if len(events) > self._fed:
+            self.bot.observe(events[self._fed :])
+            self._fed = len(events)
+
+    def default_save_name(self) -> str:
+        return f"sekigahara-{self.host.record.seed}-{self.human.value}-vs-{self.level}.json"

@@ -1,0 +1,233 @@
+"""The map at 80x24 (issue 13): it follows the stack being moved and the battle,
+no label is cut at the panel's edge, an overview shows the whole board, counts
+are coloured by side and never run into a road; the moving side sees each
+block's steps left and why it may not force march; each hot seat keeps its own
+screen; the game-over screen shows the final board and the game week by week."""
+
+from __future__ import annotations
+
+import pytest
+from textual.geometry import Region
+from textual.widgets import ContentSwitcher, TabbedContent
+
+from rules.record import save_record
+from rules.selfplay import random_game
+from rules.state import DecisionKind
+from rules.surface import default_components
+from sekigahara_tui.local import LocalTable
+from sekigahara_tui.map_layout import load_layout
+from sekigahara_tui.screens.game import movement_lines
+from sekigahara_tui.screens.info import GameOverScreen, HandOverScreen, week_plots, weekly_figures
+from sekigahara_tui.widgets.map_panel import MapCanvas, MapPanel, label_pieces, label_text, legal_locations
+from tui.driving import take_seat, type_command
+from tui.positions import battle_with_a_challenge_open, record_until
+from tui.screen_text import screen_text
+
+SHORTS = [p.short for p in load_layout().placements]
+
+
+@pytest.fixture
+def movement_app(make_app, tmp_path):
+    """Ishida, first player, at the start of his Movement Phase (seed 1)."""
+    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+    path = tmp_path / "position.json"
+    save_record(record, path)
+    return make_app(load=path)
+
+
+def in_view(panel: MapPanel, location: str) -> bool:
+    viewport = Region(round(panel.scroll_x), round(panel.scroll_y), *panel.scrollable_content_region.size)
+    return viewport.contains_region(panel.label_region(location))
+
+
+def drawn(panel: MapPanel, location: str) -> str:
+    """The text drawn in a location's label cells."""
+    region = panel.label_region(location)
+    row = panel.query_one(MapCanvas)._rows[region.y]
+    return row.plain[region.x:region.right]
+
+
+async def test_the_map_follows_the_stack_being_moved_and_its_destinations(movement_app):
+    async with movement_app.run_test(size=(80, 24)) as pilot:
+        screen = await type_command(pilot, "move osaka")
+        await pilot.pause()
+        panel = screen.query_one(MapPanel)
+        assert panel.cursor == "osaka"  # the cursor was at Kyoto
+        around = set(default_components().neighbours("osaka"))
+        assert {"kyoto", "wakayama", "himeji"} <= around
+        assert in_view(panel, "osaka") and all(in_view(panel, loc) for loc in around)
+        await type_command(pilot, "select ukita-2-1")
+        await type_command(pilot, "step kyoto")
+        await pilot.pause()
+        assert panel.cursor == "kyoto"
+        destinations = legal_locations(screen.view) - {"kyoto"}
+        assert destinations and all(in_view(panel, loc) for loc in destinations | {"kyoto"})
+
+
+async def test_no_label_is_cut_at_the_panels_edge(movement_app):
+    async with movement_app.run_test(size=(80, 24)) as pilot:
+        screen = await type_command(pilot, "move osaka")
+        panel = screen.query_one(MapPanel)
+        for x in (0, 7, 23):
+            panel.scroll_to(x, 3, animate=False, immediate=True)
+            await pilot.pause()
+            left, right = round(panel.scroll_x), round(panel.scroll_x) + panel.scrollable_content_region.width
+            assert left == x
+            cut = [p.location for p in panel.layout_data.placements
+                   if (r := panel.label_region(p.location)).x < left < r.right or r.x < right < r.right]
+            assert cut, "this scroll cuts some label"
+            for location in cut:
+                assert drawn(panel, location).strip() == "", location
+            whole = [p.location for p in panel.layout_data.placements if in_view(panel, p.location)]
+            for location in whole:
+                assert drawn(panel, location).startswith(load_layout().placement(location).short[:2])
+
+
+async def test_the_map_shows_the_battle(make_app, tmp_path):
+    path = tmp_path / "battle.json"
+    save_record(battle_with_a_challenge_open(), path)
+    async with make_app(load=path).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        await pilot.press("ctrl+b")  # from the battle view to the map
+        await pilot.pause()
+        panel = screen.query_one(MapPanel)
+        assert panel.cursor == "gifu" and in_view(panel, "gifu")
+
+
+async def test_ctrl_o_shows_the_whole_board_at_80x24_and_back(movement_app):
+    async with movement_app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        panel = screen.query_one(MapPanel)
+        before = screen_text(movement_app)
+        assert not all(short in before for short in SHORTS)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert panel.overview
+        text = screen_text(movement_app)
+        assert all(short in text for short in SHORTS), [s for s in SHORTS if s not in text]
+        assert "Osa8" in text and "Kan:5" in text  # own 8 at Osaka, 5 enemy at Kanazawa
+        panel.focus()
+        await pilot.press("right")  # the cursor still moves in the overview
+        assert panel.cursor != "kyoto"
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert not panel.overview and in_view(panel, panel.cursor)
+
+
+def test_counts_are_placed_and_coloured_by_side_and_leave_a_blank_before_a_road():
+    assert label_text("osaka", "Osa", 8, 0, "short") == "Osa# 8:0 "
+    assert label_text("osaka", "Osa", 12, 0, "short") == "Osa#12:0 "
+    assert label_text("osaka", "Osa", 12, 10, "short") == "Osa12:10 "
+    assert label_text("kyoto", "Kyo", 0, 0, "short") == "Kyo*     "
+    assert label_pieces("gifu", "Gif", 2, 3, "short") == [
+        ("Gif", "name"), ("#", "marks"), (" ", ""), ("2", "own"), (":", ""), ("3", "enemy"), (" ", "")]
+    assert label_pieces("gifu", "Gif", 0, 3, "overview") == [("Gif", "name"), (":", ""), ("3", "enemy"), (" ", "")]
+    assert label_text("gifu", "Gif", 12, 3, "overview") == "Gi12:3"
+    for own in (0, 9, 10, 99):
+        for enemy in (0, 9, 10, 99):
+            for mode in ("short", "full"):
+                assert label_text("osaka", "Osa", own, enemy, mode).endswith(" ")
+
+
+def test_steps_left_and_why_no_force_march_in_words(movement_app, tmp_path):
+    table = LocalTable.load(movement_app._load, autosave=tmp_path / "a.json")
+    seat = next(iter(s for s in table.seats.values() if s.view.legal))
+    seat.submit("move osaka")
+    assert movement_lines(seat.view) == [
+        "Steps left: 3 for each block of the stack",
+        "No force march: select the group to force march first (7.3.3)",
+    ]
+    seat.submit("select ukita-2-1")
+    seat.submit("select ishida-leader")
+    assert movement_lines(seat.view) == [
+        "Steps left: 3 for Ishida Mitsunari, Ukita 2-mon",
+        "Force march: allowed, for a card",
+    ]
+    seat.submit("step kyoto")
+    assert movement_lines(seat.view)[0] == "Steps left: 2 for Ishida Mitsunari, Ukita 2-mon"
+    assert movement_lines(table.seats[seat.side.other].view) == []
+
+
+async def test_each_hot_seat_gets_its_own_map_tab_search_and_board_back(make_app):
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        first = screen.seat
+        panel = screen.query_one(MapPanel)
+        await pilot.press("ctrl+o")
+        panel.focus()
+        await pilot.press("slash", "o", "s")
+        screen.query_one("#tabs", TabbedContent).active = "log-tab"
+        await pilot.pause()
+        state = (panel.cursor, panel.search, panel.overview)
+        assert state == ("osaka", "os", True)
+        others = 0
+        for _ in range(12):  # the bids, the first player's choices: until the first seat is back
+            screen.query_one("#choices").focus()
+            await pilot.press("home", "enter")
+            handed_over = isinstance(app.screen, HandOverScreen)
+            screen = await take_seat(pilot)
+            if screen.seat is first and handed_over:
+                break
+            if screen.seat is not first:
+                others += 1
+                assert (panel.cursor, panel.search, panel.overview) == ("kyoto", None, False)
+                assert panel.border_subtitle == ""
+                assert screen.query_one("#tabs", TabbedContent).active == "hand-tab"
+                assert screen.query_one("#board", ContentSwitcher).current == "map-view"
+        assert others and screen.seat is first
+        assert (panel.cursor, panel.search, panel.overview) == state
+        assert panel.border_subtitle == "jump: os"
+        assert screen.query_one("#tabs", TabbedContent).active == "log-tab"
+
+
+async def test_the_new_game_dialog_never_shows_the_random_seed(make_app, tmp_path):
+    from sekigahara_tui.screens.dialogs import NewGameDialog
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        assert isinstance(app.screen, NewGameDialog)
+        assert not any(ch.isdigit() for line in screen_text(app).splitlines() if "seed" in line for ch in line)
+    name = LocalTable.new(424242, autosave=tmp_path / "a.json").default_save_name()
+    assert "424242" not in name and name.startswith("sekigahara-") and name.endswith(".json")
+
+
+def test_the_game_week_by_week_from_the_log(tmp_path):
+    path = tmp_path / "finished.json"
+    game = random_game(78)
+    save_record(game.record, path)
+    table = LocalTable.load(path, autosave=tmp_path / "a.json")
+    for seat in table.seats.values():  # public events: both seats count the same
+        figures = weekly_figures(seat.log, seat.view.week)
+        assert figures == {"battles": [0, 2, 0, 1, 0, 2, 0], "ishida": [0, 1, 0, 0, 0, 1, 0],
+                           "tokugawa": [0, 0, 0, 1, 0, 1, 0]}
+
+
+def test_week_plots_draw_a_bar_and_a_figure_per_week():
+    plots = week_plots({"battles": [0, 2, 0, 1], "ishida": [0, 4, 0, 0], "tokugawa": [1, 0, 0, 2]})
+    assert plots.splitlines() == [
+        "By week:",
+        "week      1  2  3  4  ",
+        "battles    0 █2  0 ▄1 ",
+        "blocks and discs lost:",
+        "Ishida     0 █4  0  0 ",
+        "Tokugawa  ▂1  0  0 ▄2 ",
+    ]
+
+
+async def test_the_game_over_screen_shows_the_final_board_the_vp_and_the_weeks(make_app, tmp_path):
+    path = tmp_path / "finished.json"
+    save_record(random_game(78).record, path)
+    app = make_app(load=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        text = screen_text(app)
+        assert "Tokugawa wins." in text
+        assert "Ishida     4 x 2  +   1  =  9 VP" in text
+        assert "Tokugawa   5 x 2  +   3  = 13 VP" in text
+        assert "battles    0 █2  0 ▄1  0 █2  0" in text
+        assert "Tokugawa   0  0  0 █1  0 █1  0" in text
+        board = app.screen.query_one(MapPanel)
+        assert board.overview and all(short in text for short in SHORTS)

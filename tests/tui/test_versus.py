@@ -1,0 +1,105 @@
+"""Playing against the computer from the main menu (issue 14, section 1)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from rules.describe import describe
+from rules.notation import format_command
+from rules.sides import Side
+from rules.state import DecisionKind
+from sekigahara_tui.bots.base import make_bot
+from sekigahara_tui.host import GameHost
+from sekigahara_tui.screens.game import GameScreen
+from sekigahara_tui.screens.versus_dialog import VersusDialog
+from sekigahara_tui.versus import VersusTable
+from sekigahara_tui.widgets.log import LogPanel
+from tui.driving import choice_notations, choose, take_seat
+
+
+async def wait_for(pilot, condition, tries: int = 400) -> None:
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the condition never held")
+
+
+async def test_a_game_against_the_computer_from_the_menu(make_app):
+    app = make_app()
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("c")
+        assert isinstance(app.screen, VersusDialog)
+        await pilot.press("enter")  # I play Ishida (the first side)
+        await pilot.press("enter")  # at the highlighted level: heuristic
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen), type(screen).__name__
+        table = screen.table
+        assert isinstance(table, VersusTable)
+        assert (table.human, table.bot_side, table.level) == (Side.ISHIDA, Side.TOKUGAWA, "heuristic")
+        assert list(table.seats) == [Side.ISHIDA] and not table.hot_seat  # no hand-over screen
+        table.pace = 0.02
+        # The first decision is a simultaneous bid: the player bids by keys.
+        assert screen.view.decision.kind is DecisionKind.BID
+        bid = choice_notations(screen)[0]
+        await choose(pilot, bid)
+        # The computer's bid arrives, and the bids are revealed in the player's log.
+        await wait_for(pilot, lambda: any(c.startswith("tokugawa:") for c in table.host.record.commands))
+        log = screen.query_one(LogPanel)
+        await wait_for(pilot, lambda: any("tokugawa" in line.lower() and "bid" in line.lower() for line in log._texts))
+        seen = table.host.events_for(Side.ISHIDA)
+        assert describe(seen[-1], Side.ISHIDA) in list(log._texts)
+
+
+async def test_the_computer_waits_its_pace_and_ctrl_f_skips_ahead(make_app):
+    app = make_app()
+    async with app.run_test(size=(160, 50)) as pilot:
+        app.versus(7, Side.TOKUGAWA, "heuristic", pace=30.0)  # far too slow to follow on its own
+        await pilot.pause()
+        screen = await take_seat(pilot)
+        table = screen.table
+        assert table.bot_to_act()  # Ishida bids too
+        await pilot.pause(0.05)
+        assert table.bot_commands == 0  # still waiting its pace
+        await pilot.press("ctrl+f")
+        await wait_for(pilot, lambda: table.bot_commands >= 1)
+        assert not table.skipping or not screen.current.deciding()
+
+
+async def test_the_computer_sees_only_its_side_s_view_and_events():
+    """The table hands the bot nothing but host.view(bot side), as it stands when
+    the bot is asked, and the events of host.events_for(bot side), in order."""
+    host = GameHost.new(11)
+    observed: list = []
+    views: list = []
+
+    class Spy:
+        def __init__(self, side, seed):
+            self.side = side
+            self.inner = make_bot("heuristic", side, seed)
+
+        def observe(self, events):
+            observed.extend(events)
+            self.inner.observe(events)
+
+        def choose(self, view, budget_s):
+            assert view == host.view(Side.TOKUGAWA)  # the player waits while the bot thinks
+            views.append(view)
+            return self.inner.choose(view, budget_s)
+
+    table = VersusTable(host, Side.ISHIDA, "heuristic", pace=0, make=lambda level, side, seed: Spy(side, seed))
+    player = make_bot("heuristic", Side.ISHIDA, 1)
+    table.start()
+    for _ in range(5000):
+        if host.is_over or host.record.commands and len(views) >= 40:
+            break
+        if table.seat.deciding() and not table.bot_to_act():
+            table.seat.submit(format_command(player.choose(table.seat.view, 1.0)))
+        else:
+            await asyncio.sleep(0.001)
+    table.close()
+    assert len(views) >= 40
+    assert all(view.side is Side.TOKUGAWA for view in views)
+    assert observed == host.events_for(Side.TOKUGAWA)[: len(observed)]
+    assert len(observed) > 40 and all(Side.TOKUGAWA in event.visible_to() for event in observed)
