@@ -7,6 +7,7 @@ the host side of networked play) that holds the whole game.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from rules.errors import IllegalCommand
@@ -105,8 +106,6 @@ class LocalTable(Table):
 
     def default_save_name(self) -> str:
         """By the time of saving, never by the seed (hot-seat privacy)."""
-        import time
-
         return f"sekigahara-{time.strftime('%Y-%m-%d-%H%M%S')}.json"
 
     @property

@@ -151,4 +151,5 @@ class VersusTable(LocalTable):
             self._fed = len(events)
 
     def default_save_name(self) -> str:
-        return f"sekigahara-{self.host.record.seed}-{self.human.value}-vs-{self.level}.json"
+        # By the time of saving, like hot seat: the seed would tell the computer's cards.
+        return super().default_save_name().removesuffix(".json") + f"-{self.human.value}-vs-{self.level}.json"
