@@ -201,13 +201,16 @@ def view(state: GameState, side: Side) -> PlayerView:
     c = default_components()
     own: list[tuple[str, str]] = []
     known: list[tuple[str, str]] = []
+    # Once the game is over (R56) the blocks are turned face up: the final
+    # board hides nothing (hands and draw piles stay private).
+    over = state.result is not None
     counts: Counter[str] = Counter()
     for block, place in zip(c.blocks, state.positions):
         if block.side is side:
             own.append((block.id, place))
             continue
         counts[place] += 1
-        if place in ALWAYS_PUBLIC_PLACES or block.id in state.revealed:
+        if place in ALWAYS_PUBLIC_PLACES or block.id in state.revealed or over:
             known.append((block.id, place))
     return PlayerView(
         side=side,
@@ -250,7 +253,8 @@ def spectator_view(state: GameState) -> PlayerView:
     stack move in progress, no legal command. Drawn from Ishida's chair."""
     chair = Side.ISHIDA
     seen = view(state, chair)
-    public = {block for block, place in seen.own_blocks if place in ALWAYS_PUBLIC_PLACES or block in state.revealed}
+    over = state.result is not None  # R56: the final board is face up
+    public = {block for block, place in seen.own_blocks if place in ALWAYS_PUBLIC_PLACES or block in state.revealed or over}
     hidden: Counter[str] = Counter(place for block, place in seen.own_blocks if block not in public)
     return evolve(
         seen,

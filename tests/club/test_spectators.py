@@ -62,8 +62,9 @@ def check_spectator_bytes(lines: list[bytes], truth: ClubGameTruth) -> int:
         state = steps[-1][1]
         true_events = [list(public_events(list(events))) for _, _, events in steps[data["first_step"]:]]
         _, event_words = words(converter.unstructure(true_events, list[list[Any]]))
-        public_blocks = {
-            block.id for block, place in zip(c.blocks, state.positions) if place in (MORI_BOX, ELIMINATED) or block.id in state.revealed
+        public_blocks = {  # at the end the board is face up (R56)
+            block.id for block, place in zip(c.blocks, state.positions)
+            if place in (MORI_BOX, ELIMINATED) or block.id in state.revealed or state.is_over
         }
         leaked = (found & all_blocks) - public_blocks - event_words
         assert not leaked, f"a spectator received hidden blocks {sorted(leaked)} at version {version}"
