@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     replay_parser = commands.add_parser("replay", help="replay a game record and summarise the final position")
     replay_parser.add_argument("record", type=Path, help="a record file written by a game or by selfplay --record")
+    replay_parser.add_argument("--step", action="store_true", help="replay it step by step in the app (forward, back, jump to a week)")
     selfplay = commands.add_parser("selfplay", help="play games between computer players (random-move by default)")
     selfplay.add_argument("--games", type=int, default=1, help="how many games (default 1)")
     selfplay.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default 1)")
@@ -110,11 +111,35 @@ def replay_file(path: Path) -> GameState:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    if args.step:
+        return run_step_replay(args)
     try:
         state = replay_file(args.record)
     except RecordError as error:
         return fail("sekigahara replay", str(error), 1)
     print(summarise(state))
+    return 0
+
+
+def run_step_replay(args: argparse.Namespace) -> int:
+    """`replay --step`: the replay screen; a bad record is refused in one line
+    (exit 2) before Textual takes the terminal."""
+    from sekigahara_tui.replay_model import ReplayModel
+
+    try:
+        record = load_record(args.record)  # its errors name the file
+        try:
+            model = ReplayModel.from_record(record)
+        except RecordError as error:
+            raise RecordError(f"{printable_path(args.record)}: {error}") from None
+    except RecordError as error:
+        return fail("sekigahara replay", str(error), 2)
+    from sekigahara_tui.screens.replay import ReplayApp  # Textual is only loaded for the app
+
+    app = ReplayApp(model, args.save_dir or data_dir())
+    app.run()
+    if app.return_code:
+        return fail("sekigahara", app_crash_message(app.crash_log), app.return_code)
     return 0
 
 

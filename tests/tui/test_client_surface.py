@@ -20,6 +20,7 @@ GAME_OWNERS = {
     "host.py",  # GameHost: the engine, the record, the autosave
     "local.py",  # hot seat: both seats over one GameHost in this process
     "cli.py",  # replay, selfplay, and starting hosts
+    "replay_model.py",  # the replay screen's frames: replays a whole record (a finished game's, or the CLI's file)
     "net/server.py",  # the networked host
     "net/store.py",  # the networked host's SQLite store
     "bots/play.py",  # the referee of local bot games (the bots themselves see views only)

@@ -43,7 +43,14 @@ from sekigahara_tui.labels import block_label, place_label, side_name
 from sekigahara_tui.seat import Answer, Seat, Table, game_stats
 from sekigahara_tui.palette import LegalCommands
 from sekigahara_tui.screens.dialogs import SaveDialog
-from sekigahara_tui.screens.info import BattleSummaryScreen, DecisionHelpScreen, GameOverScreen, HandOverScreen
+from sekigahara_tui.screens.info import (
+    AUTO_ALLOW_INFERENCE,
+    AutoAllowDialog,
+    BattleSummaryScreen,
+    DecisionHelpScreen,
+    GameOverScreen,
+    HandOverScreen,
+)
 from sekigahara_tui.widgets.battle import BattlePanel
 from sekigahara_tui.widgets.hand import HandPanel
 from sekigahara_tui.widgets.log import LogPanel
@@ -163,6 +170,8 @@ class GameScreen(Screen[None]):
         Binding("ctrl+s", "save", "Save", id="game.save", priority=True),
         Binding("ctrl+b", "toggle_board", "Board", id="game.board", priority=True),
         Binding("ctrl+o", "overview", "Zoom", id="game.overview", priority=True),
+        # This seat's own setting, allow without asking when it holds no Loyalty card (check_action: when it matters).
+        Binding("ctrl+y", "auto_allow", "Auto-allow", id="game.auto_allow", priority=True),
         Binding("escape", "back", "Back", id="game.back", show=False),
     ]
 
@@ -181,6 +190,7 @@ class GameScreen(Screen[None]):
         self._handed_over = False  # a hand-over screen is up: focus the choices when it closes
         self._seat_state: dict[Side, SeatScreen] = {}
         self._summarised: dict[Side, tuple[int, int]] = {}  # per seat: log generation, events summarised
+        self.auto_allow: dict[Side, bool] = {}  # hot seat: each seat's own "allow without asking" setting
 
     @property
     def current(self) -> Seat:
@@ -242,7 +252,25 @@ class GameScreen(Screen[None]):
         if self._result_shown or self.view is None:
             return
         self._result_shown = True
-        self.app.push_screen(GameOverScreen(self.view, game_stats(self.current.log), self.current.log), self._game_over_closed)
+        self.app.push_screen(
+            GameOverScreen(self.view, game_stats(self.current.log), self.current.log, replay=self._replay_maker()),
+            self._game_over_closed,
+        )
+
+    def _replay_maker(self):
+        """What opens the replay of this game, if this process holds its record
+        (hot seat, or against the computer); None for a networked seat."""
+        if not getattr(self.table, "host", None):
+            return None
+        from sekigahara_tui.replay_model import ReplayModel  # the engine replays the record
+        from sekigahara_tui.screens.replay import ReplayScreen
+
+        def replay() -> ReplayScreen:
+            model = ReplayModel.of_table(self.table)
+            assert model is not None
+            return ReplayScreen(model)
+
+        return replay
 
     # --- what the seats say ------------------------------------------------------
 
@@ -309,7 +337,7 @@ class GameScreen(Screen[None]):
 
     def _refresh_bindings_if_changed(self) -> None:
         """The Footer rebuilds itself on every refresh, so refresh only when a check changed."""
-        checks = tuple(self.check_action(action, ()) for action in ("undo", "end", "toggle_board", "save"))
+        checks = tuple(self.check_action(action, ()) for action in ("undo", "end", "toggle_board", "save", "auto_allow"))
         if checks != self._checks:
             self._checks = checks
             self.refresh_bindings()
@@ -337,6 +365,8 @@ class GameScreen(Screen[None]):
     def after_change(self) -> None:
         """Show a change: the same seat, a hand-over (hot seat), or the end."""
         self._report_warning()
+        if self._allow_without_asking():
+            return  # the allow was a change of its own, shown already
         if self.current.is_over:
             self.redraw()
             self._show_result()
@@ -352,6 +382,21 @@ class GameScreen(Screen[None]):
         else:
             self.redraw()
             self._summarise_battle()
+
+    def _allow_without_asking(self) -> bool:
+        """Hot seat: a seat whose only choice is to allow the enemy's play (R48),
+        holding no Loyalty Challenge card, with its setting on, allows at once,
+        with no hand-over. True if it did."""
+        if not self.table.hot_seat:
+            return False
+        for seat in self.table.seats.values():
+            view = seat.view
+            if not self.auto_allow.get(seat.side) or view is None or len(view.legal) != 1:
+                continue
+            if isinstance(view.legal[0], AllowPlay) and not holds_loyalty_card(view):
+                seat.submit(format_command(view.legal[0], with_side=False))
+                return True
+        return False
 
     def _keep_seat_state(self) -> None:
         """What the leaving seat's screen keeps for itself: map cursor, scroll,
@@ -480,6 +525,11 @@ class GameScreen(Screen[None]):
             return self._in_battle
         if action == "save":
             return self.table.can_save
+        if action == "auto_allow":
+            # Where it can matter: hot seat (a networked seat is never handed over), the
+            # Combat Phase, no Loyalty card in hand (with one, this seat is always asked).
+            view = self.view
+            return self.table.hot_seat and view is not None and view.combat is not None and not holds_loyalty_card(view)
         return True
 
     def _ending_command(self) -> Command | None:
@@ -521,6 +571,21 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(SaveDialog(default), saved)
 
+    def action_auto_allow(self) -> None:
+        """This seat's own setting (hot seat): the dialog says what it gives away."""
+        if not self.check_action("auto_allow", ()):
+            return
+        side = self.seat
+
+        def chosen(on: bool | None) -> None:
+            if on is None:
+                return
+            self.auto_allow[side] = on
+            if side is self.seat:
+                self.say(f"Auto-allow {'on' if on else 'off'}" + (f": {AUTO_ALLOW_INFERENCE}." if on else "."))
+
+        self.app.push_screen(AutoAllowDialog(side, self.auto_allow.get(side, False)), chosen)
+
     def action_decision_help(self) -> None:
         if self.view is not None:
             self.app.push_screen(DecisionHelpScreen(self.view.help))
@@ -556,6 +621,11 @@ class GameScreen(Screen[None]):
         elif prompt.command_line.value:
             prompt.command_line.value = ""
         prompt.say("")
+
+
+def holds_loyalty_card(view: PlayerView) -> bool:
+    components = default_components()
+    return any(components.card(card).is_loyalty for card in view.hand)
 
 
 def connection_line(seat: Seat) -> str:

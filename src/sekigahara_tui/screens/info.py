@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from importlib.resources import files
+from typing import Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -64,6 +65,42 @@ class DecisionHelpScreen(ModalScreen[None]):
             yield Static(f"{self._help.title} ({self._help.rules})", classes="help-title")
             yield Static(self._help.text)
             yield Static("Esc closes. The Rules screen (from the menu) has the whole game.", classes="dim")
+
+
+AUTO_ALLOW_INFERENCE = "the other player will know you hold no Loyalty card when play goes on at once"
+
+
+class AutoAllowDialog(ModalScreen[bool]):
+    """Hot seat: one seat's own setting, allow the enemy's play without asking
+    when it holds no Loyalty Challenge card (R48). Dismissed with the new setting."""
+
+    BINDINGS = [
+        Binding("enter", "choose(True)", "Change", id="autoallow.change"),
+        Binding("escape", "choose(False)", "Leave as is", id="autoallow.keep"),
+    ]
+
+    def __init__(self, side: Side, on: bool) -> None:
+        super().__init__()
+        self._side = side
+        self._on = on
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog", id="auto-allow"):
+            yield Static("Allow without asking when I hold no Loyalty card", classes="help-title")
+            yield Static(
+                "When the other side plays a card in battle and you hold no Loyalty Challenge card, "
+                "your only choice is to allow it (R48). With this on, it is allowed at once and "
+                f"the keyboard stays with the other player: no hand-over.\nBut {AUTO_ALLOW_INFERENCE}.",
+                markup=False,
+            )
+            yield Static(
+                f"{side_name(self._side)}: now {'ON' if self._on else 'off'}. "
+                f"Enter turns it {'off' if self._on else 'on'}; Esc leaves it {'on' if self._on else 'off'}.",
+                markup=False,
+            )
+
+    def action_choose(self, change: bool) -> None:
+        self.dismiss(self._on != change)
 
 
 class BattleSummaryScreen(ModalScreen[None]):
@@ -131,11 +168,15 @@ class GameOverScreen(Screen[None]):
     """The end: the final board as this seat sees it (the whole map at once), the
     result with its VP breakdown, and the game week by week in small plots."""
 
-    BINDINGS = [Binding("enter", "dismiss", "Main menu", id="gameover.menu")]
+    BINDINGS = [
+        Binding("enter", "dismiss", "Main menu", id="gameover.menu"),
+        Binding("r", "replay", "Replay", id="gameover.replay"),
+    ]
 
-    def __init__(self, view: PlayerView, stats: GameStats, log: list[Event] = ()) -> None:
+    def __init__(self, view: PlayerView, stats: GameStats, log: list[Event] = (), replay: Callable[[], Screen] | None = None) -> None:
         super().__init__()
         self._view = view
+        self._replay = replay  # makes the replay screen, when this process holds the record (hot seat)
         self._text = result_text(view, stats)
         self._plots = week_plots(weekly_figures(log, view.week))
 
@@ -154,6 +195,15 @@ class GameOverScreen(Screen[None]):
         board.border_title = "the final board, as you see it"
         board.show(self._view)
         self.query_one("#gameover-text").focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "replay":  # a networked seat has no record to replay
+            return self._replay is not None
+        return True
+
+    def action_replay(self) -> None:
+        if self._replay is not None:
+            self.app.push_screen(self._replay())
 
 
 def weekly_figures(log: list[Event], last_week: int) -> dict[str, list[int]]:
