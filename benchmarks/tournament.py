@@ -13,9 +13,13 @@ by `sekigahara replay`.
 
 Usage:
   python3 benchmarks/tournament.py [--games N] [--seed S] [--workers W]
-      [--pairings heuristic:random,...] [--budget SECONDS] [--keep-losses DIR]
+      [--pairings heuristic:random,...] [--budget SECONDS] [--keep-losses DIR] [--progress]
 
-Without --pairings: every pair of distinct levels (random included).
+Without --pairings: every pair of distinct levels (random included). The
+planner (level 2) uses its budget at each big decision, so a game of it takes
+about 40 s at --budget 0.3; e.g.
+
+  python3 benchmarks/tournament.py --pairings planner:heuristic --games 20 --budget 0.3 --progress
 """
 
 from __future__ import annotations
@@ -35,6 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from rules.record import save_record  # noqa: E402
 from sekigahara_tui.bots.base import LEVELS  # noqa: E402
 from sekigahara_tui.bots.play import play_game  # noqa: E402
+
+
+SEARCHED = 0.02  # seconds: a decision this long was searched, not answered by rules of thumb
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -92,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--pairings", help="comma-separated A:B pairs of levels (default: every pair of distinct levels)")
     parser.add_argument("--budget", type=float, default=2.0, help="seconds a bot may take per decision (default 2)")
+    parser.add_argument("--progress", action="store_true", help="one line on stderr per game as it ends")
     parser.add_argument("--keep-losses", type=Path, metavar="DIR", help="write the records of the first level's lost games here")
     args = parser.parse_args(argv)
     if args.pairings:
@@ -111,8 +119,14 @@ def main(argv: list[str] | None = None) -> int:
         for a_side in ("ishida", "tokugawa")
     ]
     started = time.perf_counter()
+    results = []
     with Pool(args.workers) as pool:
-        results = pool.map(play_one, jobs, chunksize=4)
+        for result in pool.imap_unordered(play_one, jobs, chunksize=1 if args.progress else 4):
+            results.append(result)
+            if args.progress:
+                a, b = pairings[result["pairing"]]
+                print(f"  [{len(results)}/{len(jobs)}] seed {result['seed']} {a} as {result['a_side']}: "
+                      f"{'won' if result['a_won'] else 'lost'} ({result['cause']})", file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
     print(f"tournament: {len(jobs)} games, seeds {args.seed}-{args.seed + args.games - 1}, "
           f"{args.workers} workers, budget {args.budget:g} s, {elapsed:.0f} s")
@@ -133,6 +147,10 @@ def main(argv: list[str] | None = None) -> int:
         for level, spent in times.items():
             print(f"  {level} decisions: {len(spent)}, median {1000 * statistics.median(spent):.2f} ms, "
                   f"p99 {1000 * percentile(spent, 0.99):.2f} ms, max {1000 * max(spent):.1f} ms")
+            searched = [t for t in spent if t >= SEARCHED]
+            if searched:  # the decisions a look-ahead level thought about (the others are level 1's, instant)
+                print(f"    of which {len(searched)} took {1000 * SEARCHED:g} ms or more: median {1000 * statistics.median(searched):.1f} ms, "
+                      f"p99 {1000 * percentile(searched, 0.99):.1f} ms")
         crashes = [r for r in games if r["crash"]]
         illegal = [r for r in games if r["illegal"]]
         unfinished = [r for r in games if r["winner"] is None]

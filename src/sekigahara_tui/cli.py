@@ -20,7 +20,7 @@ from rules.untrusted import printable, printable_path
 from rules.victory import victory_points
 from sekigahara_tui.crash_log import app_crash_message, crash_message, data_dir, write_crash_log
 
-BOT_LEVELS = ("random", "heuristic")  # sekigahara_tui.bots.LEVELS, without importing the bots here
+BOT_LEVELS = ("random", "heuristic", "planner")  # sekigahara_tui.bots.LEVELS, without importing the bots here
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -51,6 +51,18 @@ def test_bots_import_only_the_client_surface_from_the_rules():
     assert offenders == {}
 
 
+# The planner (level 2) is given a fixed number of playouts per decision here:
+# with a time budget its answers would depend on the machine's speed.
+TEST_PLAYOUTS = 2
+
+
+def fresh_bot(level: str, side: Side, seed: int):
+    bot = make_bot(level, side, seed)
+    if hasattr(bot, "fixed_playouts"):
+        bot.fixed_playouts = TEST_PLAYOUTS
+    return bot
+
+
 def visible(side: Side, events) -> list:
     return [event for event in events if side in event.visible_to()]
 
@@ -76,7 +88,7 @@ def test_no_cheat_a_bot_answers_the_same_whatever_the_opponent_hides(level, seed
                 assert seen == seen_variant  # the premise: the bot cannot tell them apart
                 answers = []
                 for shown in (seen, seen_variant):
-                    bot = make_bot(level, side, seed)
+                    bot = fresh_bot(level, side, seed)
                     bot.observe(history[side])
                     answers.append(bot.choose(shown, 2.0))
                 assert answers[0] == answers[1]
@@ -89,11 +101,9 @@ def test_no_cheat_a_bot_answers_the_same_whatever_the_opponent_hides(level, seed
     assert compared >= 20
 
 
-@pytest.mark.parametrize("level", sorted(LEVELS))
-@pytest.mark.parametrize("side", BOTH_SIDES, ids=lambda s: s.value)
-def test_every_level_plays_whole_games_from_both_sides_with_no_illegal_command(level, side):
-    for seed, opponent in ((21, "random"), (22, "heuristic")):
-        players = {side: level, side.other: opponent}
+def play_whole_games(level: str, side: Side, games) -> None:
+    for seed, opponent in games:
+        players = {side: fresh_bot(level, side, seed), side.other: opponent}
 
         def only_legal(who, seen, command):
             assert command in seen.legal, f"{who.value} chose {command}, not a legal command"
@@ -101,6 +111,22 @@ def test_every_level_plays_whole_games_from_both_sides_with_no_illegal_command(l
         outcome = play_game(seed, players[Side.ISHIDA], players[Side.TOKUGAWA], on_decision=only_legal)
         assert outcome.crash is None and outcome.illegal == ()
         assert outcome.winner is not None, outcome.cause
+
+
+# The planner's whole games take a while even with two playouts a decision:
+# the full run is slow, one game from each side is not.
+LEVELS_IN_WHOLE_GAMES = [pytest.param(level, marks=pytest.mark.slow) if level == "planner" else level for level in sorted(LEVELS)]
+
+
+@pytest.mark.parametrize("level", LEVELS_IN_WHOLE_GAMES)
+@pytest.mark.parametrize("side", BOTH_SIDES, ids=lambda s: s.value)
+def test_every_level_plays_whole_games_from_both_sides_with_no_illegal_command(level, side):
+    play_whole_games(level, side, ((21, "random"), (22, "heuristic")))
+
+
+@pytest.mark.parametrize("side", BOTH_SIDES, ids=lambda s: s.value)
+def test_the_planner_plays_a_whole_game_from_each_side_with_no_illegal_command(side):
+    play_whole_games("planner", side, ((21, "random"),))
 
 
 def test_the_referee_stops_a_game_at_an_illegal_command():
@@ -129,3 +155,10 @@ def test_heuristic_beats_random_from_each_side():
             outcome = play_game(seed, players[Side.ISHIDA], players[Side.TOKUGAWA])
             wins += outcome.winner is side
         assert wins >= 28
+
+
+def test_the_command_line_offers_every_level():
+    from sekigahara_tui.bots.base import LEVELS
+    from sekigahara_tui.cli import BOT_LEVELS
+
+    assert set(BOT_LEVELS) == set(LEVELS)

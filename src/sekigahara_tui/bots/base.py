@@ -39,8 +39,15 @@ def _heuristic(side: Side, seed: int) -> Bot:
     return HeuristicBot(side, seed)
 
 
-# Level name -> factory(side, seed). "random" is level 0, "heuristic" level 1.
-LEVELS: dict[str, BotFactory] = {"random": _random, "heuristic": _heuristic}
+def _planner(side: Side, seed: int) -> Bot:
+    from sekigahara_tui.bots.planner import PlannerBot
+
+    return PlannerBot(side, seed)
+
+
+# Level name -> factory(side, seed). "random" is level 0, "heuristic" level 1,
+# "planner" level 2 (look-ahead by playouts at the big decisions).
+LEVELS: dict[str, BotFactory] = {"random": _random, "heuristic": _heuristic, "planner": _planner}
 
 
 def make_bot(level: str, side: Side, seed: int) -> Bot:

@@ -21,6 +21,7 @@ events (rules.surface) and answers in a few milliseconds.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from typing import Sequence
@@ -454,14 +455,16 @@ class HeuristicBot:
             total += impact
         return total
 
-    def _deploy(self, view: PlayerView) -> Command | None:
+    def deploy_scores(self, view: PlayerView) -> list[tuple[float, Command]]:
+        """(score, command) for every deployment level 1 would consider (never
+        risking the great leader), in the order of `view.legal`."""
         battle = view.combat.battle if view.combat else None
         if battle is None:
-            return None
+            return []
         leader = MAIN_LEADERS[self.side]
         deployed_mine = sum(1 for d in battle.deployments if d.side is self.side)
         behind = battle.impact[self.side.other] - battle.impact[self.side]
-        best, best_score = DeclareDone(self.side), 0.0
+        found = []
         for command in view.legal:
             if isinstance(command, Deploy):
                 blocks, card = command.blocks, command.card
@@ -475,6 +478,15 @@ class HeuristicBot:
                 impact = self.deploy_impact(view, blocks, card)
                 if not (deployed_mine >= 3 and 0 <= behind < impact):
                     continue
+            found.append((score, command))
+        return found
+
+    def _deploy(self, view: PlayerView) -> Command | None:
+        battle = view.combat.battle if view.combat else None
+        if battle is None:
+            return None
+        best, best_score = DeclareDone(self.side), 0.0
+        for score, command in self.deploy_scores(view):
             if score > best_score:
                 best, best_score = command, score
         return best
@@ -509,19 +521,88 @@ class HeuristicBot:
 
         return min((x for x in view.legal if isinstance(x, ChooseCasualty)), key=lambda x: (cost(x), x.piece), default=None)
 
+    def retreat_score(self, view: PlayerView, command: Retreat, situation: Situation | None = None) -> float:
+        situation = situation or Situation.of(view)
+        m = map_data()
+        value = 0.0
+        if command.to != "castle":
+            value += situation.mine(command.to) - 3 * situation.enemy.get(command.to, 0) - 0.5 * situation.threat(command.to)
+            value -= 0.1 * m.distance(command.to, HOME[self.side])
+        if MAIN_LEADERS[self.side] in command.garrison:
+            value -= 3
+        value += 0.3 * len(command.garrison)
+        return value
+
     def _retreat(self, view: PlayerView) -> Command | None:
         situation = Situation.of(view)
-        m = map_data()
-        leader = MAIN_LEADERS[self.side]
+        return max(
+            (x for x in view.legal if isinstance(x, Retreat)),
+            key=lambda x: (self.retreat_score(view, x, situation), x.to, x.garrison),
+            default=None,
+        )
 
-        def score(command: Retreat) -> float:
-            value = 0.0
-            if command.to != "castle":
-                value += situation.mine(command.to) - 3 * situation.enemy.get(command.to, 0) - 0.5 * situation.threat(command.to)
-                value -= 0.1 * m.distance(command.to, HOME[self.side])
-            if leader in command.garrison:
-                value -= 3
-            value += 0.3 * len(command.garrison)
-            return value
+    # --- for level 2: ranked alternatives, and taking another's choice ----------------
 
-        return max((x for x in view.legal if isinstance(x, Retreat)), key=lambda x: (score(x), x.to, x.garrison), default=None)
+    def candidates(self, view: PlayerView, limit: int = 4) -> list[Command]:
+        """Level 1's own choice first, then the next best legal commands of this
+        decision by level 1's scores, at most `limit` in all, none twice. Leaves
+        this bot as it was (the choice is worked out on a copy)."""
+        first = copy.deepcopy(self).choose(view, 0.0)
+        ranked: list[Command] = [first]
+        kind = view.decision.kind
+        legal = view.legal
+        situation = Situation.of(view)
+        if kind in (DecisionKind.BID, DecisionKind.REINFORCEMENT_DISCARD):
+            cards = [c for c in legal if isinstance(c, (Bid, ReinforcementDiscard))]
+            by_value = sorted(cards, key=lambda c: (self.card_value(view, c.card), c.card))
+            if kind is DecisionKind.BID and cards:  # the strongest bid, to take the initiative
+                by_value.insert(1, max(cards, key=lambda c: (default_components().card(c.card).bid, c.card)))
+            ranked += by_value
+        elif kind is DecisionKind.CHOOSE_MOVEMENT:
+            for option in (MovementOption.FULL, MovementOption.LIMITED, MovementOption.MINIMAL, MovementOption.PASS):
+                choices = [c for c in legal if isinstance(c, ChooseMovement) and c.option is option]
+                cheap = self._cheapest(view, choices, lambda c: c.cards)
+                if cheap is not None:
+                    ranked.append(cheap)
+        elif kind is DecisionKind.MOVE:
+            shadow = copy.deepcopy(self)
+            shadow._new_phase(view)
+            plans = sorted((p for p in shadow.plans(view, situation) if p.value >= 1.0), key=lambda p: -p.value)
+            ranked += [BeginMove(self.side, p.source, p.leader) for p in plans]
+            musters = [c for c in legal if isinstance(c, Muster)]
+            if musters:
+                ranked.append(max(musters, key=lambda c: self.muster_score(c, situation)))
+            ranked.append(EndMovement(self.side))
+        elif kind is DecisionKind.DEPLOY:
+            ranked += [c for _, c in sorted(self.deploy_scores(view), key=lambda sc: -sc[0])]
+            ranked.append(DeclareDone(self.side))
+        elif kind is DecisionKind.CHALLENGE:
+            ranked += [c for c in legal if isinstance(c, Challenge)][:1] + [AllowPlay(self.side)]
+        elif kind is DecisionKind.RETREAT:
+            ranked += sorted(
+                (x for x in legal if isinstance(x, Retreat)),
+                key=lambda x: (-self.retreat_score(view, x, situation), x.to, x.garrison),
+            )
+        elif kind is DecisionKind.CASTLE_CHOICE:
+            ranked += [StayInside(self.side), ComeOutside(self.side)]
+        found: list[Command] = []
+        for command in ranked:
+            if command in legal and command not in found:
+                found.append(command)
+            if len(found) >= limit:
+                break
+        return found
+
+    def adopt(self, view: PlayerView, command: Command) -> None:
+        """Take `command` as this bot's own choice at `view` (level 2 chose it):
+        a stack move begun follows level 1's plan for that stack."""
+        if isinstance(command, BeginMove):
+            self._new_phase(view)
+            plans = sorted(self.plans(view, Situation.of(view)), key=lambda p: -p.value)
+            self.plan = None
+            for plan in plans:
+                if plan.source == command.source and plan.leader == command.leader:
+                    self.plan = plan
+                    for group in plan.groups:
+                        self.claimed.add(group.target)
+                    break

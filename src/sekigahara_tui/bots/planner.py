@@ -1,0 +1,252 @@
+"""Level 2, "planner": level 1 with look-ahead at the big decisions (issue 14).
+
+At a movement plan (the movement option, which stack moves next, a muster or
+the end of the phase), a bid, a reinforcement discard, a deployment or
+passing in battle, a challenge, a castle choice and a retreat, the planner
+takes level 1's best few candidates (`HeuristicBot.candidates`) and scores
+each by playouts: a complete state sampled from its own view and belief
+(bots/sampler.py, a fresh seed each), the candidate applied, then both sides
+played by level 1 with a little noise up to the end of the week (or of the
+game), and the position scored (`evaluate`: VP, strength on the map, losses,
+cards in hand, the great leaders' safety). All candidates are played out on
+the same sampled states (common random numbers). The playouts go where they
+matter by successive halving: each round gives every surviving candidate the
+same number of playouts, then keeps the better half. Level 1's own choice
+gets a small bonus, so noise alone does not overturn it. Everywhere else the
+planner answers as level 1.
+
+The time budget of a decision becomes a number of playouts from the measured
+cost of the first one; a deadline stops the search in any case. With
+`fixed_playouts` set (tests), the number does not depend on the clock and
+the bot is deterministic for its seed and what it has seen.
+
+The planner never receives the game's state: it runs the engine on the
+states it sampled itself, so it imports the engine (like sampler.py).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+import time
+from typing import Callable, Sequence
+
+from rules.components import default_components
+from rules.engine import apply_trusted
+from rules.state import ELIMINATED, GameState
+from rules.surface import Command, DecisionKind, Event, PlayerView, Side
+from rules.victory import victory_points
+from rules.view import view as view_of
+from sekigahara_tui.bots.belief import Belief
+from sekigahara_tui.bots.heuristic import HeuristicBot
+from sekigahara_tui.bots.knowledge import HOME, MAIN_LEADERS, map_data
+from sekigahara_tui.bots.sampler import Sampler
+
+BIG = frozenset({
+    DecisionKind.CHOOSE_MOVEMENT,
+    DecisionKind.MOVE,
+    DecisionKind.BID,
+    DecisionKind.REINFORCEMENT_DISCARD,
+    DecisionKind.DEPLOY,
+    DecisionKind.CHALLENGE,
+    DecisionKind.CASTLE_CHOICE,
+    DecisionKind.RETREAT,
+})
+# Decisions where a playout's level-1 player may take its second or third choice.
+NOISY = frozenset({DecisionKind.BID, DecisionKind.DEPLOY, DecisionKind.CHALLENGE, DecisionKind.RETREAT, DecisionKind.CASTLE_CHOICE})
+CANDIDATES = 4  # level 1's choice and up to three alternatives
+NOISE = 0.1  # the chance a playout player strays from level 1 at a noisy decision
+LEVEL1_BONUS = 0.4  # in evaluation points: what an alternative must beat level 1's choice by
+SHARE = 0.8  # of the budget spent on playouts (the rest: sampling, margins)
+MAX_PLAYOUT_DECISIONS = 600
+WIN = 50.0
+
+
+# --- successive halving --------------------------------------------------------------------
+
+
+def successive_halving(
+    n: int,
+    evaluate: Callable[[int, int], float],
+    total: int,
+    *,
+    deadline: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+    bonus: Sequence[float] | None = None,
+) -> tuple[int, list[int], list[float]]:
+    """Spend about `total` playouts on `n` candidates; `evaluate(i, j)` is
+    candidate i's score on sample j. Each of ceil(log2 n) rounds shares an
+    equal part of `total` among the surviving candidates (at least one playout
+    each, on the same samples), then keeps the better half by mean score.
+    Returns (the best candidate, playouts per candidate, mean per candidate)."""
+    pulls = [0] * n
+    sums = [0.0] * n
+    bonus = list(bonus) if bonus is not None else [0.0] * n
+
+    def mean(i: int) -> float:
+        return sums[i] / pulls[i] + bonus[i] if pulls[i] else -math.inf
+
+    alive = list(range(n))
+    rounds = max(1, math.ceil(math.log2(n))) if n > 1 else 1
+    out_of_time = False
+    for _ in range(rounds):
+        per = max(1, total // (len(alive) * rounds))
+        for _ in range(per):
+            for i in alive:
+                if deadline is not None and clock() > deadline and pulls[i] > 0:
+                    out_of_time = True
+                    break
+                sums[i] += evaluate(i, pulls[i])
+                pulls[i] += 1
+            if out_of_time:
+                break
+        if out_of_time or len(alive) == 1:
+            break
+        alive.sort(key=lambda i: (-mean(i), i))
+        alive = alive[: max(1, math.ceil(len(alive) / 2))]
+    best = max(alive, key=lambda i: (mean(i), -i))
+    return best, pulls, [mean(i) if pulls[i] else 0.0 for i in range(n)]
+
+
+# --- evaluation ------------------------------------------------------------------------------
+
+
+def evaluate(state: GameState, me: Side) -> float:
+    """How good `state` is for `me`, in VP-like points: the game's result if it
+    is over; else VP, strength on the map, losses, cards in hand and the great
+    leaders' safety, each as a difference between the sides."""
+    if state.result is not None:
+        sign = 1.0 if state.result.winner is me else -1.0
+        return sign * WIN
+    c = default_components()
+    m = map_data()
+    vp = victory_points(state)
+    score = 1.0 * (vp[me] - vp[me.other])
+    on_map = {me: 0, me.other: 0}
+    lost = {me: 0, me.other: 0}
+    at: dict[tuple[str, Side], int] = {}
+    for block, place in zip(c.blocks, state.positions):
+        if place in m.dist:
+            on_map[block.side] += block.strength
+            at[(place, block.side)] = at.get((place, block.side), 0) + block.strength
+        elif place == ELIMINATED:
+            lost[block.side] += block.strength
+    score += 0.15 * (on_map[me] - on_map[me.other])
+    score -= 0.2 * (lost[me] - lost[me.other])
+    score += 0.25 * (len(state.cards[me].hand) - len(state.cards[me.other].hand))
+    for side, sign in ((me, -1.0), (me.other, 1.0)):  # a great leader in danger
+        place = state.positions[c.block_index(MAIN_LEADERS[side])]
+        if place not in m.dist:
+            continue
+        guard = at.get((place, side), 0)
+        threat = sum(n for (loc, s), n in at.items() if s is side.other and m.distance(place, loc) <= 1)
+        if threat > guard:
+            score += sign * 0.3 * min(threat - guard, 10)
+        if place != HOME[side] and threat > 0:
+            score += sign * 0.5
+    return score
+
+
+# --- the bot ---------------------------------------------------------------------------------
+
+
+class PlannerBot:
+    def __init__(self, side: Side, seed: int, fixed_playouts: int | None = None) -> None:
+        self.side = side
+        self.seed = seed
+        self.level1 = HeuristicBot(side, seed)
+        self.belief = Belief(side)
+        self.random = random.Random(f"planner/{side.value}/{seed}")
+        self.sampler = Sampler(side, self.belief, random.Random(f"planner-sampler/{side.value}/{seed}"))
+        self.fixed_playouts = fixed_playouts
+        self.last: dict | None = None  # the last search: candidates, playouts, means (for tests and tuning)
+
+    def observe(self, events: Sequence[Event]) -> None:
+        self.level1.observe(events)
+        self.belief.observe(events)
+
+    def choose(self, view: PlayerView, budget_s: float) -> Command:
+        started = time.perf_counter()
+        self.belief.see(view)
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if view.decision.kind not in BIG:
+            return self.level1.choose(view, budget_s)
+        candidates = self.level1.candidates(view, CANDIDATES)
+        if len(candidates) <= 1:
+            return self.level1.choose(view, budget_s)
+        chosen = self.search(view, candidates, started + SHARE * budget_s)
+        if chosen == candidates[0]:
+            return self.level1.choose(view, budget_s)  # level 1's own choice, with its bookkeeping
+        self.level1.adopt(view, chosen)
+        return chosen
+
+    # --- the search ------------------------------------------------------------------
+
+    def _after(self, view: PlayerView, command: Command, own: bool) -> HeuristicBot:
+        """Level 1 for this side as it stands once `command` is chosen (`own`:
+        level 1's own choice)."""
+        bot = copy.deepcopy(self.level1)
+        if own:
+            bot.choose(view, 0.0)
+        else:
+            bot.adopt(view, command)
+        return bot
+
+    def search(self, view: PlayerView, candidates: list[Command], deadline: float) -> Command:
+        mine = [self._after(view, c, i == 0) for i, c in enumerate(candidates)]
+        samples: list[tuple[GameState, int]] = []
+        week = view.week
+
+        def sample(j: int) -> tuple[GameState, int]:
+            while len(samples) <= j:
+                samples.append((self.sampler.sample(view), self.random.randrange(2**31)))
+            return samples[j]
+
+        def playout(i: int, j: int) -> float:
+            state, noise_seed = sample(j)
+            state, _ = apply_trusted(state, candidates[i])
+            bots = {self.side: copy.deepcopy(mine[i]), self.side.other: HeuristicBot(self.side.other, noise_seed)}
+            return evaluate(self._play_out(state, bots, week, random.Random(noise_seed)), self.side)
+
+        if self.fixed_playouts is not None:
+            total = self.fixed_playouts
+            limit = None
+        else:
+            begun = time.perf_counter()
+            first = playout(0, 0)
+            cost = max(time.perf_counter() - begun, 1e-4)
+            left = deadline - time.perf_counter()
+            total = max(len(candidates), int(left / cost) + 1)
+            limit = deadline
+            memo = {(0, 0): first}
+            inner = playout
+
+            def playout(i: int, j: int) -> float:  # noqa: F811 - the probe counts as a playout
+                return memo.pop((i, j)) if (i, j) in memo else inner(i, j)
+
+        bonus = [LEVEL1_BONUS] + [0.0] * (len(candidates) - 1)
+        best, pulls, means = successive_halving(len(candidates), playout, total, deadline=limit, bonus=bonus)
+        self.last = {"candidates": candidates, "playouts": pulls, "means": means, "chosen": candidates[best]}
+        return candidates[best]
+
+    def _play_out(self, state: GameState, bots: dict, week: int, noise: random.Random) -> GameState:
+        for _ in range(MAX_PLAYOUT_DECISIONS):
+            if state.is_over or state.week != week:
+                break
+            side = min(state.decision.sides, key=lambda s: s.value)
+            seen = view_of(state, side)
+            if not seen.legal:
+                break
+            bot = bots[side]
+            if seen.decision.kind in NOISY and len(seen.legal) > 1 and noise.random() < NOISE:
+                options = bot.candidates(seen, 3)
+                command = noise.choice(options)
+            else:
+                command = bot.choose(seen, 0.0)
+            if command not in seen.legal:
+                command = seen.legal[0]
+            state, _ = apply_trusted(state, command)
+        return state
