@@ -11,6 +11,7 @@ a local seat, later from a remote one, so the screens have one code path.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Protocol
 
@@ -40,7 +41,7 @@ class SeatListener(Protocol):
         """The connection or the other player's presence changed."""
 
 
-class Seat:
+class Seat(ABC):
     """One side's seat. Subclasses fill in how commands reach the game."""
 
     side: Side
@@ -53,11 +54,13 @@ class Seat:
     # --- what the seat knows ------------------------------------------------------
 
     @property
+    @abstractmethod
     def view(self) -> PlayerView | None:
         """The side's view (None while a remote seat has not heard from the host)."""
         raise NotImplementedError
 
     @property
+    @abstractmethod
     def log(self) -> list[Event]:
         """Every event this side has seen, oldest first; an undo removes its events."""
         raise NotImplementedError
@@ -69,6 +72,7 @@ class Seat:
         return 0
 
     @property
+    @abstractmethod
     def why_no_undo(self) -> str | None:
         """Why this side may not take back its last command now (R58), or None."""
         raise NotImplementedError
@@ -106,10 +110,12 @@ class Seat:
 
     # --- playing ---------------------------------------------------------------------
 
+    @abstractmethod
     def submit(self, text: str) -> None:
         """Give one command as notation text, for this side only."""
         raise NotImplementedError
 
+    @abstractmethod
     def undo(self) -> None:
         """Take back this side's last command, if R58 allows."""
         raise NotImplementedError
