@@ -2,7 +2,8 @@
 
 Replaying a record rebuilds every state, since all randomness comes from the
 seed (architecture.md). A game started from a position file (docs/positions.md)
-also carries the position's text, and replays from it instead of from setup.
+also carries the position's text, and replays from it instead of from setup;
+a game against the computer names the computer's side and level.
 
 A record is JSON, read strictly since a save may come from anywhere: exact
 types, no duplicate or unknown keys, and caps on the file's size, the number
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any, Iterator
@@ -58,6 +60,7 @@ _FIELDS: dict[str, tuple[type, bool]] = {
     "format": (str, False),
     "version": (int, False),
     "position": (str, False),
+    "computer": (str, False),
 }
 _TYPE_NAMES = {int: "a whole number", str: "a string", list: "a list of strings"}
 
@@ -74,6 +77,9 @@ class GameRecord:
     format: str = RECORD_FORMAT
     version: int = RECORD_VERSION
     position: str | None = None  # a position file's TOML text, for a game begun from it
+    # "side:level" for a game against the computer (e.g. "tokugawa:heuristic"):
+    # reopening the save brings the computer back to that side.
+    computer: str | None = None
 
     def with_command(self, command: Command) -> GameRecord:
         return evolve(self, commands=self.commands + (format_command(command),))
@@ -88,6 +94,16 @@ def seed_problem(seed: object) -> str | None:
         return f"must be a whole number, not {_kind(seed)}"
     if not -SEED_LIMIT < seed < SEED_LIMIT:
         return f"must be between -2**63 and 2**63, not a number of {seed.bit_length()} bits"
+    return None
+
+
+COMPUTER_FORM = re.compile(r"(ishida|tokugawa):[a-z0-9_-]{1,20}")
+
+
+def computer_problem(computer: str) -> str | None:
+    """Why `computer` cannot name the computer's side and level, or None if it can."""
+    if COMPUTER_FORM.fullmatch(computer) is None:
+        return f"must be a side and a level such as 'tokugawa:heuristic', not {excerpt(computer)}"
     return None
 
 
@@ -127,6 +143,8 @@ def record_to_json(record: GameRecord) -> str:
     }
     if record.position is not None:
         data["position"] = record.position
+    if record.computer is not None:
+        data["computer"] = record.computer
     return json.dumps(data, indent=1) + "\n"
 
 
@@ -193,7 +211,10 @@ def _structure(data: Any, where: str) -> GameRecord:
         format=data.get("format", RECORD_FORMAT),
         version=data.get("version", RECORD_VERSION),
         position=data.get("position"),
+        computer=data.get("computer"),
     )
+    if record.computer is not None and (problem := computer_problem(record.computer)) is not None:
+        raise RecordError(f"{where}: not a game record: 'computer' {problem}")
     if record.format != RECORD_FORMAT or record.version != RECORD_VERSION:
         raise RecordError(
             f"{where}: format {excerpt(record.format)} version {record.version} is not "

@@ -124,11 +124,12 @@ class SekigaharaApp(App[None]):
         self.push_screen(GameScreen(table, self.save_dir))
 
     def open_save(self, path: Path) -> None:
-        from sekigahara_tui.local import LocalTable, RecordError
+        from sekigahara_tui.local import RecordError
+        from sekigahara_tui.versus import open_saved  # a game against the computer reopens as one
 
         try:
-            table = LocalTable.load(path, autosave=self.autosave_path)
-        except RecordError as error:
+            table = open_saved(path, autosave=self.autosave_path)
+        except (RecordError, ValueError) as error:
             self.notify(f"Cannot load {printable_path(path)}: {error}", severity="error", timeout=10, markup=False)
             return
         self.play(table)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 from rules.commands import Command
 from rules.engine import apply, legal_commands
@@ -45,8 +45,9 @@ class GameHost:
     # --- starting ------------------------------------------------------------
 
     @classmethod
-    def new(cls, seed: int, autosave: Path | None = None) -> GameHost:
-        return cls.from_record(new_record(seed), autosave)
+    def new(cls, seed: int, autosave: Path | None = None, computer: str | None = None) -> GameHost:
+        """A new game; `computer` ("side:level") for one against the computer."""
+        return cls.from_record(evolve(new_record(seed), computer=computer), autosave)
 
     @classmethod
     def from_record(cls, record: GameRecord, autosave: Path | None = None) -> GameHost:
@@ -72,6 +73,11 @@ class GameHost:
     @property
     def record(self) -> GameRecord:
         return self._record
+
+    @property
+    def computer(self) -> str | None:
+        """The computer's "side:level" in a game against it, None in hot seat."""
+        return self._record.computer
 
     @property
     def is_over(self) -> bool:
@@ -162,6 +168,12 @@ class GameHost:
         its owner (save_record): it holds both hands and every hidden block."""
         path.parent.mkdir(parents=True, exist_ok=True)
         save_record(self._record, path)
+
+    def autosave_to(self, path: Path) -> None:
+        """Autosave from now on to `path`, starting now: for a loaded game, only
+        once it has opened, so that a save that cannot open leaves the old autosave."""
+        self._autosave = path
+        self._write_autosave()
 
     def _write_autosave(self) -> None:
         """Autosave after every change. A failed write (read-only directory, disk

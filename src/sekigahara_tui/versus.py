@@ -19,13 +19,32 @@ from pathlib import Path
 from typing import Callable
 
 from rules.surface import Side
-from sekigahara_tui.bots.base import Bot, make_bot
+from sekigahara_tui.bots.base import LEVELS, Bot, make_bot
 from sekigahara_tui.host import GameHost
 from sekigahara_tui.local import LocalSeat, LocalTable
 from sekigahara_tui.seat import Seat
 
 PACE = 0.6  # seconds between the computer's commands
 BUDGET = 2.0  # seconds the computer may think over one decision
+
+
+def open_saved(path: Path, autosave: Path | None = None) -> LocalTable:
+    """A saved game as the table it was: against the computer if its record names
+    one, else hot seat. A bad file raises RecordError, an unknown computer level
+    ValueError, and neither touches the autosave."""
+    host = GameHost.load(path)
+    table = VersusTable.resume(host) if host.computer is not None else LocalTable(host)
+    if autosave is not None:
+        host.autosave_to(autosave)
+    return table
+
+
+def computer_of(computer: str | None) -> tuple[Side, str] | None:
+    """The computer's side and level a record names, "tokugawa:heuristic" (None for hot seat)."""
+    if computer is None:
+        return None
+    side, level = computer.split(":")  # its form was checked when the record was read (rules.record)
+    return Side(side), level
 
 
 class VersusTable(LocalTable):
@@ -61,7 +80,22 @@ class VersusTable(LocalTable):
 
     @classmethod
     def new_game(cls, seed: int, human: Side, level: str, autosave: Path | None = None, **options) -> VersusTable:
-        return cls(GameHost.new(seed, autosave=autosave), human, level, **options)
+        # The record names the computer's side and level, so that the autosave or
+        # a save reopens as a game against the computer, not as hot seat.
+        host = GameHost.new(seed, autosave=autosave, computer=f"{human.other.value}:{level}")
+        return cls(host, human, level, **options)
+
+    @classmethod
+    def resume(cls, host: GameHost, **options) -> VersusTable:
+        """A saved game against the computer, the computer back at its side. A
+        fresh bot hears the whole log of its side before it decides (_feed)."""
+        computer = computer_of(host.computer)
+        if computer is None:
+            raise ValueError("this save is not a game against the computer")
+        bot_side, level = computer
+        if level not in LEVELS:
+            raise ValueError(f"the computer's level {level!r} is not one of {', '.join(LEVELS)}")
+        return cls(host, bot_side.other, level, **options)
 
     @property
     def seat(self) -> LocalSeat:

@@ -291,3 +291,20 @@ def test_a_record_like_value_replays_or_gives_a_record_error(value):
         replay(record_from_json(json.dumps(value)))
     except RecordError as error:
         assert str(error).isprintable() and len(str(error)) <= 300
+
+
+# --- a game against the computer -------------------------------------------------
+
+
+def test_a_record_names_the_computer_s_side_and_level_and_keeps_it():
+    record = GameRecord(seed=3, data_version=new_record(3).data_version, computer="tokugawa:heuristic")
+    text = record_to_json(record)
+    assert json.loads(text)["computer"] == "tokugawa:heuristic"
+    assert record_from_json(text, "game.json") == record
+    assert "computer" not in json.loads(record_to_json(new_record(3)))  # hot seat: no such key
+
+
+@pytest.mark.parametrize("computer", ["", "tokugawa", "mori:heuristic", "tokugawa:", "TOKUGAWA:heuristic", "tokugawa:heuristic\n", 7])
+def test_a_bad_computer_entry_is_refused_with_what_is_wrong(computer):
+    said = "'computer' must be a string" if not isinstance(computer, str) else "'computer' must be a side and a level"
+    refused(record_text(computer=computer), said)

@@ -103,3 +103,44 @@ async def test_the_computer_sees_only_its_side_s_view_and_events():
     assert all(view.side is Side.TOKUGAWA for view in views)
     assert observed == host.events_for(Side.TOKUGAWA)[: len(observed)]
     assert len(observed) > 40 and all(Side.TOKUGAWA in event.visible_to() for event in observed)
+
+
+async def test_a_saved_game_against_the_computer_reopens_against_the_computer(make_app):
+    """The autosave names the computer's side and level (rules.record), so
+    continuing it brings the computer back instead of opening a hot-seat game."""
+    first = make_app()
+    async with first.run_test(size=(160, 50)) as pilot:
+        first.versus(7, Side.TOKUGAWA, "heuristic", pace=0)
+        await pilot.pause()
+        screen = await take_seat(pilot)
+        table = screen.table
+        await choose(pilot, choice_notations(screen)[0])  # the player's bid
+        await wait_for(pilot, lambda: any(c.startswith("ishida:") for c in table.host.record.commands))
+        played = table.host.record.commands
+        autosave = first.autosave_path
+    again = make_app(load=autosave)
+    async with again.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        screen = await take_seat(pilot)
+        table = screen.table
+        assert isinstance(table, VersusTable)
+        assert (table.human, table.bot_side, table.level) == (Side.TOKUGAWA, Side.ISHIDA, "heuristic")
+        assert table.host.record.commands[: len(played)] == played
+        assert list(table.seats) == [Side.TOKUGAWA] and not table.hot_seat
+        table.pace = 0
+        if not table.seat.deciding():  # the computer decides on: the game goes on without the player
+            before = table.bot_commands
+            await wait_for(pilot, lambda: table.bot_commands > before or table.seat.deciding())
+
+
+async def test_a_save_naming_an_unknown_computer_level_is_refused_and_nothing_opens(make_app, tmp_path):
+    from rules.record import new_record, save_record
+    import attrs
+
+    path = tmp_path / "strange.json"
+    save_record(attrs.evolve(new_record(5), computer="ishida:grandmaster"), path)
+    app = make_app(load=path)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        assert not isinstance(app.screen, GameScreen)
+        assert not app.autosave_path.exists()  # the refused save did not become the autosave
