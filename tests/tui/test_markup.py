@@ -129,3 +129,33 @@ async def test_an_unexpected_error_goes_to_the_crash_log_not_the_terminal(make_a
     log = tmp_path / "data" / "crash.log"
     assert app.crash_log.path == log
     assert "Traceback" in log.read_text() and "boom" in log.read_text()
+
+
+def seed_with_twin_bids(side) -> int:
+    """A seed whose first bid offers `side` two identical cards."""
+    from rules.engine import legal_commands, start_game
+    from sekigahara_tui.labels import choice_labels
+
+    for seed in range(1, 200):
+        labels = choice_labels(legal_commands(start_game(seed)[0], side))
+        if any(label.endswith("]") for label in labels):
+            return seed
+    raise AssertionError("no seed deals two identical cards")
+
+
+async def test_choice_labels_are_shown_whole_never_read_as_markup(make_app):
+    """Two identical cards get their notation in brackets (labels.choice_labels);
+    read as markup, "[bid tokugawa-swords-2]" would vanish and the two choices
+    would look the same."""
+    from rules.sides import Side
+
+    app = make_app(seed=seed_with_twin_bids(Side.ISHIDA))
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = await take_seat(pilot)
+        assert screen.current.side is Side.ISHIDA
+        choices = screen.query_one(PromptPanel).choices
+        shown = [str(choices.get_option_at_index(i).prompt) for i in range(choices.option_count)]
+        bracketed = [label for label in shown if label.endswith("]") and "[bid " in label]
+        assert len(bracketed) >= 2, shown
+        assert len(set(shown)) == len(shown)
+        assert any("[bid " in line for line in screen_text(app).splitlines())

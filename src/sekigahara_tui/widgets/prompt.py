@@ -13,6 +13,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, OptionList, Static
@@ -105,7 +106,8 @@ class PromptPanel(Vertical):
         self._shown = tuple(shown)
         choices = self.choices
         choices.clear_options()
-        choices.add_options([Option(label) for label in choice_labels(shown, self._view)])
+        # Content, not a str: a str prompt is markup, and a label's "[bid ...]" would vanish as a tag.
+        choices.add_options([Option(Content(label)) for label in choice_labels(shown, self._view)])
         if shown:
             choices.highlighted = 0
         else:
