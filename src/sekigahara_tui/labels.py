@@ -14,7 +14,7 @@ from rules.surface import Side, default_components
 CARD_KINDS = {"double": "double", "swords": "swords", "plain": "plain", "loyalty": "Loyalty Challenge"}
 
 __all__ = [
-    "CARD_KINDS", "block_label", "card_label", "card_mon", "card_text", "choice_labels", "command_label",
+    "CARD_KINDS", "block_label", "card_label", "card_mon", "card_text", "choice_labels", "command_label", "done_label", "notation_label",
     "place_label", "side_name", "word_label",
 ]
 
@@ -164,6 +164,23 @@ def command_label(command, view=None) -> str:
             return f"Retreat: {_blocks_text(c.garrison)} into the castle, the rest to {place_label(c.to)}"
         return f"Retreat all to {place_label(c.to)}"
     return type(c).__name__
+
+
+def notation_label(text: str, side: Side) -> str:
+    """A line of notation in plain words ("step saku": "Step to Saku"), for what a
+    seat is told it did or took back; the line itself if it does not parse."""
+    from rules.notation import NotationError, parse_command
+
+    try:
+        return command_label(parse_command(text, side))
+    except (NotationError, ValueError):
+        return text
+
+
+def done_label(text: str, side: Side) -> str:
+    """What a seat is told after a command: "Done: Step to Saku"."""
+    label = notation_label(text, side)
+    return label if label.startswith("Done:") else f"Done: {label}"
 
 
 def choice_labels(commands, view=None) -> list[str]:

@@ -185,7 +185,7 @@ async def drive_chromium(front, token: str, profile) -> None:
         await browser.call("Input.insertText", text="c")
         await terminal.wait_text("You: bid a card")
         await enter()
-        await terminal.wait_text("Done: bid")
+        await terminal.wait_text("Done: Bid: ")
         requested = [event["params"]["request"]["url"] for event in browser.events if event.get("method") == "Network.requestWillBeSent"]
         requested += [event["params"]["url"] for event in browser.events if event.get("method") == "Network.webSocketCreated"]
         assert requested and all(urlparse(url).hostname == "127.0.0.1" for url in requested), requested

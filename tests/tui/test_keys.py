@@ -70,7 +70,7 @@ async def test_ctrl_e_ends_the_stack_move_from_everywhere(movement_app, focus):
         screen = await focused_on(pilot, focus)
         await pilot.press("ctrl+e")
         assert screen.table.host.record.commands[given:] == ("ishida: move osaka", "ishida: done")
-        assert message(screen) == "Done: done"
+        assert message(screen) == "Done: end this stack move"
 
 
 @pytest.mark.parametrize("focus", FOCUSES)
@@ -91,7 +91,7 @@ async def test_ctrl_z_takes_back_from_everywhere(movement_app, focus):
         screen = await focused_on(pilot, focus)
         await pilot.press("ctrl+z")
         assert len(screen.table.host.record.commands) == given
-        assert message(screen) == "Took back: move osaka (R58)"
+        assert message(screen) == "Took back: Move a stack from Osaka (R58)"
 
 
 @pytest.mark.parametrize("focus", FOCUSES)
@@ -170,17 +170,17 @@ async def test_feedback_stays_until_the_next_action(movement_app):
     app, _ = movement_app
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await type_command(pilot, "move osaka")
-        assert message(screen) == "Done: move osaka"
+        assert message(screen) == "Done: Move a stack from Osaka"
         screen.query_one(PromptPanel).choices.focus()
         await pilot.press("down", "down", "up")  # moving through the choices keeps it
-        assert message(screen) == "Done: move osaka"
+        assert message(screen) == "Done: Move a stack from Osaka"
         screen.query_one(MapPanel).focus()
         await pilot.press("right")
-        assert message(screen) == "Done: move osaka"
+        assert message(screen) == "Done: Move a stack from Osaka"
         await type_command(pilot, "step nowhere")
         assert message(screen).startswith("Illegal: ")
         await pilot.press("ctrl+z")
-        assert message(screen) == "Took back: move osaka (R58)"
+        assert message(screen) == "Took back: Move a stack from Osaka (R58)"
 
 
 async def test_R55_one_seats_feedback_is_never_shown_to_the_other(make_app):
@@ -220,3 +220,23 @@ async def test_R55_hot_seat_screen_state_belongs_to_its_seat(make_app):
         screen = await take_seat(pilot)
         assert map_panel.cursor == "himeji" and prompt.command_line.value == "bid mori"
         assert screen.query_one(TabbedContent).active == "log-tab"
+
+
+async def test_the_help_says_the_keys_and_its_text_is_not_cut_into_half_lines(movement_app):
+    app, _ = movement_app
+    async with app.run_test(size=(80, 24)) as pilot:
+        await take_seat(pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, DecisionHelpScreen)
+        text = screen_text(app)
+        assert "Keys: Tab goes round" in text
+        # The rules' text is hard-wrapped at 80 columns; re-wrapped in the dialog it
+        # left "the source of" / "at most" half-lines. Reflowed, "at most" follows on.
+        inside = [line.split("█")[1].strip() for line in text.splitlines() if line.count("█") >= 2]
+        assert any(line.startswith("Begin a stack move") for line in inside), inside
+        # A half-line: short, mid-sentence, and the sentence goes on below it.
+        half_lines = [
+            line for line, below in zip(inside, inside[1:])
+            if len(line) < 40 and line[-1:] not in ".:;!?)" and below[:1].islower()
+        ]
+        assert not half_lines, half_lines

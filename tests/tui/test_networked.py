@@ -99,7 +99,7 @@ async def test_a_seat_waits_for_the_other_player_then_plays_against_a_bot(make_a
 
         await pilot.press("enter")  # Tokugawa bids the first card offered
         await until(pilot, lambda: seat.waiting_for_answer is None and not seat.view.legal, "the bid")
-        assert "Done: bid" in str(screen.query_one("#message").render())
+        assert "Done: Bid: " in str(screen.query_one("#message").render())
         assert not any(isinstance(s, HandOverScreen) for s in app.screen_stack)  # no hand-over in a networked game
         decision = str(screen.query_one("#decision").render())
         assert decision.startswith("Waiting for Ishida to bid"), decision

@@ -39,7 +39,7 @@ from rules.surface import (
     printable,
     printable_path,
 )
-from sekigahara_tui.labels import block_label, place_label, side_name
+from sekigahara_tui.labels import block_label, done_label, notation_label, place_label, side_name
 from sekigahara_tui.seat import Answer, Seat, Table, game_stats
 from sekigahara_tui.palette import LegalCommands
 from sekigahara_tui.screens.dialogs import SaveDialog
@@ -283,9 +283,9 @@ class GameScreen(Screen[None]):
             self.say(f"Illegal: {answer.error}" if answer.text != "undo" else answer.error, error=True, side=seat.side)
             return
         if answer.undone is not None:
-            self.say(f"Took back: {answer.undone} (R58)", side=seat.side)
+            self.say(f"Took back: {notation_label(answer.undone, seat.side)} (R58)", side=seat.side)
             return
-        self.say(f"Done: {answer.text}", side=seat.side)
+        self.say(done_label(answer.text, seat.side), side=seat.side)
         if seat is not self.current:
             return
         prompt = self.query_one(PromptPanel)

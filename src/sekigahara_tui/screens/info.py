@@ -50,6 +50,28 @@ class HandOverScreen(Screen[None]):
         yield Footer()
 
 
+GAME_KEYS = (
+    "Keys: Tab goes round the choices, the command line, the Hand/Log/Public tabs and the map. "
+    "On the map, letters find a place, arrows move, Enter lists the choices there (Esc: all). "
+    ": types a command; ctrl+e ends, passes or allows; ctrl+z takes back; ctrl+o shows the whole board; "
+    "ctrl+b switches between the map and a battle; ctrl+s saves."
+)
+
+
+def reflow(text: str) -> str:
+    """Join the lines of a hard-wrapped help text that continue a sentence, so
+    that the dialog wraps them to its own width instead of leaving ragged
+    half-lines; a line ending a sentence or an item (. : ; ! ?) keeps its break."""
+    lines = text.splitlines()
+    out: list[str] = []
+    for line in lines:
+        if out and out[-1] and out[-1][-1] not in ".:;!?" and line:
+            out[-1] = f"{out[-1]} {line.lstrip()}"
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 class DecisionHelpScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "dismiss", "Close", id="help.close"),
@@ -63,7 +85,8 @@ class DecisionHelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog"):
             yield Static(f"{self._help.title} ({self._help.rules})", classes="help-title")
-            yield Static(self._help.text)
+            yield Static(reflow(self._help.text), markup=False)
+            yield Static(GAME_KEYS, markup=False)
             yield Static("Esc closes. The Rules screen (from the menu) has the whole game.", classes="dim")
 
 
