@@ -24,7 +24,7 @@ async def test_with_the_setting_on_a_seat_without_a_loyalty_card_allows_at_once(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await take_seat(pilot)
         assert screen.seat is Side.TOKUGAWA
-        assert "Auto-allow" in screen_text(app)  # in the Footer, in hot seat
+        assert "^y Auto" in screen_text(app)  # in the Footer, in hot seat
         await pilot.press("ctrl+y")
         assert isinstance(app.screen, AutoAllowDialog)
         said = " ".join(str(w.content) for w in app.screen.query("Static"))
@@ -54,7 +54,7 @@ async def test_without_the_setting_the_window_is_handed_over(make_app, tmp_path)
         await type_command(pilot, "deploy fukushima-swords-1 fukushima-cav-1")
         screen = await take_seat(pilot)
         # Ishida holds a Loyalty card: the setting cannot apply, so it is not offered.
-        assert "Auto-allow" not in screen_text(app)
+        assert "^y Auto" not in screen_text(app)
         await pilot.press("ctrl+y")
         assert app.screen is screen and screen.auto_allow == {}
         assert screen.seat is Side.ISHIDA and len(screen.view.legal) == 2

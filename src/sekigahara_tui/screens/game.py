@@ -167,11 +167,14 @@ class GameScreen(Screen[None]):
         Binding("colon", "command_line", "Type", id="game.type", priority=True),
         Binding("ctrl+e", "end", "End", id="game.end", priority=True),
         Binding("ctrl+z", "undo", "Undo", id="game.undo", priority=True),
-        Binding("ctrl+s", "save", "Save", id="game.save", priority=True),
+        # Save and Quit are not in this Footer, which must fit 80 columns with every key
+        # that can show at once (tests/tui/test_keys.py); the help (?) lists them.
+        Binding("ctrl+s", "save", "Save", id="game.save", priority=True, show=False),
+        Binding("ctrl+q", "app.quit", "Quit", id="game.quit", priority=True, show=False),
         Binding("ctrl+b", "toggle_board", "Board", id="game.board", priority=True),
         Binding("ctrl+o", "overview", "Zoom", id="game.overview", priority=True),
         # This seat's own setting, allow without asking when it holds no Loyalty card (check_action: when it matters).
-        Binding("ctrl+y", "auto_allow", "Auto-allow", id="game.auto_allow", priority=True),
+        Binding("ctrl+y", "auto_allow", "Auto", id="game.auto_allow", priority=True, tooltip="allow without asking when I hold no Loyalty card"),
         Binding("escape", "back", "Back", id="game.back", show=False),
     ]
 

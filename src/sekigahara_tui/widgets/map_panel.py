@@ -147,7 +147,7 @@ class MapPanel(ScrollableContainer, can_focus=True):
         Binding("right", "move('right')", "East", show=False, id="map.right"),
         Binding("up", "move('up')", "North", show=False, id="map.up"),
         Binding("down", "move('down')", "South", show=False, id="map.down"),
-        Binding("enter", "choose", "Here", id="map.choose"),
+        Binding("enter", "choose", "Here", id="map.choose", show=False),  # the help says it; the Footer must fit 80 columns
         Binding("slash", "start_search", "Find", id="map.jump", key_display="a-z"),
     ]
 
