@@ -75,13 +75,14 @@ def lose_piece(state: GameState, side: Side, piece: str) -> tuple[GameState, lis
     """Eliminate one block or disc; instant victory waits for the end of the
     combat's casualties (R50)."""
     battle = battle_of(state)
+    control: list[Event] = []  # a castle left empty reverts at once (4.3): public, so told
     if piece in state.discs:
         state = evolve(state, discs=state.discs - {piece})
     else:
-        state, _ = eliminate(state, (piece,), check_victory=False)
+        state, control = eliminate(state, (piece,), check_victory=False)
         battle = evolve(battle, lost=battle.lost.replace(side, battle.lost[side] + 1))
     battle = evolve(battle, losses=battle.losses.replace(side, battle.losses[side] - 1))
-    return with_battle(state, battle), [PieceLost(side, piece, battle.location)]
+    return with_battle(state, battle), [PieceLost(side, piece, battle.location), *control]
 
 
 def lose_everything_if_due(state: GameState, side: Side) -> tuple[GameState, list[Event]]:

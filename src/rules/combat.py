@@ -202,8 +202,8 @@ def finish_combat(state: GameState) -> tuple[GameState, list[Event]]:
     location = battle.location
     if battle.siege:
         if not all_pieces(state, battle, battle.defender):
-            state, _ = update_castle_control(state)
-            events.append(CastleFell(location, battle.attacker))
+            state, control = update_castle_control(state)
+            events += [CastleFell(location, battle.attacker), *control]
         elif battle.attacker in sides_present(state, location):
             state = evolve(state, besieged=tuple(sorted(set(state.besieged) | {(location, battle.defender)})))
     # R22, R62: when the combat ends, every block in it is hidden again.
@@ -213,7 +213,8 @@ def finish_combat(state: GameState) -> tuple[GameState, list[Event]]:
     for side in BOTH_SIDES:
         state, more = draw_cards(state, side, replenishment(battle, side))
         events += more
-    state, _ = update_castle_control(state)
+    state, control = update_castle_control(state)  # a retreat can empty a castle (4.3)
+    events += control
     state = with_battle(state, None)
     state, more = next_combat(state)
     return state, events + more

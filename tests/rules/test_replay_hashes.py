@@ -103,24 +103,27 @@ def checked_hashes(seed: int) -> tuple[str, str, str]:
     return hashes.summary(state)
 
 
-# (final state, commands, events) of each seed, recorded before the speed work.
+# (final state, commands, events) of each seed, recorded before the speed work. The
+# events were recomputed once since, states and commands unchanged: a castle that
+# reverts when its last defender is lost, or empties by a retreat, now says so
+# with ControlChanged (4.3).
 EXPECTED: dict[int, tuple[str, str, str]] = {
-    1: ('088045f95065c425', 'b8651de781bf15f7', '4f3724415091712d'),
+    1: ('088045f95065c425', 'b8651de781bf15f7', 'a86f7bd409c4f32c'),
     2: ('1a2f4616248f0470', '9237667677047657', 'ada82e7646bcce43'),
     3: ('129865fb8c6ece73', '7b2770dc91158cc2', '207fdfdc059292a5'),
-    4: ('963c56f966d695ba', '96a9e2c143bf5a64', '0ecc7a79753deb1e'),
-    5: ('1597a78c4e06c1ca', '2e98a2be06ea60b3', 'bc6a4cd4fe0aab85'),
-    6: ('b83880f85e863958', '9158f13d3ad09316', 'bd6712aee78d197d'),
+    4: ('963c56f966d695ba', '96a9e2c143bf5a64', '84ed1003b5b34de1'),
+    5: ('1597a78c4e06c1ca', '2e98a2be06ea60b3', 'b9624e6e6fa69a3d'),
+    6: ('b83880f85e863958', '9158f13d3ad09316', '5e12d277ae6da333'),
     7: ('100139c1796d44c2', '512f1d025acf2e3d', '373b551d9f416339'),
     8: ('590f8c23cb5e4a28', 'a1e7a099bd5c6262', 'aee503f5f4eaf048'),
     9: ('6d93a80235449b0e', 'df200c43d7ea7d13', 'e7c1d506ba7e2fe9'),
     10: ('2dc8a068263a4bb1', '58b2f7a92e0eec7f', '705c79709d9dfbf1'),
     11: ('232ec4e427573bc6', 'f894cfa393308dfa', '7301acc8f638d9dc'),
     12: ('b09f83821b8dd087', 'bdab390087c368ba', 'd5792795a66eeec7'),
-    13: ('d3f5582bda7d6d6f', '41e9cb4ae38ec1f3', 'af7b378faf0a6ab7'),
-    14: ('b4b359c054d19d02', 'd977d6c1362d9a3c', '0e4189c1a4996a50'),
-    15: ('a3cf5e840c923976', '396eb9ac5059b7a1', '24990fb1442cf329'),
-    16: ('1169b8f94478d393', '3217a76d303cb7e6', '20f69dad2b2012b4'),
+    13: ('d3f5582bda7d6d6f', '41e9cb4ae38ec1f3', '6129d60386ba518f'),
+    14: ('b4b359c054d19d02', 'd977d6c1362d9a3c', 'be13b06f8b36980a'),
+    15: ('a3cf5e840c923976', '396eb9ac5059b7a1', '9950e53f9d456268'),
+    16: ('1169b8f94478d393', '3217a76d303cb7e6', '3d71ea4206c63d93'),
     17: ('56c66b53bcb4c7fa', 'd0da03fb3c9cc2d2', '09a6ca23dd507350'),
     18: ('a210813509325dcb', '0172ed96b9fda305', 'dda05b1790285115'),
     19: ('50ecf649972ba553', 'a6f99e84c2d11648', '8c602c9e6c3abdf8'),
