@@ -198,10 +198,14 @@ def test_the_game_week_by_week_from_the_log(tmp_path):
     game = random_game(78)
     save_record(game.record, path)
     table = LocalTable.load(path, autosave=tmp_path / "a.json")
-    for seat in table.seats.values():  # public events: both seats count the same
+    seen = []
+    for seat in table.seats.values():  # public figures: both seats count the same
         figures = weekly_figures(seat.log, seat.view.week)
-        assert figures == {"battles": [0, 2, 0, 1, 0, 2, 0], "ishida": [0, 1, 0, 0, 0, 1, 0],
-                           "tokugawa": [0, 0, 0, 1, 0, 1, 0]}
+        assert {key: figures[key] for key in ("battles", "ishida", "tokugawa")} == {
+            "battles": [0, 2, 0, 1, 0, 2, 0], "ishida": [0, 1, 0, 0, 0, 1, 0], "tokugawa": [0, 0, 0, 1, 0, 1, 0]}
+        assert figures["vp:ishida"][-1] == seat.view.vp.ishida and figures["vp:tokugawa"][-1] == seat.view.vp.tokugawa
+        seen.append(figures)
+    assert seen[0] == seen[1]
 
 
 def test_week_plots_draw_a_bar_and_a_figure_per_week():
@@ -229,5 +233,6 @@ async def test_the_game_over_screen_shows_the_final_board_the_vp_and_the_weeks(m
         assert "Tokugawa   5 x 2  +   3  = 13 VP" in text
         assert "battles    0 █2  0 ▄1  0 █2  0" in text
         assert "Tokugawa   0  0  0 █1  0 █1  0" in text
+        assert "VP at the end of the week (2.2):" in text  # the rest scrolls (tests/tui/test_standing.py)
         board = app.screen.query_one(MapPanel)
         assert board.overview and all(short in text for short in SHORTS)

@@ -27,6 +27,7 @@ from rules.surface import (
 )
 from sekigahara_tui.seat import GameStats
 from sekigahara_tui.labels import side_name
+from sekigahara_tui.standing import weekly_standing
 from sekigahara_tui.widgets.map_panel import MapPanel
 
 WeekBegan = next(cls for cls in surface.EVENT_TYPES if cls.__name__ == "WeekBegan")
@@ -201,7 +202,7 @@ class GameOverScreen(Screen[None]):
         self._view = view
         self._replay = replay  # makes the replay screen, when this process holds the record (hot seat)
         self._text = result_text(view, stats)
-        self._plots = week_plots(weekly_figures(log, view.week))
+        self._plots = week_plots(weekly_figures(log, view.week, view.spectator), view.spectator)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="gameover"):
@@ -229,9 +230,12 @@ class GameOverScreen(Screen[None]):
             self.app.push_screen(self._replay())
 
 
-def weekly_figures(log: list[Event], last_week: int) -> dict[str, list[int]]:
+def weekly_figures(log: list[Event], last_week: int, spectator: bool = False) -> dict[str, list[int]]:
     """Per week (1 to `last_week`), from public events: battles and sieges fought,
-    and the blocks and discs each side lost (in battle, siege or overrun)."""
+    and the blocks and discs each side lost (in battle, siege or overrun); and,
+    from a player's log, each side's VP and blocks on the map at the end of the
+    week ("vp:<side>", "map:<side>"; sekigahara_tui.standing). A spectator's log
+    cannot give those exactly, so they are left out for it."""
     weeks = max(1, last_week)
     figures = {"battles": [0] * weeks, "ishida": [0] * weeks, "tokugawa": [0] * weeks}
     week = 1
@@ -244,28 +248,49 @@ def weekly_figures(log: list[Event], last_week: int) -> dict[str, list[int]]:
             figures[event.side.value][week - 1] += 1
         elif isinstance(event, Overrun):
             figures[event.side.other.value][week - 1] += len(event.eliminated)
+    standing = weekly_standing(log, weeks, spectator)
+    if standing.exact:
+        for side in BOTH_SIDES:
+            figures[f"vp:{side.value}"] = standing.vp[side]
+            figures[f"map:{side.value}"] = standing.blocks[side]
     return figures
 
 
 BARS = " ▁▂▃▄▅▆▇█"
 
 
-def bar_row(values: list[int], top: int) -> str:
-    """One bar per week (3 cells: a bar and its figure), scaled to `top`."""
+def bar_row(values: list[int], top: int, floor: int = 0) -> str:
+    """One bar per week (3 cells: a bar and its figure), scaled from `floor` to `top`."""
     cells = []
     for value in values:
-        level = 0 if value <= 0 else max(1, round(value * (len(BARS) - 1) / max(top, 1)))
+        above = value - floor
+        level = 0 if above <= 0 else max(1, round(above * (len(BARS) - 1) / max(top - floor, 1)))
         cells.append(f"{BARS[level]}{min(value, 99):<2}")
     return "".join(cells)
 
 
-def week_plots(figures: dict[str, list[int]]) -> str:
-    """The week-by-week plots: battles, then each side's losses on one scale."""
+def side_rows(figures: dict[str, list[int]], prefix: str, from_zero: bool) -> list[str]:
+    """Both sides' rows on one scale; a standing (VP, blocks) is scaled from just
+    below its lowest figure, so week-to-week changes show."""
+    rows = [figures[prefix + side.value] for side in BOTH_SIDES]
+    top = max(max(row) for row in rows)
+    floor = 0 if from_zero else min(min(row) for row in rows) - 1
+    return [f"{side_name(side):<10}" + bar_row(row, max(top, 1), floor) for side, row in zip(BOTH_SIDES, rows)]
+
+
+def week_plots(figures: dict[str, list[int]], spectator: bool = False) -> str:
+    """The week-by-week plots: battles, each side's losses on one scale, then,
+    when known, each side's VP and blocks on the map at the end of each week."""
     weeks = len(figures["battles"])
-    losses_top = max(figures["ishida"] + figures["tokugawa"] + [1])
     lines = ["By week:", "week      " + "".join(f"{w:<3}" for w in range(1, weeks + 1))]
     lines.append("battles   " + bar_row(figures["battles"], max(figures["battles"] + [1])))
     lines.append("blocks and discs lost:")
-    for side in BOTH_SIDES:
-        lines.append(f"{side_name(side):<10}" + bar_row(figures[side.value], losses_top))
+    lines += side_rows(figures, "", from_zero=True)
+    if "vp:ishida" in figures:
+        lines.append("VP at the end of the week (2.2):")
+        lines += side_rows(figures, "vp:", from_zero=False)
+        lines.append("blocks on the map, end of week:")
+        lines += side_rows(figures, "map:", from_zero=False)
+    elif spectator:
+        lines.append("VP and blocks on the map by week: not known to a spectator, who does not see the moves (R55).")
     return "\n".join(lines)
