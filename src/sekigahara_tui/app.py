@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 
 from rules.untrusted import printable_path
 from sekigahara_tui.crash_log import CrashLog, data_dir
@@ -75,6 +77,14 @@ class SekigaharaApp(App[None]):
     def autosave_path(self) -> Path:
         return self.save_dir / AUTOSAVE
 
+    def get_default_screen(self) -> Screen:
+        # The main menu is the first screen itself, not pushed over a blank one:
+        # one screen to mount and one Footer to lay out before the menu shows.
+        # A club lobby or a browser sign-in opens over a blank screen, as before.
+        if self._web_sign_in is None and self._club is None:
+            return MenuScreen()
+        return super().get_default_screen()
+
     def on_mount(self) -> None:
         if self._web_sign_in is not None:
             from sekigahara_tui.screens.sign_in import SignInScreen
@@ -86,7 +96,7 @@ class SekigaharaApp(App[None]):
 
             self.push_screen(LobbyScreen(self._club, self.save_dir))
             return
-        self.push_screen(MenuScreen())
+        # The main menu is already there (get_default_screen).
         if self._load is not None:
             self.open_save(self._load)
         elif self._position is not None:
@@ -256,10 +266,15 @@ class SekigaharaApp(App[None]):
         self.play(VersusTable.new_game(seed, human, level, autosave=self.autosave_path, **options))
 
     def _versus_table(self):
-        from sekigahara_tui.versus import VersusTable
-
+        # The Footer asks check_action on every screen, the main menu included:
+        # until a game against the computer has started, sekigahara_tui.versus
+        # (and the engine under it) is not loaded, so no VersusTable can exist
+        # and importing it here would load the engine before the menu shows.
+        versus = sys.modules.get("sekigahara_tui.versus")
+        if versus is None:
+            return None
         table = getattr(self.screen, "table", None)
-        return table if isinstance(table, VersusTable) else None
+        return table if isinstance(table, versus.VersusTable) else None
 
     def action_skip_ahead(self) -> None:
         table = self._versus_table()

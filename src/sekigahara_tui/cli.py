@@ -11,14 +11,17 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rules.record import RecordError, load_position_record, load_record, record_to_json, replay, save_record, seed_problem
-from rules.selfplay import random_game
 from rules.sides import BOTH_SIDES, Side
-from rules.state import GameState
 from rules.untrusted import printable, printable_path
-from rules.victory import victory_points
 from sekigahara_tui.crash_log import app_crash_message, crash_message, data_dir, write_crash_log
+
+# The engine (rules.record and all it imports) loads in the commands that use
+# it, not before the main menu shows: `sekigahara` alone needs none of it.
+if TYPE_CHECKING:
+    from rules.record import GameRecord
+    from rules.state import GameState
 
 BOT_LEVELS = ("random", "heuristic", "planner")  # sekigahara_tui.bots.LEVELS, without importing the bots here
 
@@ -81,6 +84,8 @@ def fail(program: str, message: str, status: int) -> int:
 
 
 def summarise(state: GameState) -> str:
+    from rules.victory import victory_points
+
     vp = victory_points(state)
     lines = [
         f"week {state.week}, turn {state.turn.value}, phase {state.phase.value}",
@@ -101,8 +106,17 @@ def describe_result(state: GameState) -> str:
     return result.cause
 
 
+def replay(record: GameRecord) -> GameState:
+    """rules.record.replay, loaded when first used."""
+    from rules.record import replay as replay_record
+
+    return replay_record(record)
+
+
 def replay_file(path: Path) -> GameState:
     """Load and replay a record file; a RecordError names the file."""
+    from rules.record import RecordError, load_record
+
     record = load_record(path)
     try:
         return replay(record)
@@ -111,6 +125,8 @@ def replay_file(path: Path) -> GameState:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    from rules.record import RecordError
+
     if args.step:
         return run_step_replay(args)
     try:
@@ -124,6 +140,7 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_step_replay(args: argparse.Namespace) -> int:
     """`replay --step`: the replay screen; a bad record is refused in one line
     (exit 2) before Textual takes the terminal."""
+    from rules.record import RecordError, load_record
     from sekigahara_tui.replay_model import ReplayModel
 
     try:
@@ -168,6 +185,9 @@ def bot_game(seed: int, ishida: str, tokugawa: str):
 
 
 def run_selfplay(args: argparse.Namespace) -> int:
+    from rules.record import save_record
+    from rules.selfplay import random_game
+
     if args.games < 1:
         return fail("sekigahara selfplay", "--games must be at least 1", 2)
     if args.record is not None:
@@ -234,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
 def run_host(args: argparse.Namespace) -> int:
     import asyncio
 
+    from rules.record import RecordError, seed_problem
     from sekigahara_tui.net.hosting import HostingError, HostOptions, host_game, parse_listen, parse_seat_binding
     from sekigahara_tui.net.locations import LocationError
     from sekigahara_tui.net.store import StoreError
@@ -293,6 +314,7 @@ def run_join(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from rules.record import record_to_json
     from sekigahara_tui.net.hosting import stored_record
     from sekigahara_tui.net.store import StoreError
 
@@ -328,6 +350,10 @@ def app_problem(args: argparse.Namespace, save_dir: Path) -> str | None:
     problem = directory_problem(save_dir)
     if problem is not None:
         return f"--save-dir: {problem}"
+    if args.seed is None and args.load is None and args.position is None:
+        return None  # the main menu: nothing to check, and no engine to load
+    from rules.record import RecordError, load_position_record, seed_problem
+
     if args.seed is not None and seed_problem(args.seed) is not None:
         return f"--seed: the seed {seed_problem(args.seed)}"
     try:
