@@ -112,7 +112,7 @@ class PromptPanel(Vertical):
             choices.highlighted = 0
         else:
             self.command_line.placeholder = PLACEHOLDER
-        title = f"choices at {place_label(location)} (Esc: all)" if location else f"{len(shown)} choices"
+        title = f"choices at {place_label(location)} (Esc: all)" if location else (f"{len(shown)} choices" if len(shown) != 1 else "1 choice")
         choices.border_title = title
 
     def filter_to(self, location: str | None) -> None:
