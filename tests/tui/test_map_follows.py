@@ -236,3 +236,38 @@ async def test_the_game_over_screen_shows_the_final_board_the_vp_and_the_weeks(m
         assert "VP at the end of the week (2.2):" in text  # the rest scrolls (tests/tui/test_standing.py)
         board = app.screen.query_one(MapPanel)
         assert board.overview and all(short in text for short in SHORTS)
+
+
+async def test_the_map_follows_the_choice_the_player_moves_onto(movement_app):
+    from rules.surface import places
+    from sekigahara_tui.widgets.prompt import PromptPanel
+
+    async with movement_app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        prompt = screen.query_one(PromptPanel)
+        panel = screen.query_one(MapPanel)
+        prompt.choices.focus()
+        await pilot.pause()
+        first = [p for p in places(prompt._shown[0]) if p in panel.layout_data.locations]
+        assert first and panel.cursor != first[-1]  # before the player moves through the list, the map stays
+        await pilot.press("down", "down", "down")
+        await pilot.pause()
+        command = prompt._shown[prompt.choices.highlighted]
+        where = [p for p in places(command) if p in panel.layout_data.locations]
+        assert where, command
+        assert panel.cursor == where[-1]  # the player moved onto it: the map shows it
+        assert in_view(panel, panel.cursor)
+
+
+async def test_8_1_the_map_shows_where_combats_are_to_be_declared(make_app, tmp_path):
+    record = record_until(2, lambda s: s.decision.kind is DecisionKind.DECLARE_COMBAT)
+    path = tmp_path / "declare.json"
+    save_record(record, path)
+    app = make_app(load=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        await pilot.pause()
+        panel = screen.query_one(MapPanel)
+        sites = legal_locations(screen.view)
+        assert sites and panel.cursor in sites
+        assert in_view(panel, panel.cursor)

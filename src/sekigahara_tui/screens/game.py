@@ -499,6 +499,15 @@ class GameScreen(Screen[None]):
     def _chosen(self, event: PromptPanel.Chosen) -> None:
         self.submit(event.command)
 
+    @on(PromptPanel.Browsed)
+    def _browsed(self, event: PromptPanel.Browsed) -> None:
+        """The map follows the highlighted choice to the place it names (a move's
+        source, a step's or retreat's destination, a combat, a muster)."""
+        map_panel = self.query_one(MapPanel)
+        shown = [place for place in surface.places(event.command) if place in map_panel.layout_data.locations]
+        if shown and shown[-1] != map_panel.cursor:
+            map_panel.move_cursor(shown[-1])
+
     @on(PromptPanel.Typed)
     def _typed(self, event: PromptPanel.Typed) -> None:
         self.submit_text(event.line)

@@ -23,7 +23,7 @@ from textual.widget import Widget
 from rich.style import Style
 from rich.text import Text
 
-from rules.surface import PlayerView, Side, default_components, places
+from rules.surface import DeclareCombat, PlayerView, Side, default_components, places
 from sekigahara_tui.map_layout import (
     LABEL_WIDTH,
     OVERVIEW_WIDTH,
@@ -417,7 +417,7 @@ def action_focus(view: PlayerView) -> tuple[tuple, str, frozenset[str]] | None:
     """What the map follows now, if anything: (a key that changes when the action
     moves on, the location to put the cursor on, the locations to bring into view).
     A stack move: where the selected group stands and its legal destinations; a
-    battle or siege: its location."""
+    battle or siege: its location; combats to declare: their locations."""
     move = view.movement.stack_move if view.movement else None
     if move is not None:
         where = move.progress(move.selection[0]).at if move.selection else move.source
@@ -427,4 +427,9 @@ def action_focus(view: PlayerView) -> tuple[tuple, str, frozenset[str]] | None:
     battle = view.combat.battle if view.combat else None
     if battle is not None:
         return ("battle", battle.location), battle.location, frozenset({battle.location})
+    if view.combat is not None and view.legal and all(isinstance(c, DeclareCombat) for c in view.legal):
+        # Combats to declare (8.1): where they will be fought.
+        sites = legal_locations(view)
+        first = min(sites)
+        return ("declare", view.week, view.turn, sites), first, sites
     return None

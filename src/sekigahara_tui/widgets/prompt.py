@@ -61,6 +61,13 @@ class PromptPanel(Vertical):
             super().__init__()
             self.command = command
 
+    class Browsed(Message):
+        """The player moved through the choices onto `command` (the map shows where)."""
+
+        def __init__(self, command: Command) -> None:
+            super().__init__()
+            self.command = command
+
     class Typed(Message):
         """A line typed on the command line."""
 
@@ -73,6 +80,7 @@ class PromptPanel(Vertical):
         self._shown: tuple[Command, ...] = ()
         self._legal: tuple[Command, ...] = ()
         self.filter_location: str | None = None
+        self._refilled = False
         self._view: PlayerView | None = None
 
     def compose(self) -> ComposeResult:
@@ -109,6 +117,7 @@ class PromptPanel(Vertical):
         # Content, not a str: a str prompt is markup, and a label's "[bid ...]" would vanish as a tag.
         choices.add_options([Option(Content(label)) for label in choice_labels(shown, self._view)])
         if shown:
+            self._refilled = True  # the highlight that follows is the list's, not the player's
             choices.highlighted = 0
         else:
             self.command_line.placeholder = PLACEHOLDER
@@ -142,6 +151,13 @@ class PromptPanel(Vertical):
         notation = self.notation_of(event.option_index)
         if notation is not None:
             self.command_line.placeholder = f": {notation}"
+        # Only when the player moves through the list: a list refilled (its first
+        # highlight), or filtered from the map, must not move the map.
+        refilled, self._refilled = self._refilled, False
+        if refilled or not self.choices.has_focus or self.filter_location is not None:
+            return
+        if event.option_index < len(self._shown):
+            self.post_message(self.Browsed(self._shown[event.option_index]))
 
     @on(OptionList.OptionSelected, "#choices")
     def _choose(self, event: OptionList.OptionSelected) -> None:
