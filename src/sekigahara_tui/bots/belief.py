@@ -8,11 +8,17 @@ its own blocks the enemy has seen).
   challenged), emptied by a reshuffle. A card shown to refute a challenge is in
   the enemy's hand until played (R48). The rest of the enemy's deck is unseen:
   its hand, its set-aside card and its draw pile.
-- Blocks: the fixed setup (5.2.1) is public; a block seen (a muster, the Mori
-  Box, a deployment) is last known where it was seen; every other enemy block
-  was last known in the bag. Moves and retreats are public as counts, so a
-  block's last known place is a prior, not a certainty: the sampler places
-  blocks near where they were last known, and exactly as the view counts.
+- Blocks, where each can be (`possible`, issue 14): a sound over-approximation,
+  never missing the true place. The fixed setup (5.2.1) and the Mori Box are
+  public; the random setup (5.2.2, 5.2.3) and reinforcements (6.2) come from
+  the bag; an unshown muster (7.2 option 2) from the Recruitment Box. A move
+  or retreat of k blocks from A to B is public as a count (R55): every block
+  that could be at A may now be at B too. A reveal pins a block (a muster
+  shown, the Mori Box, a deployment, R62), so does a loss (8.7.3, R49). Each
+  view's counts prune: a place with no hidden enemy block holds none, and a
+  place with exactly as many candidates as blocks holds all of them.
+  `last_known` (where each block was last seen) stays as the sampler's prior
+  among the places a block can be.
 - Public facts the view omits: the R51 entries of this turn, the sieges that
   go on (8.9.4), and the bot's own blocks the enemy has seen (R62).
 
@@ -28,6 +34,9 @@ _EVENTS = {cls.__name__: cls for cls in EVENT_TYPES}
 MORI = "mori_box"
 ELIMINATED = "eliminated"
 BAG = "bag"
+OSAKA = "osaka"  # where Mori Box blocks enter (9.3)
+# Each side's Recruitment Box (4.4); a place like any other in a view's counts.
+RECRUITMENT = {Side.ISHIDA: "ishida_recruitment", Side.TOKUGAWA: "tokugawa_recruitment"}
 
 
 def _is(event: Event, name: str) -> bool:
@@ -59,6 +68,14 @@ class Belief:
         for block in c.blocks:
             if block.side is self.enemy:
                 self.last_known.setdefault(block.id, BAG)
+        # Enemy block -> the places it can be now; starts where last known (5.2.1, 5.1 step 4).
+        self.possible: dict[str, set[str]] = {block: {place} for block, place in self.last_known.items()}
+        # 5.2.1's placements still to come: their blocks are known already, not drawn from the bag.
+        self._fixed_pending = {place for place, blocks in c.setup.fixed
+                               if place != MORI and c.block(blocks[0]).side is self.enemy}
+        self.setting_up = True  # until the first week begins: hidden placements come from the bag (5.2.2)
+        self.resets = 0  # views that contradicted `possible` (cannot happen if it is sound): it was widened
+        self._pruned: PlayerView | None = None  # the view `possible` was last pruned with
         self.own_revealed: set[str] = set()
         self.entered_from: set[tuple[str, Side, str]] = set()
         self.besieged: set[tuple[str, Side]] = set()
@@ -75,7 +92,121 @@ class Belief:
 
     def observe(self, events: Iterable[Event]) -> None:
         for event in events:
+            self._places(event)
             self._event(event)
+            self._pruned = None
+
+    # --- where each enemy block can be -------------------------------------------------
+
+    def _pin(self, block: str, place: str) -> None:
+        if block in self.possible:
+            self.possible[block] = {place}
+            self.last_known[block] = place
+
+    def _spread(self, sources: tuple[str, ...], destination: str) -> None:
+        """Some blocks went from `sources` to `destination`, which ones unsaid:
+        any block that could be at a source may now be there."""
+        for places in self.possible.values():
+            if not places.isdisjoint(sources):
+                places.add(destination)
+
+    def _places(self, event: Event) -> None:
+        name = type(event).__name__
+        side = getattr(event, "side", None)
+        if name in ("WeekBegan", "PhaseBegan"):
+            self.setting_up = False
+            self._fixed_pending.clear()
+        elif name == "Overrun":  # the overrun blocks are shown as they die (7.4, 8.7.3)
+            if side is self.side:
+                for block in event.eliminated:
+                    self._pin(block, ELIMINATED)
+        elif side is not self.enemy:
+            return
+        elif name in ("OpponentMovedBlocks", "OpponentRetreated"):  # counts only (R55)
+            if event.count:
+                self._spread((event.origin,), event.destination)
+        elif name == "OpponentPlacedBlocks":
+            if event.place in self._fixed_pending:  # 5.2.1: the fixed blocks, known already
+                self._fixed_pending.discard(event.place)
+            elif self.setting_up or event.place == RECRUITMENT[self.enemy]:  # 5.2.2, 5.2.3, 6.2: from the bag
+                self._spread((BAG,), event.place)
+            else:  # 7.2 option 2: one block from the Recruitment Box, not shown
+                self._spread((RECRUITMENT[self.enemy],), event.place)
+        elif name in ("BlocksMustered", "BlocksShown"):  # 7.2 option 1, 5.1: shown
+            place = event.location if name == "BlocksMustered" else event.place
+            for block in event.blocks:
+                self._pin(block, place)
+        elif name == "MoriBlockEntered":  # 9.3: face up into Osaka
+            self._pin(event.block, OSAKA)
+        elif name in ("BlockDeployed", "BlocksDefected"):  # 8.2.3: shown in its battle
+            if self.combat is not None:
+                for block in (event.block,) if name == "BlockDeployed" else event.blocks:
+                    self._pin(block, self.combat[0])
+        elif name == "PieceLost":  # 8.7.2: lost blocks are shown
+            self._pin(event.piece, ELIMINATED)
+
+    def _prune(self, view: PlayerView) -> None:
+        """Narrow `possible` by the view's exact counts (R55): revealed blocks
+        are where shown; a place with no hidden enemy block holds none of them;
+        a place whose pinned blocks fill its count holds no other; a place with
+        exactly as many candidates as hidden blocks holds all of them."""
+        if view is self._pruned:
+            return
+        self._pruned = view
+        known = dict(view.enemy_known)
+        left: dict[str, int] = dict(view.enemy_counts)  # hidden enemy blocks per place
+        for block, place in known.items():
+            left[place] -= 1
+            self.possible[block] = {place}
+        live = {place for place, n in left.items() if n > 0}
+        hidden = [block for block in self.possible if block not in known]
+        for block in hidden:
+            self.possible[block] &= live
+        if not self._propagate(hidden, left):
+            self.resets += 1  # a contradiction: start again from the view alone
+            for block in hidden:
+                self.possible[block] = set(live)
+
+    def _propagate(self, hidden: list[str], left: dict[str, int]) -> bool:
+        """Apply the two counting rules until nothing changes; False on a contradiction."""
+        possible = self.possible
+        changed = True
+        while changed:
+            changed = False
+            pinned: dict[str, int] = {}
+            candidates: dict[str, int] = {}
+            for block in hidden:
+                places = possible[block]
+                if not places:
+                    return False
+                if len(places) == 1:
+                    (place,) = places
+                    pinned[place] = pinned.get(place, 0) + 1
+                for place in places:
+                    candidates[place] = candidates.get(place, 0) + 1
+            full = set()
+            for place, n in left.items():
+                if pinned.get(place, 0) > n or candidates.get(place, 0) < n:
+                    return False
+                if n and pinned.get(place, 0) == n and candidates[place] > n:
+                    full.add(place)
+            if full:  # those places are filled by their pinned blocks
+                for block in hidden:
+                    places = possible[block]
+                    if len(places) > 1 and not places.isdisjoint(full):
+                        places -= full
+                        changed = True
+                continue
+            exact = {place for place, n in left.items() if n and candidates[place] == n and pinned.get(place, 0) < n}
+            for block in hidden:  # every candidate of such a place is there
+                places = possible[block]
+                there = places & exact
+                if len(there) > 1:
+                    return False
+                if there and len(places) > 1:
+                    possible[block] = there
+                    changed = True
+        return True
 
     def _flush_battle(self) -> None:
         for side in self.battle_cards:
@@ -188,9 +319,11 @@ class Belief:
     # --- views ---------------------------------------------------------------------------
 
     def see(self, view: PlayerView) -> None:
-        """What a view adds: where the revealed enemy blocks are."""
+        """What a view adds: where the revealed enemy blocks are, and the counts
+        that narrow where the hidden ones can be."""
         for block, place in view.enemy_known:
             self.last_known[block] = place
+        self._prune(view)
         self.units = {}
         for _, place in view.own_blocks:
             self._arrive(place, view.side, 1)

@@ -7,10 +7,14 @@ the decision and the movement so far), and everything hidden is drawn at
 random, consistent with the view and the belief (bots/belief.py):
 
 - the enemy's hidden blocks go to the places the view counts for them, each
-  place's count exactly, blocks drawn with weights that favour the place each
-  was last known (the fixed setup, a muster, a deployment) and its
-  neighbourhood; the history of counted moves is used as this prior only, not
-  as a hard constraint;
+  place's count exactly and each block to a place it can be (the belief's
+  `possible`, from the public history of counted moves: a hard constraint);
+  among those assignments, blocks are drawn with weights that favour the
+  place each was last known (the fixed setup, a muster, a deployment) and its
+  neighbourhood. A slot no remaining block can fill is filled by an
+  augmenting path (bipartite matching); should the belief admit no
+  assignment at all, the blocks are drawn from the view alone and
+  `fallbacks` counts it;
 - the enemy's hand is its refuting cards shown (R48) plus cards drawn from
   those not seen (its deck less its discard pile and the cards on the table),
   its set-aside card (a secret bid or discard) and its draw pile the rest;
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import math
 import random
+from functools import lru_cache
 
 from rules.components import default_components
 from rules.pair import Pair
@@ -48,6 +53,7 @@ from sekigahara_tui.bots.knowledge import map_data
 NEAR = 1.2  # how strongly a block is believed to stay near its last known place
 
 
+@lru_cache(maxsize=None)  # pure, and asked for each slot and block of every sample
 def _weight(last: str | None, place: str) -> float:
     if last is None:
         return 1.0
@@ -59,6 +65,42 @@ def _weight(last: str | None, place: str) -> float:
     return 4.0 * math.exp(-NEAR * d)
 
 
+def _repair(placed: dict[str, str], free_slots: list[str], unplaced: list[str], can_be, rng: random.Random) -> bool:
+    """Place each of `unplaced` into `free_slots` by augmenting paths (Kuhn's
+    bipartite matching): a block takes a free slot it can fill, or the place
+    of a block that can move on to another, and so on. Updates `placed`;
+    False if some block cannot be placed at all."""
+    free: dict[str, int] = {}
+    for place in free_slots:
+        free[place] = free.get(place, 0) + 1
+    at: dict[str, list[str]] = {}
+    for block, place in placed.items():
+        at.setdefault(place, []).append(block)
+
+    def augment(block: str, seen: set[str]) -> bool:
+        options = sorted(place for place in can_be(block) if place not in seen)  # sorted: a set's order is not its contents'
+        rng.shuffle(options)
+        for place in options:
+            if free.get(place, 0):
+                free[place] -= 1
+                placed[block] = place
+                at.setdefault(place, []).append(block)
+                return True
+        for place in options:
+            if place in seen:
+                continue
+            seen.add(place)
+            for other in list(at.get(place, ())):
+                if augment(other, seen):  # `other` moved on: `block` takes its slot
+                    at[place].remove(other)
+                    placed[block] = place
+                    at[place].append(block)
+                    return True
+        return False
+
+    return all(augment(block, set()) for block in unplaced)
+
+
 class Sampler:
     """Draws complete states for one side from its view and belief."""
 
@@ -66,7 +108,9 @@ class Sampler:
         self.side = side
         self.belief = belief if belief is not None else Belief(side)
         self.rng = rng or random.Random()
-        self.fallbacks = 0  # card piles the belief could not explain, drawn from the view alone
+        self.fallbacks = 0  # card piles or block places the belief could not explain, drawn from the view alone
+        self.place_fallbacks = 0  # of which block places
+        self.repairs = 0  # slots greedy filling left empty, filled by an augmenting path
 
     # --- blocks --------------------------------------------------------------------------
 
@@ -83,13 +127,58 @@ class Sampler:
         places = [place for place, n in counts.items() for _ in range(n)]
         assert len(places) == len(hidden), "the view's counts and the enemy's blocks disagree"
         self.rng.shuffle(places)
-        remaining = list(hidden)
-        last = self.belief.last_known
-        for place in places:  # each place's count exactly; who goes there by the prior
-            weights = [_weight(last.get(block), place) for block in remaining]
-            pick = self.rng.choices(range(len(remaining)), weights)[0]
-            where[remaining.pop(pick)] = place
+        possible = self.belief.possible
+        placed = self._assign(hidden, places, lambda block: possible.get(block, ()))
+        if placed is None:  # the belief admits no assignment: the view alone (counts only)
+            self.fallbacks += 1
+            self.place_fallbacks += 1
+            placed = self._assign(hidden, places, lambda block: counts)
+        assert placed is not None
+        where.update(placed)
         return tuple(where[b.id] for b in c.blocks)
+
+    def _assign(self, hidden: list[str], places: list[str], can_be) -> dict[str, str] | None:
+        """Hidden block -> place, each slot of `places` (shuffled) filled by a
+        block that can be there (`can_be(block)`): a block that can be in one
+        place goes there; then the places fewest blocks can fill come first,
+        each slot drawn by the prior; a slot left empty is filled by an
+        augmenting path (`_repair`). None if no assignment exists."""
+        last = self.belief.last_known
+        remaining = []
+        placed: dict[str, str] = {}
+        slots: dict[str, int] = {}
+        for place in places:
+            slots[place] = slots.get(place, 0) + 1
+        for block in hidden:
+            where = can_be(block)
+            if len(where) == 1:
+                (place,) = where
+                if not slots.get(place):
+                    return None
+                slots[place] -= 1
+                placed[block] = place
+            else:
+                remaining.append((block, where, last.get(block)))
+        fitting: dict[str, int] = {}
+        for _, where, _ in remaining:
+            for place in where:
+                fitting[place] = fitting.get(place, 0) + 1
+        stuck: list[str] = []
+        for place in sorted(places, key=lambda place: fitting.get(place, 0)):  # stable: ties stay shuffled
+            if not slots[place]:
+                continue
+            slots[place] -= 1
+            fits = [i for i, (_, where, _) in enumerate(remaining) if place in where]
+            if not fits:
+                stuck.append(place)
+                continue
+            weights = [_weight(remaining[i][2], place) for i in fits]
+            placed[remaining.pop(fits[self.rng.choices(range(len(fits)), weights)[0]])[0]] = place
+        if stuck:
+            self.repairs += len(stuck)
+            if not _repair(placed, stuck, [block for block, _, _ in remaining], can_be, self.rng):
+                return None
+        return placed
 
     # --- cards ---------------------------------------------------------------------------
 
