@@ -47,3 +47,38 @@ async def test_both_players_see_the_battle_summary_with_the_challenge_result(mak
             assert "Battle at Gifu" in text
             assert "Enter continues" in text
             assert "challenge" in text.lower()  # the Loyalty Challenge and its result (8.6)
+
+
+def test_R55_the_battle_panel_names_own_blocks_not_yet_deployed_and_counts_the_enemy_s():
+    """8.2: the blocks at the battle still to deploy; the enemy's only as a count."""
+    from rules.surface import default_components
+    from rules.selfplay import random_game
+    from rules.sides import BOTH_SIDES
+    from rules.view import spectator_view, view
+    from sekigahara_tui.labels import block_label
+    from sekigahara_tui.widgets.battle import undeployed_line
+
+    checked = 0
+
+    def on_step(before, command, after, events) -> None:
+        nonlocal checked
+        battle = after.combat.battle if after.combat is not None else None
+        if battle is None or checked > 40:
+            return
+        for side in BOTH_SIDES:
+            seen = view(after, side)
+            deployed = {d.block for d in seen.combat.battle.deployments}
+            line = undeployed_line(seen, seen.combat.battle)
+            own = [b for b, p in seen.own_blocks if p == battle.location and b not in deployed]
+            enemy = [b for b, p in zip(default_components().blocks, after.positions)
+                     if p == battle.location and b.side is side.other and b.id not in deployed]
+            assert all(block_label(b) in line for b in own), line
+            assert line.endswith(f"{len(enemy)} block" + ("" if len(enemy) == 1 else "s")), line
+            assert not any(block_label(b.id) in line for b in enemy if block_label(b.id) not in map(block_label, own))
+        public = undeployed_line(spectator_view(after), spectator_view(after).combat.battle)
+        assert public.startswith("Not deployed yet: Ishida ") and "yours" not in public
+        checked += 1
+
+    for seed in range(1, 6):
+        random_game(seed, on_step=on_step)
+    assert checked > 10

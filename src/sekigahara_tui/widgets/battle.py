@@ -8,8 +8,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from rules.describe import card_name
-from rules.notation import format_command
-from rules.surface import BOTH_SIDES, BattleView, Deploy, DeployLeader, PlayerView
+from rules.surface import BOTH_SIDES, BattleView, PlayerView, default_components
 from sekigahara_tui.labels import block_label, place_label, side_name
 
 TRACK_MAX = 48  # the Impact track runs 0-48; beyond that the marker turns over
@@ -62,10 +61,26 @@ def battle_renderable(view: PlayerView, track_width: int = 40, styles: dict | No
         parts.append(Text(f"losses to take: Ishida {battle.losses.ishida}, Tokugawa {battle.losses.tokugawa} (8.7)"))
     if battle.winner is not None:
         parts.append(Text(f"winner: {side_name(battle.winner)}", style="bold"))
-    deployments = [c for c in view.legal if isinstance(c, (Deploy, DeployLeader))]
-    if deployments:
-        parts.append(Text("You may deploy: " + "; ".join(format_command(c, with_side=False) for c in deployments)))
+    parts.append(Text(undeployed_line(view, battle)))
     return Group(*parts)
+
+
+def undeployed_line(view: PlayerView, battle: BattleView) -> str:
+    """The blocks still in hand for this battle: this side's by name, the enemy's
+    as a count (R55). What may be deployed now is the choices list's business."""
+    c = default_components()
+    deployed = {d.block for d in battle.deployments}
+    own = [block_label(b) for b, place in view.own_blocks if place == battle.location and b not in deployed]
+    enemy_deployed = sum(1 for b in deployed if c.block(b).side is view.side.other)
+    enemy = max(0, view.enemy_count_at(battle.location) - enemy_deployed)
+    if view.spectator:  # the chair's side is shown as counts too (spectator_view)
+        chair = len(own) + dict(view.own_hidden_counts).get(battle.location, 0)
+        return f"Not deployed yet: {side_name(view.side)} {_blocks(chair)}; {side_name(view.side.other)} {_blocks(enemy)}"
+    return f"Not deployed yet: yours {', '.join(own) or 'none'}; {side_name(view.side.other)} {_blocks(enemy)}"
+
+
+def _blocks(count: int) -> str:
+    return f"{count} block" if count == 1 else f"{count} blocks"
 
 
 class BattlePanel(Static):
