@@ -105,7 +105,7 @@ MORI_ENTRY = Answer(
 
 DECISIONS: dict[DecisionKind, DecisionRules] = {
     DecisionKind.REINFORCEMENT_DISCARD: DecisionRules(
-        "discard half your hand (6.2)",
+        "discard half of the hand (6.2)",
         reinforcement.legal_reinforcement_discards,
         {ReinforcementDiscard: Answer(reinforcement.why_reinforcement_discard_illegal, reinforcement.apply_reinforcement_discard)},
     ),
@@ -170,7 +170,7 @@ DECISIONS: dict[DecisionKind, DecisionRules] = {
         },
     ),
     DecisionKind.DEPLOY: DecisionRules(
-        "deploy a block or declare yourself done (8.2-8.5)",
+        "deploy a block or stop deploying (8.2-8.5)",
         battle.legal_deployments,
         {
             Deploy: Answer(battle.why_deploy_illegal, battle.apply_deploy, (

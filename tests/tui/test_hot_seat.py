@@ -235,3 +235,23 @@ async def test_R55_a_seat_cannot_type_the_other_sides_command_during_a_simultane
         assert screen.seat is Side.ISHIDA
         assert screen.table.host.record.commands == ()
         assert "a command for tokugawa is not yours" in str(screen.query_one("#message").render())
+
+
+def test_the_hand_over_names_the_decision_in_the_third_person():
+    """"Ishida is to {prompt}": a prompt says "the hand", never "your hand"."""
+    import re
+
+    from rules.selfplay import random_game
+    from rules.sides import BOTH_SIDES as SIDES
+    from rules.view import view
+
+    prompts: set[str] = set()
+
+    def on_step(before, command, after, events) -> None:
+        for side in SIDES:
+            prompts.add(view(after, side).prompt)
+
+    for seed in (1, 2, 3):
+        random_game(seed, on_step=on_step)
+    assert len(prompts) > 8
+    assert not [p for p in prompts if re.search(r"\byou(r|rself)?\b", p, re.IGNORECASE)]
