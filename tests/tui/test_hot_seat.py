@@ -193,6 +193,10 @@ async def test_the_menu_loads_a_save_and_a_finished_game_returns_to_the_menu(mak
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
         assert "Tokugawa wins." in screen_text(app)
+        await pilot.press("enter")  # a double-tapped Enter from the last decision: not read yet
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.pause(GameOverScreen.SETTLE_S)
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from importlib.resources import files
 from typing import Callable
 
@@ -193,9 +194,12 @@ class GameOverScreen(Screen[None]):
     result with its VP breakdown, and the game week by week in small plots."""
 
     BINDINGS = [
-        Binding("enter", "dismiss", "Main menu", id="gameover.menu"),
+        Binding("enter", "leave", "Main menu", id="gameover.menu"),
         Binding("r", "replay", "Replay", id="gameover.replay"),
     ]
+    # An Enter pressed for the last decision, a moment before this screen showed
+    # (a double tap), must not close it unread.
+    SETTLE_S = 0.6
 
     def __init__(self, view: PlayerView, stats: GameStats, log: list[Event] = (), replay: Callable[[], Screen] | None = None) -> None:
         super().__init__()
@@ -219,6 +223,11 @@ class GameOverScreen(Screen[None]):
         board.border_title = "the final board, as you see it"
         board.show(self._view)
         self.query_one("#gameover-text").focus()
+        self._shown_at = time.monotonic()
+
+    def action_leave(self) -> None:
+        if time.monotonic() - getattr(self, "_shown_at", 0.0) >= self.SETTLE_S:
+            self.dismiss()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "replay":  # a networked seat has no record to replay
