@@ -257,3 +257,20 @@ async def test_the_help_says_the_keys_and_its_text_is_not_cut_into_half_lines(mo
             if len(line) < 40 and line[-1:] not in ".:;!?)" and below[:1].islower()
         ]
         assert not half_lines, half_lines
+
+
+@pytest.mark.parametrize("focus", FOCUSES)
+async def test_keys_typed_at_once_after_colon_all_reach_the_command_line(movement_app, focus):
+    """Over SSH a quick ":end" arrives as one burst: the colon must take focus at
+    once, or the letters behind it go to the widget that had it and are lost."""
+    from textual import events
+
+    app, _ = movement_app
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await focused_on(pilot, focus)
+        line = screen.query_one(PromptPanel).command_line
+        line.value = ""
+        for key, character in [("colon", ":"), ("e", "e"), ("n", "n"), ("d", "d")]:
+            app.post_message(events.Key(key, character))  # queued together, as a burst arrives
+        await pilot.pause()
+        assert line.has_focus and line.value == "end"

@@ -624,7 +624,9 @@ class GameScreen(Screen[None]):
             if line.value.strip().lower() in {side.value for side in Side}:
                 line.insert_text_at_cursor(":")
             return
-        line.focus()
+        # At once, not line.focus() (which waits its turn in the queue): keys that
+        # arrived with the colon, a burst over SSH, must reach the command line.
+        self.set_focus(line)
 
     def action_back(self) -> None:
         prompt = self.query_one(PromptPanel)
