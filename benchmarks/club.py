@@ -4,13 +4,20 @@ Starts `sekigahara serve` in a temporary DATA DIR, then keeps N games going
 (2 random bots each, connected over the socket from this process, playing as
 fast as they can; a finished game is replaced by a new one) for --seconds.
 Prints games finished per second, commands per second, the p50/p99 time from
-a bot's submit to the state that answers it, and the server's memory per
-resident game (RSS growth over an idle server, divided by N).
+a bot's submit to the state that answers it, the server's memory per
+resident game (RSS growth over an idle server, divided by N), and the
+server's and the bots' CPU time per command.
 
-    python3 benchmarks/club.py --games 10 50 100 --seconds 20
+    python3 benchmarks/club.py --games 25 50 100 200 --seconds 15
+    python3 benchmarks/club.py --games 100 --profile /tmp/club   # cProfile of the server
 
-Note: the bots share this machine's cores with the server (one process for
-all bots), so at large N the bots' own decoding is part of what is measured.
+The bots are cheap on purpose, so that the bot process is not what limits a
+large N: a bot is an asyncio Protocol on a raw Unix socket that reads only
+what the random bot needs out of each state (the legal commands' notation,
+the version, reply_to) with the stdlib json module, and picks uniformly among
+the legal commands as net/bot.py's RandomBot does. Latency is honest: the
+clock is read when the bytes arrive (data_received), before any line of them
+is decoded, not after a queue of lines has been worked through.
 """
 
 from __future__ import annotations
@@ -18,7 +25,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import json
 import os
+import pstats
+import random
 import secrets
 import shutil
 import statistics
@@ -33,7 +43,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from rules.sides import Side  # noqa: E402
 from sekigahara_tui.club import members  # noqa: E402
 from sekigahara_tui.club.client import ClubClient  # noqa: E402
-from sekigahara_tui.net.bot import RandomBot  # noqa: E402
+from sekigahara_tui.net.protocol import PROTOCOL_VERSION  # noqa: E402
+
+# The server under cProfile, timed by the main thread's CPU clock: on a
+# shared machine wall time would charge a send() with the time the server
+# waited for a core after waking the bot that reads it.
+PROFILED = """
+import cProfile, runpy, sys, time
+path, sys.argv = sys.argv[1], ["sekigahara_tui", *sys.argv[2:]]
+profiler = cProfile.Profile(time.thread_time)
+profiler.enable()
+try:
+    runpy.run_module("sekigahara_tui", run_name="__main__", alter_sys=True)
+finally:
+    profiler.disable()
+    profiler.dump_stats(path)
+"""
+PING_EVERY = 15.0  # the server reaps a connection silent for 45 s
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def fake_key() -> str:
@@ -49,28 +76,10 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
-class TimedBot(RandomBot):
-    def __init__(self, seed: int, stats: "Stats") -> None:
-        super().__init__(seed)
-        self.stats = stats
-        self.sent: dict[str, float] = {}
-
-    def decide(self, client) -> None:
-        before = set(client.pending)
-        super().decide(client)
-        for message_id in set(client.pending) - before:
-            self.sent[message_id] = time.perf_counter()
-
-    def on_state(self, client) -> None:
-        started = self.sent.pop(client.reply_to, None) if client.reply_to else None
-        if started is not None and self.stats.measuring:
-            self.stats.latencies.append(time.perf_counter() - started)
-            self.stats.commands += 1
-        super().on_state(client)
-
-    def on_refused(self, client, refusal) -> None:
-        self.sent.pop(refusal.id, None)
-        super().on_refused(client, refusal)
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (and of the threads it holds)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
 class Stats:
@@ -81,16 +90,94 @@ class Stats:
         self.finished = 0
 
 
-async def one_game(alice: ClubClient, bob: ClubClient, seed: int, stats: Stats) -> None:
+class SeatBot(asyncio.Protocol):
+    """One seat played at random over a raw connection (see the module's doc)."""
+
+    def __init__(self, game: str, side: Side, token: str, seed: int, stats: Stats, bots: set) -> None:
+        self.hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "game": game, "seat": side.value, "token": token, "seen": None}
+        self.chooser = random.Random(seed)
+        self.stats = stats
+        self.bots = bots
+        self.done = asyncio.get_running_loop().create_future()
+        self.transport: asyncio.Transport | None = None
+        self.buffer = b""
+        self.version = 0
+        self.legal: list[str] = []
+        self.over = False
+        self.pending: str | None = None
+        self.sent_at = 0.0
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        self.bots.add(self)
+        self.write(self.hello)
+
+    def write(self, message: dict) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+
+    def data_received(self, data: bytes) -> None:
+        arrived = time.perf_counter()  # before decoding anything
+        lines = (self.buffer + data).split(b"\n")
+        self.buffer = lines.pop()
+        for line in lines:
+            self.take(json.loads(line), arrived)
+
+    def take(self, message: dict, arrived: float) -> None:
+        kind = message["type"]
+        if kind == "state":
+            self.version = message["version"]
+            self.legal = message["view"]["legal"]
+            self.over = message["over"]
+            if message["reply_to"] is not None and message["reply_to"] == self.pending:
+                if self.stats.measuring:
+                    self.stats.latencies.append(arrived - self.sent_at)
+                    self.stats.commands += 1
+                self.pending = None
+            self.decide()
+        elif kind == "refused":
+            if message["id"] == self.pending:
+                self.pending = None  # stale: the other seat moved first
+            self.decide()
+        elif kind == "game_over":
+            self.over = True
+            assert self.transport is not None
+            self.transport.close()
+
+    def decide(self) -> None:
+        if self.pending is not None or self.over or not self.legal:
+            return
+        self.pending = secrets.token_urlsafe(9)
+        self.write({"type": "submit", "id": self.pending, "version": self.version, "command": self.chooser.choice(self.legal)})
+        self.sent_at = time.perf_counter()
+
+    def connection_lost(self, exc) -> None:
+        self.bots.discard(self)
+        if not self.done.done():
+            self.done.set_result(self.over)
+
+
+async def one_game(sock: Path, alice: ClubClient, bob: ClubClient, seed: int, stats: Stats, bots: set) -> None:
     made = await alice.new_game(Side.ISHIDA, "open")
     joined = await bob.join(made.game)
-    clients = [
-        alice.seat_client(made, TimedBot(seed, stats), stop_when_over=True),
-        bob.seat_client(joined, TimedBot(seed + 1, stats), stop_when_over=True),
-    ]
-    await asyncio.gather(*(c.run() for c in clients))
-    if stats.measuring:
+    loop = asyncio.get_running_loop()
+    seats = []
+    for entry, bot_seed in ((made, seed), (joined, seed + 1)):
+        assert entry.seat is not None
+        _, bot = await loop.create_unix_connection(
+            lambda e=entry, s=bot_seed: SeatBot(e.game, e.seat, e.token, s, stats, bots), str(sock)
+        )
+        seats.append(bot)
+    results = await asyncio.gather(*(bot.done for bot in seats))
+    if stats.measuring and all(results):
         stats.finished += 1
+
+
+async def ping(bots: set) -> None:
+    while True:
+        await asyncio.sleep(PING_EVERY)
+        for bot in list(bots):
+            bot.write({"type": "ping"})
 
 
 async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float) -> dict:
@@ -98,29 +185,38 @@ async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float) -> d
     await alice.connect()
     await bob.connect()
     stats = Stats()
+    bots: set[SeatBot] = set()
     stop = False
     seeds = iter(range(0, 10**9, 2))
 
     async def lane() -> None:
         while not stop:
-            await one_game(alice, bob, next(seeds), stats)
+            await one_game(sock, alice, bob, next(seeds), stats, bots)
 
     idle_rss = rss_kb(pid)
+    pinger = asyncio.create_task(ping(bots))
     lanes = [asyncio.create_task(lane()) for _ in range(n)]
     await asyncio.sleep(warmup)
     loaded_rss = rss_kb(pid)
+    server_cpu, own_cpu = cpu_seconds(pid), time.process_time()
     stats.measuring = True
     began = time.perf_counter()
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - began
+    server_cpu, own_cpu = cpu_seconds(pid) - server_cpu, time.process_time() - own_cpu
     stop = True
+    pinger.cancel()
     for task in lanes:
         task.cancel()
+    for bot in list(bots):
+        if bot.transport is not None:
+            bot.transport.abort()
     await asyncio.gather(*lanes, return_exceptions=True)
     await alice.close()
     await bob.close()
     lat = sorted(stats.latencies) or [float("nan")]
+    commands = max(stats.commands, 1)
     return {
         "n": n,
         "games_per_s": stats.finished / elapsed,
@@ -128,7 +224,15 @@ async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float) -> d
         "p50_ms": 1000 * statistics.median(lat),
         "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
         "kb_per_game": (loaded_rss - idle_rss) / n,
+        "server_us": 1e6 * server_cpu / commands,
+        "bots_us": 1e6 * own_cpu / commands,
     }
+
+
+def print_profile(path: Path, top: int) -> None:
+    stats = pstats.Stats(str(path))
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
 
 
 def main() -> None:
@@ -136,33 +240,53 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[10, 50, 100])
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument(
+        "--profile", type=Path, metavar="PREFIX",
+        help="run the server under cProfile (its main thread's CPU time); writes PREFIX-N.prof per N and prints its top functions (slows the server)",
+    )
+    parser.add_argument("--top", type=int, default=30, help="functions shown per profile listing")
     args = parser.parse_args()
     print(f"club server load, {os.cpu_count()} cores, Python {sys.version.split()[0]}")
-    print(f"{'N':>5} {'games/s':>8} {'commands/s':>11} {'p50 ms':>7} {'p99 ms':>7} {'KB/game':>8}")
+    print(
+        f"{'N':>5} {'games/s':>8} {'commands/s':>11} {'p50 ms':>7} {'p99 ms':>7} {'KB/game':>8}"
+        f" {'server us/cmd':>14} {'bots us/cmd':>12}"
+    )
     for n in args.games:
         directory = Path(tempfile.mkdtemp(prefix="skb", dir="/tmp"))
         data_dir = directory / "club"
+        profile = None if args.profile is None else Path(f"{args.profile}-{n}.prof")
         try:
             members.add(data_dir, "alice", fake_key())
             members.add(data_dir, "bob", fake_key())
             env = dict(os.environ, XDG_RUNTIME_DIR=str(directory))
-            server = subprocess.Popen(
-                [sys.executable, "-m", "sekigahara_tui", "serve", "--data", str(data_dir)],
-                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
-                cwd=Path(__file__).resolve().parent.parent,
-            )
+            under = ["-m", "sekigahara_tui"] if profile is None else ["-c", PROFILED, str(profile)]
+            # The server's stderr goes to a file: a pipe nobody reads fills up
+            # and blocks the server in the middle of the measurement.
+            errors = directory / "server.err"
+            with errors.open("wb") as err:
+                server = subprocess.Popen(
+                    [sys.executable, *under, "serve", "--data", str(data_dir)],
+                    stdout=subprocess.DEVNULL, stderr=err, env=env,
+                    cwd=Path(__file__).resolve().parent.parent,
+                )
             while not (data_dir / "club.json").exists():
                 if server.poll() is not None:
-                    raise SystemExit(server.stderr.read().decode())
+                    raise SystemExit(errors.read_text(errors="replace"))
                 time.sleep(0.05)
             result = asyncio.run(load(data_dir / "club.sock", server.pid, n, args.seconds, args.warmup))
-            server.terminate()
-            server.wait(timeout=30)
+            server.terminate()  # SIGTERM: the server stops cleanly (and cProfile writes its file)
+            server.wait(timeout=60)
             print(
                 f"{result['n']:>5} {result['games_per_s']:>8.2f} {result['commands_per_s']:>11.0f} "
-                f"{result['p50_ms']:>7.1f} {result['p99_ms']:>7.1f} {result['kb_per_game']:>8.0f}",
+                f"{result['p50_ms']:>7.1f} {result['p99_ms']:>7.1f} {result['kb_per_game']:>8.0f}"
+                f" {result['server_us']:>14.0f} {result['bots_us']:>12.0f}",
                 flush=True,
             )
+            said = errors.read_text(errors="replace").strip().splitlines()
+            if said:
+                print(f"      the server wrote {len(said)} lines to stderr; first: {said[0][:150]}; last: {said[-1][:150]}", flush=True)
+            if profile is not None:
+                print_profile(profile, args.top)
         finally:
             shutil.rmtree(directory, ignore_errors=True)
 

@@ -45,3 +45,47 @@ async def test_the_lobby_starts_a_game_against_the_computer_and_a_move_is_played
         await until(pilot, lambda: app.screen is lobby and lobby.lobby is not None and lobby.lobby.mine, "the lobby again")
         assert [line.game for line in lobby.lobby.mine] == [game_id]
         assert game_id in screen_text(app)
+
+
+async def test_the_lobby_screen_shows_a_new_open_game_without_being_asked(club, tmp_path):
+    """No polling and no r: the club pushes the lobby when bob makes a game."""
+    app = SekigaharaApp(save_dir=tmp_path, club=club.lobby_client("alice"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        lobby = app.screen
+        await until(pilot, lambda: lobby.lobby is not None, "the lobby")
+        assert lobby.lobby.open == ()
+        bob = club.lobby_client("bob")
+        made = await bob.new_game(None, "open")
+        await until(pilot, lambda: [line.game for line in lobby.lobby.open] == [made.game], "bob's game pushed")
+        await until(pilot, lambda: made.game in screen_text(app), "bob's game shown")
+        assert "1 open" in screen_text(app)
+        await bob.close()
+
+
+async def test_the_lobby_screen_follows_the_club_again_after_a_restart(data_dir, tmp_path):
+    """The club goes away: the screen says so, asks again after a pause, and is
+    pushed the new club's changes (the local door: sessions die with a club)."""
+    from club_helpers import start_club
+    from sekigahara_tui.club.client import ClubClient
+
+    club = await start_club(data_dir)
+    running = [club]
+    app = SekigaharaApp(save_dir=tmp_path, club=ClubClient(club.socket, member="alice"))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            lobby = app.screen
+            await until(pilot, lambda: lobby.lobby is not None, "the lobby")
+            await running.pop().stop()
+            await until(pilot, lambda: "Lost the club" in screen_text(app), "the loss said")
+            club = await start_club(data_dir)
+            running.append(club)
+            made = await club.lobby_client("bob").new_game(None, "open")
+            await until(pilot, lambda: [line.game for line in lobby.lobby.open] == [made.game], "the lobby of the new club")
+            await until(pilot, lambda: "Lost the club" not in screen_text(app), "the message cleared")
+            bob = club.lobby_client("bob")
+            again = await bob.new_game(None, "open")  # pushed on the new connection
+            await until(pilot, lambda: again.game in [line.game for line in lobby.lobby.open], "a push from the new club")
+            await bob.close()
+    finally:
+        for club in running:
+            await club.stop()

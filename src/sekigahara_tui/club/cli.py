@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -35,7 +36,8 @@ def add_club_commands(commands) -> None:
         help="open the club's lobby (SEKIGAHARA_CLUB and SEKIGAHARA_SESSION, or --data DIR --member NAME)",
     )
     club.add_argument("--data", type=Path, metavar="DIR", help="the club's DIR (the club's own Unix user only)")
-    club.add_argument("--member", metavar="NAME", help="the member to sign in, with --data")
+    club.add_argument("--member", metavar="NAME", help="the member to sign in, with --data or --connect")
+    club.add_argument("--connect", metavar="HOST:PORT", help="a club's TCP address (serve --listen), with --member and the member's token in SEKIGAHARA_TOKEN")
     club.add_argument("--web-sign-in", action="store_true", help=argparse.SUPPRESS)  # the browser's session
 
 
@@ -104,6 +106,17 @@ def club_client_for(args: argparse.Namespace):
     from sekigahara_tui.club.client import ClubClient
     from sekigahara_tui.club.serve import club_address
 
+    if args.connect is not None:  # over TCP: the member's token (`member web-token`), never on the command line
+        from sekigahara_tui.club.client import TOKEN_ENV
+        from sekigahara_tui.net.hosting import HostingError, parse_listen
+
+        token = os.environ.get(TOKEN_ENV)
+        if args.member is None or args.data is not None or not token:
+            raise ValueError(f"--connect HOST:PORT goes with --member NAME and the member's token in {TOKEN_ENV}")
+        try:
+            return ClubClient(None, member=args.member, token=token, tcp=parse_listen(args.connect))
+        except HostingError:
+            raise ValueError(f"--connect wants HOST:PORT, not {args.connect!r}") from None
     if args.data is not None or args.member is not None:
         if args.data is None or args.member is None:
             raise ValueError("--data DIR and --member NAME go together")
@@ -134,7 +147,7 @@ def run_club(args: argparse.Namespace) -> int:
     except ClubRefused as error:
         return _fail("sekigahara club", f"the club refused: {error}", 1)
     except (OSError, asyncio.TimeoutError) as error:
-        return _fail("sekigahara club", f"cannot reach the club at {client.socket_path}: {getattr(error, 'strerror', None) or error}", 1)
+        return _fail("sekigahara club", f"cannot reach the club at {client.where}: {getattr(error, 'strerror', None) or error}", 1)
     from sekigahara_tui.app import SekigaharaApp
 
     app = SekigaharaApp(save_dir=args.save_dir or data_dir(), club=client)

@@ -3,7 +3,9 @@ screen plays through (a seat, or a spectator's chair).
 
 `sekigahara club` reads SEKIGAHARA_CLUB (the club's socket) and
 SEKIGAHARA_SESSION (a token a front end minted for the member), or is given
-the club's DATA_DIR and a member's name (the club's own Unix user only).
+the club's DATA_DIR and a member's name (the club's own Unix user only), or
+the club's TCP address and a member's name, the member's token in
+SEKIGAHARA_TOKEN (`sekigahara member web-token NAME`).
 
 Client side: imports from `rules` only the surface.
 """
@@ -25,6 +27,7 @@ from sekigahara_tui.club.protocol import (
     JoinGame,
     ListGames,
     Lobby,
+    LobbyChanged,
     NewGame,
     Watch,
     WatchGame,
@@ -33,13 +36,17 @@ from sekigahara_tui.club.protocol import (
 from sekigahara_tui.club.protocol import encode as club_encode
 from sekigahara_tui.net.client import Client
 from sekigahara_tui.net.locations import Address
-from sekigahara_tui.net.protocol import MAX_HOST_LINE, PROTOCOL_VERSION, BadMessage, Refused, encode
+from sekigahara_tui.net.protocol import MAX_HOST_LINE, PROTOCOL_VERSION, BadMessage, Ping, Pong, Refused, encode
 from sekigahara_tui.labels import side_name
 from sekigahara_tui.remote import OneSeatTable, RemoteSeat
 
 CLUB_ENV = "SEKIGAHARA_CLUB"
 SESSION_ENV = "SEKIGAHARA_SESSION"
+TOKEN_ENV = "SEKIGAHARA_TOKEN"  # a member's token, for `sekigahara club --connect HOST:PORT --member NAME`
 REPLY_TIMEOUT = 30.0
+# A quiet lobby connection pings this often: the club reaps connections
+# silent for 45 s (net/server.py REAP_AFTER).
+PING_EVERY = 15.0
 
 
 class ClubRefused(Exception):
@@ -52,17 +59,41 @@ class ClubRefused(Exception):
 
 class ClubClient:
     """A member's lobby connection. Requests are answered in order; a dropped
-    connection (the club reaps silent ones) is opened again on the next one."""
+    connection (the club reaps silent ones) is opened again on the next one.
 
-    def __init__(self, socket_path: str | Path, session: str | None = None, member: str | None = None) -> None:
+    Once the lobby has been asked for (`lobby()`), the club pushes the new
+    lobby whenever it changes: `on_lobby(lobby)` is called with it, and
+    `on_lost(reason)` when the connection drops (ask for the lobby again to
+    follow it again). A reader task reads every line the club sends, and pings
+    while nothing else is said, so the club does not reap a quiet lobby."""
+
+    def __init__(
+        self,
+        socket_path: str | Path | None,
+        session: str | None = None,
+        member: str | None = None,
+        *,
+        token: str | None = None,
+        tcp: tuple[str, int] | None = None,
+    ) -> None:
         if (session is None) == (member is None):
             raise ValueError("give a session token or a member's name")
-        self.socket_path = str(socket_path)
+        if (socket_path is None) == (tcp is None):
+            raise ValueError("give the club's socket or its TCP address")
+        if tcp is not None and token is None and session is None:
+            raise ValueError("over TCP a member's name needs the member's token")
+        self.socket_path = None if socket_path is None else str(socket_path)
+        self.tcp = tcp
         self._session = session
         self._member = member
+        self._token = token
         self.member: str | None = None  # as the club names us, after connect()
+        self.on_lobby: Callable[[Lobby], None] | None = None
+        self.on_lost: Callable[[str], None] | None = None
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
+        self._reading: asyncio.Task | None = None
+        self._waiting: tuple[Callable[[object], bool], str | None, asyncio.Future] | None = None
         self._lock = asyncio.Lock()
 
     @classmethod
@@ -75,24 +106,40 @@ class ClubClient:
 
     @property
     def address(self) -> Address:
-        return Address(unix=self.socket_path)
+        """Where the lobby, the seats and the spectators connect."""
+        return Address(unix=self.socket_path) if self.tcp is None else Address(tcp=self.tcp)
+
+    @property
+    def where(self) -> str:
+        return self.socket_path if self.tcp is None else f"{self.tcp[0]}:{self.tcp[1]}"
+
+    @property
+    def connected(self) -> bool:
+        return self._writer is not None and not self._writer.is_closing()
 
     async def connect(self) -> str:
         """Open the lobby connection; the member's name. ClubRefused, OSError."""
         await self._close_connection()
-        reader, writer = await asyncio.open_unix_connection(self.socket_path, limit=MAX_HOST_LINE)
+        if self.tcp is None:
+            reader, writer = await asyncio.open_unix_connection(self.socket_path, limit=MAX_HOST_LINE)
+        else:
+            reader, writer = await asyncio.open_connection(*self.tcp, limit=MAX_HOST_LINE)
         self._reader, self._writer = reader, writer
-        writer.write(club_encode(ClubHello(PROTOCOL_VERSION, self._session, self._member)))
-        reply = await self._receive()
-        if not isinstance(reply, ClubWelcome):
+        try:
+            writer.write(club_encode(ClubHello(PROTOCOL_VERSION, self._session, self._member, self._token)))
+            reply = await self._receive(reader)
+            if not isinstance(reply, ClubWelcome):
+                raise ClubRefused("protocol", f"unexpected answer from the club: {type(reply).__name__}")
+        except BaseException:
             await self._close_connection()
-            raise ClubRefused("protocol", f"unexpected answer from the club: {type(reply).__name__}")
+            raise
         self.member = reply.member
+        self._reading = asyncio.get_running_loop().create_task(self._read(reader, writer))
         return reply.member
 
-    async def _receive(self) -> object:
-        assert self._reader is not None
-        line = await asyncio.wait_for(self._reader.readline(), REPLY_TIMEOUT)
+    @staticmethod
+    async def _receive(reader: asyncio.StreamReader) -> object:
+        line = await asyncio.wait_for(reader.readline(), REPLY_TIMEOUT)
         if not line:
             raise ConnectionResetError("the club closed the connection")
         try:
@@ -103,21 +150,83 @@ class ClubClient:
             raise ClubRefused(message.kind, message.reason)
         return message
 
+    async def _read(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Every line after the welcome: pushes to on_lobby, replies to the
+        request waiting for them; a ping after PING_EVERY of silence, and the
+        connection given up after a second silence (the club answers pings)."""
+        reason = "the club closed the connection"
+        quiet = 0
+        try:
+            while True:
+                try:
+                    line = await asyncio.wait_for(reader.readline(), PING_EVERY)
+                except asyncio.TimeoutError:
+                    quiet += 1
+                    if quiet > 1:
+                        reason = f"no word from the club for {PING_EVERY * quiet:.0f} s"
+                        break
+                    writer.write(encode(Ping()))
+                    continue
+                quiet = 0
+                if not line:
+                    break
+                try:
+                    message = decode_club_host_message(line)
+                except BadMessage as error:
+                    reason = f"the club sent a bad message: {error}"
+                    break
+                self._take(message)
+        except (ConnectionError, OSError) as error:
+            reason = f"connection lost: {error.strerror or type(error).__name__}"
+        except asyncio.CancelledError:
+            reason = "closed"
+            raise
+        finally:
+            writer.close()
+            if self._writer is writer:
+                self._writer = self._reader = None
+            self._fail_waiting(ConnectionResetError(reason))
+            if reason != "closed" and self.on_lost is not None:
+                self.on_lost(reason)
+
+    def _take(self, message: object) -> None:
+        if isinstance(message, LobbyChanged):
+            if self.on_lobby is not None:
+                self.on_lobby(message.lobby())
+            return
+        if self._waiting is None or isinstance(message, Pong):
+            return  # an answer to a request given up (timed out, cancelled)
+        answers, request_id, future = self._waiting
+        if future.done():
+            return
+        if isinstance(message, Refused):
+            if message.id is None or message.id == request_id:  # not another request's
+                future.set_exception(ClubRefused(message.kind, message.reason))
+        elif answers(message):
+            future.set_result(message)
+
+    def _fail_waiting(self, error: Exception) -> None:
+        if self._waiting is not None and not self._waiting[2].done():
+            self._waiting[2].set_exception(error)
+
     async def _request(self, message: object, answers: Callable[[object], bool]) -> object:
         """Send `message` and return the reply that `answers` it. A reply to an
-        earlier request (one that timed out) is skipped, and a timeout closes
-        the connection, so no late reply is ever taken for another's."""
+        earlier request (one that timed out or was cancelled) is skipped, and a
+        timeout closes the connection, so no late reply is ever taken for another's."""
         async with self._lock:
             for attempt in (1, 2):
                 try:
-                    if self._writer is None or self._writer.is_closing():
+                    if not self.connected:
                         await self.connect()
                     assert self._writer is not None
-                    self._writer.write(club_encode(message))
-                    await self._writer.drain()
-                    while not answers(reply := await self._receive()):
-                        pass
-                    return reply
+                    future = asyncio.get_running_loop().create_future()
+                    self._waiting = (answers, getattr(message, "id", None), future)
+                    try:
+                        self._writer.write(club_encode(message))
+                        await self._writer.drain()
+                        return await asyncio.wait_for(future, REPLY_TIMEOUT)
+                    finally:
+                        self._waiting = None
                 except asyncio.TimeoutError:
                     await self._close_connection()
                     raise
@@ -128,6 +237,7 @@ class ClubClient:
             raise AssertionError("unreachable")
 
     async def lobby(self) -> Lobby:
+        """The lobby; from then on this connection follows it (on_lobby)."""
         reply = await self._request(ListGames(), lambda reply: isinstance(reply, Lobby))
         assert isinstance(reply, Lobby)
         return reply
@@ -157,6 +267,10 @@ class ClubClient:
 
     async def _close_connection(self) -> None:
         writer, self._writer, self._reader = self._writer, None, None
+        reading, self._reading = self._reading, None
+        if reading is not None and reading is not asyncio.current_task():
+            reading.cancel()
+            await asyncio.gather(reading, return_exceptions=True)
         if writer is not None:
             writer.close()
             try:

@@ -69,17 +69,20 @@ def _opponent(_instance: object, _attribute: Any, value: str) -> None:
 @frozen
 class ClubHello:
     """The first message of a lobby connection: a session token minted by a
-    front end (SSH, web), or a member's name over the Unix socket from the
-    club's own Unix user (the socket's permission is the check)."""
+    front end (SSH, web); or a member's name with the member's token (`sekigahara
+    member web-token NAME`), the door over TCP; or a member's name alone over the
+    Unix socket from the club's own Unix user (the socket's permission is the check)."""
 
     protocol: int
     session: str | None = field(validator=_bounded(MAX_TOKEN_LENGTH))
     member: str | None = field(validator=_bounded(MAX_MEMBER_NAME))
+    token: str | None = field(default=None, validator=_bounded(MAX_TOKEN_LENGTH))
 
 
 @frozen
 class ListGames:
-    """Ask for the lobby (answered by `lobby`)."""
+    """Ask for the lobby (answered by `lobby`). From then on the connection
+    follows the lobby: the club pushes `lobby_changed` when its lines change."""
 
 
 @frozen
@@ -163,6 +166,39 @@ class Lobby:
 
 
 @frozen
+class LobbyChanged:
+    """Pushed, unasked, to a lobby connection that has asked for the lobby
+    once (list_games), when what that lobby shows changed: a game of the
+    member's changed whose move it is or finished, a game was made, joined or
+    finished. The whole lobby, as `lobby` says it; at most a few a second per
+    member (a burst of changes is coalesced into one)."""
+
+    member: str
+    mine: tuple[GameLine, ...]
+    open: tuple[GameLine, ...]
+    watchable: tuple[GameLine, ...]
+    finished: tuple[GameLine, ...]
+
+    @classmethod
+    def of(cls, lobby: Lobby) -> LobbyChanged:
+        return cls(lobby.member, lobby.mine, lobby.open, lobby.watchable, lobby.finished)
+
+    def lobby(self) -> Lobby:
+        return Lobby(self.member, self.mine, self.open, self.watchable, self.finished)
+
+
+def lobby_key(lobby: Lobby) -> tuple[frozenset, ...]:
+    """What a lobby shows, to tell whether it changed: each section's lines
+    without their version and time (a move that leaves whose move it is
+    alone changes nothing shown), and without their order."""
+
+    def shown(lines: tuple[GameLine, ...]) -> frozenset:
+        return frozenset((line.game, line.ishida, line.tokugawa, line.to_move, line.status, line.result) for line in lines)
+
+    return (shown(lobby.mine), shown(lobby.open), shown(lobby.watchable), shown(lobby.finished))
+
+
+@frozen
 class Entry:
     """The answer to new_game, join_game, enter (seat set) and watch (seat
     None): connect to the same socket with this token."""
@@ -186,12 +222,13 @@ CLUB_CLIENT_MESSAGES: dict[type, str] = {
 CLUB_HOST_MESSAGES: dict[type, str] = {
     ClubWelcome: "club_welcome",
     Lobby: "lobby",
+    LobbyChanged: "lobby_changed",
     Entry: "entry",
     Refused: "refused",
     Pong: "pong",
 }
 ClubClientMessage = Union[ClubHello, ListGames, NewGame, JoinGame, Enter, Watch, WatchGame, Ping]
-ClubHostMessage = Union[ClubWelcome, Lobby, Entry, Refused, Pong]
+ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Refused, Pong]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()

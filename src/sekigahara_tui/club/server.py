@@ -46,18 +46,23 @@ from sekigahara_tui.club.protocol import (
     JoinGame,
     ListGames,
     Lobby,
+    LobbyChanged,
     NewGame,
     Watch,
     WatchGame,
     decode_club_client_message,
+    lobby_key,
 )
 from sekigahara_tui.club.protocol import encode as club_encode
 from sekigahara_tui.club.sessions import Sessions
-from sekigahara_tui.net.protocol import PROTOCOL_VERSION, GameOver, Hello, Ping, Pong, Refused, State, Welcome
+from sekigahara_tui.net.protocol import PROTOCOL_VERSION, GameOver, Hello, Ping, Pong, Refused, State, Welcome, encode_state
 from sekigahara_tui.net.server import REAP_AFTER, Connection, GameServer, HostedGame, SeatAccess, result_text
 from sekigahara_tui.net.store import Action, GameSummary, Store, StoreError
 
 DEFAULT_EVICT_AFTER = 5 * 60.0
+# A member's lobby connections are pushed at most one lobby_changed per this
+# many seconds: a burst of changes (a bot game under load) becomes one push.
+LOBBY_PUSH_EVERY = 0.25
 SPECTATOR_UNDO = "a spectator does not play"
 PUBLIC = frozenset(BOTH_SIDES)
 
@@ -116,9 +121,25 @@ class CatalogEntry:
     def open_side(self) -> Side | None:
         return next((side for side in BOTH_SIDES if self.players[side] is None), None)
 
+    def seen_by_all(self) -> tuple:
+        """What every member's lobby shows of this game (open, watchable, gone)."""
+        return (self.players[Side.ISHIDA], self.players[Side.TOKUGAWA], self.status)
+
+    def seen_by_players(self) -> tuple:
+        """What its players' lobbies show besides: whose move it is, the result."""
+        return (self.to_move, self.result)
+
 
 @define(eq=False)
 class LobbySession:
+    member: str
+    shown: tuple | None = None  # lobby_key of the last lobby sent (it follows the lobby once it asked for it)
+
+
+@define(eq=False)
+class SigningIn:
+    """A lobby connection whose member's token is being checked (off the loop)."""
+
     member: str
 
 
@@ -155,6 +176,13 @@ class ClubServer(GameServer):
         self._computer_seen: dict[tuple[str, Side], int] = {}  # steps whose events each bot was given
         self._computer_tasks: set[asyncio.Task] = set()
         self._evictor: asyncio.Task | None = None
+        # Lobby pushes: the connections following each member's lobby, what each
+        # game last showed, the members whose push is due, and when each was last pushed.
+        self._lobby_followers: dict[str, set[Connection]] = {}
+        self._lobby_seen: dict[str, tuple[tuple, tuple]] = {}
+        self._lobby_due: set[str] = set()
+        self._lobby_pushed_at: dict[str, float] = {}
+        self._sign_ins: set[asyncio.Task] = set()  # tokens being checked (TCP lobby connections)
 
     # --- the front ends' door ---------------------------------------------------------
 
@@ -237,6 +265,7 @@ class ClubServer(GameServer):
         else:
             deciding = game.host.state.decision.sides
             entry.to_move = tuple(side for side in BOTH_SIDES if side in deciding)
+        self._lobby_game_changed(entry)  # lobby pushes (the lobby part, below)
 
     # --- changes: spectators, the catalog, the computer ----------------------------------
 
@@ -316,6 +345,8 @@ class ClubServer(GameServer):
         super()._detach(connection)
         if connection.game is not None:
             self.last_used[connection.game.id] = time.monotonic()
+        if isinstance(connection.session, LobbySession):
+            self._lobby_unfollow(connection, connection.session.member)
         if isinstance(connection.session, Spectating):
             game = connection.session.game
             self.watchers.get(game.id, set()).discard(connection)
@@ -342,6 +373,15 @@ class ClubServer(GameServer):
             member = self.sessions.member_for(message.session)
             if member is None:
                 return refuse("not-authorised", "unknown or expired session: sign in again")
+        elif message.token is not None:
+            # The door over TCP (no peer credential): the member's name and token.
+            if message.member is None:
+                return refuse("not-authorised", "a token needs the member's name")
+            connection.session = SigningIn(message.member)
+            task = asyncio.get_running_loop().create_task(self._sign_in_with_token(connection, message.member, message.token))
+            self._sign_ins.add(task)
+            task.add_done_callback(self._sign_ins.discard)
+            return True
         elif message.member is not None:
             # The local door: the club's own Unix user, over the Unix socket
             # (the socket is 0600 in a 0700 directory; the peer credential too).
@@ -355,6 +395,22 @@ class ClubServer(GameServer):
         connection.session = LobbySession(member)
         self._send(connection, ClubWelcome(PROTOCOL_VERSION, member))
         return True
+
+    async def _sign_in_with_token(self, connection: Connection, member: str, token: str) -> None:
+        """The token is checked like the web front's (scrypt, in a thread: the
+        games go on meanwhile); a wrong one is answered late and closes."""
+        from sekigahara_tui.club.web_front import FAILED_SIGN_IN_DELAY, check_web_token
+
+        good = await asyncio.to_thread(check_web_token, self.data_dir, member, token)
+        if connection.session is None or connection.writer.is_closing():
+            return
+        if good and members.is_member(self.data_dir, member):
+            connection.session = LobbySession(member)
+            self._send(connection, ClubWelcome(PROTOCOL_VERSION, member))
+            return
+        await asyncio.sleep(FAILED_SIGN_IN_DELAY)
+        connection.send(Refused(None, "not-authorised", "that member's name and token do not match"))
+        connection.writer.close()
 
     def _watch_game(self, connection: Connection, message: WatchGame) -> bool:
         if message.protocol != PROTOCOL_VERSION:
@@ -375,25 +431,34 @@ class ClubServer(GameServer):
         return True
 
     def _send_spectator_state(self, connection: Connection, game: HostedGame) -> None:
+        # The spectators' chair: its view and events are made and encoded once
+        # per change for every spectator (net/server.py, Chair).
         host = game.host
+        chair = self._chair(game, None)
         first = min(connection.synced, host.step_count)
         events = tuple(public_events(step) for step in host.step_events(Side.ISHIDA, first))
         connection.synced = host.step_count
-        view = host.spectator_view()
-        connection.send(State(game.version, host.step_count, None, view, first, events, SPECTATOR_UNDO, host.is_over))
+        message = State(game.version, host.step_count, None, chair.view, first, events, SPECTATOR_UNDO, host.is_over)
+        connection.send_line(encode_state(message, chair.json, self._events_json(chair, first, events)))
 
     def _session_message(self, connection: Connection, message: object) -> bool:
         if isinstance(message, Ping):
             connection.send(Pong())
             return True
         session = connection.session
+        if isinstance(session, SigningIn):
+            connection.send(Refused(getattr(message, "id", None), "not-authorised", "wait for club_welcome"))
+            return True
         if isinstance(session, Spectating):
             connection.send(Refused(getattr(message, "id", None), "not-authorised", "a spectator cannot play"))
             return True
         assert isinstance(session, LobbySession)
         member = session.member
         if isinstance(message, ListGames):
-            self._send(connection, self.lobby_for(member))
+            lobby = self.lobby_for(member)
+            self._send(connection, lobby)
+            session.shown = lobby_key(lobby)
+            self._lobby_followers.setdefault(member, set()).add(connection)
         elif isinstance(message, NewGame):
             self._new_game(connection, member, message)
         elif isinstance(message, JoinGame):
@@ -437,6 +502,61 @@ class ClubServer(GameServer):
 
         return Lobby(member, newest(mine), newest(open_games), newest(watchable), newest(finished))
 
+    # --- lobby pushes --------------------------------------------------------------
+
+    def _lobby_game_changed(self, entry: CatalogEntry) -> None:
+        """A game's catalog entry changed: the members whose lobby shows the change
+        get a push soon. A change of players or status shows in every lobby (an
+        open game made, joined, finished); whose move it is, in its players' only."""
+        seen = (entry.seen_by_all(), entry.seen_by_players())
+        before = self._lobby_seen.get(entry.id)
+        if before == seen:
+            return  # the hot path: a move that leaves whose move it is alone
+        self._lobby_seen[entry.id] = seen
+        if not self._lobby_followers:
+            return
+        if before is None or before[0] != seen[0]:
+            due = list(self._lobby_followers)
+        else:
+            due = [player for player in entry.players.values() if player in self._lobby_followers]
+        for member in due:
+            self._lobby_push_soon(member)
+
+    def _lobby_unfollow(self, connection: Connection, member: str) -> None:
+        followers = self._lobby_followers.get(member)
+        if followers is not None:
+            followers.discard(connection)
+            if not followers:
+                del self._lobby_followers[member]
+
+    def _lobby_push_soon(self, member: str) -> None:
+        if member in self._lobby_due or not self._lobby_followers.get(member):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a game changed outside the server's loop): nobody follows then
+            return
+        self._lobby_due.add(member)
+        wait = self._lobby_pushed_at.get(member, -math.inf) + LOBBY_PUSH_EVERY - time.monotonic()
+        loop.call_later(max(0.0, wait), self._lobby_push, member)
+
+    def _lobby_push(self, member: str) -> None:
+        """Send the member's lobby to each of their following connections whose
+        last lobby shows something else (and nothing to the others)."""
+        self._lobby_due.discard(member)
+        followers = [c for c in self._lobby_followers.get(member, ()) if not c.writer.is_closing()]
+        if not followers:
+            self._lobby_followers.pop(member, None)
+            return
+        self._lobby_pushed_at[member] = time.monotonic()
+        lobby = self.lobby_for(member)
+        key = lobby_key(lobby)
+        for connection in followers:
+            session = connection.session
+            if isinstance(session, LobbySession) and session.shown != key:
+                session.shown = key
+                self._send(connection, LobbyChanged.of(lobby))
+
     def new_game(self, member: str, side: Side, opponent: str) -> str:
         """Make a game with `member` in `side` (StoreError); returns its id."""
         game_id = secrets.token_urlsafe(9)
@@ -446,6 +566,7 @@ class ClubServer(GameServer):
         self.catalog[game_id] = CatalogEntry(
             game_id, {s: players.get(s) for s in BOTH_SIDES}, "playing", None, info.created, info.created, 0
         )
+        self._lobby_game_changed(self.catalog[game_id])
         if opponent == "computer":
             self._find_game(game_id)  # the computer may have a decision at once
         return game_id
@@ -480,6 +601,7 @@ class ClubServer(GameServer):
             connection.send(Refused(message.id, "seat-taken", "someone else took that seat first"))
             return
         entry.players[side] = member
+        self._lobby_game_changed(entry)
         self._send(connection, Entry(message.id, entry.id, side, self.seat_token(entry.id, side)))
 
     def _enter(self, connection: Connection, member: str, message: Enter) -> None:

@@ -7,6 +7,11 @@ may see; the submitter's copy names the message it answers). A failed commit
 changes nothing. Stale versions are refused; a message id already applied is
 answered with the current state and not applied again (docs/protocol.md).
 
+Per change, each chair (a side, or the spectators') has its view made and
+encoded once for all its connections, reusing the JSON of the fields that did
+not change (Chair, protocol.ViewEncoder); a command sent exactly as one of the
+side's listed legal commands is not checked again (GameHost.propose_listed).
+
 One connection per seat at a time. Clients ping; a connection silent for
 `reap_after` seconds is dropped (so a half-open one frees its seat). The
 server is done when every game is over and nobody has been connected for
@@ -25,11 +30,13 @@ from pathlib import Path
 
 from attrs import define, field, frozen
 
+from rules.commands import Command
 from rules.errors import IllegalCommand
 from rules.notation import NotationError, format_command
 from rules.record import RecordError
 from rules.sides import Side
 from rules.state import GameState
+from rules.view import PlayerView
 from rules.untrusted import printable
 from sekigahara_tui.host import GameHost
 from sekigahara_tui.net.protocol import (
@@ -46,9 +53,13 @@ from sekigahara_tui.net.protocol import (
     State,
     Submit,
     Undo,
+    ViewEncoder,
     Welcome,
     decode_client_message,
     encode,
+    encode_events,
+    encode_state,
+    notation,
     read_line,
 )
 from sekigahara_tui.net.group_commit import GroupCommit
@@ -93,15 +104,35 @@ class Connection:
     session: object | None = None
 
     def send(self, message: object) -> None:
+        if not self.writer.is_closing():
+            self.send_line(encode(message))
+
+    def send_line(self, line: bytes) -> None:
+        """A message already encoded (a state shared by a chair's connections)."""
         if self.writer.is_closing():
             return
-        self.writer.write(encode(message))
+        self.writer.write(line)
         if self.writer.transport.get_write_buffer_size() > MAX_WRITE_BUFFER:
             self.writer.transport.abort()  # it stopped reading: let it reconnect
 
     def close(self) -> None:
         if not self.writer.is_closing():
             self.writer.close()
+
+
+@define(eq=False)
+class Chair:
+    """One chair of a game: a side, or the spectators'. Its view of the game's
+    current state is made and encoded once per change, however many
+    connections sit in it (a seat, or every spectator), and its encoder
+    re-encodes only what changed since the chair's last view."""
+
+    encoder: ViewEncoder = field(factory=ViewEncoder)
+    state: GameState | None = None  # the state `view` and `json` were made from
+    view: PlayerView | None = None
+    json: str = ""
+    events: dict[int, str] = field(factory=dict)  # first step -> the events' JSON, for `state`
+    legal: dict[str, Command] | None = None  # the view's legal commands by notation, once asked for
 
 
 @define(eq=False)
@@ -116,6 +147,7 @@ class HostedGame:
     # One change at a time: a command is checked against the state it will
     # change, and the next waits until it is stored and applied.
     changing: asyncio.Lock = field(factory=asyncio.Lock)
+    chairs: dict[Side | None, Chair] = field(factory=dict)  # None: the spectators'
 
     @property
     def id(self) -> str:
@@ -395,8 +427,11 @@ class GameServer:
         async with game.changing:
             if self._already_applied(connection, game, side, message.id) or self._stale(connection, game, message.id, message.version):
                 return
+            listed = self._listed(game, side, message.command)
             try:
-                step = game.host.propose_text(message.command, side)
+                # A command exactly as the side's legal list gave it needs no
+                # second check (rebuilding the list costs as much as the move).
+                step = game.host.propose_listed(listed) if listed is not None else game.host.propose_text(message.command, side)
             except (NotationError, IllegalCommand) as error:
                 connection.send(Refused(message.id, "illegal", printable(str(error), 300)))
                 return
@@ -462,21 +497,59 @@ class GameServer:
         game, side = connection.game, connection.side
         assert game is not None and side is not None
         host = game.host
+        chair = self._chair(game, side)
         first = min(connection.synced, host.step_count)
         events = tuple(tuple(step) for step in host.step_events(side, first))
         connection.synced = host.step_count
-        connection.send(
-            State(
-                version=game.version,
-                steps=host.step_count,
-                reply_to=reply_to,
-                view=host.view(side),
-                first_step=first,
-                events=events,
-                undo=host.why_no_undo(side),
-                over=host.is_over,
-            )
+        message = State(
+            version=game.version,
+            steps=host.step_count,
+            reply_to=reply_to,
+            view=chair.view,
+            first_step=first,
+            events=events,
+            undo=host.why_no_undo(side),
+            over=host.is_over,
         )
+        connection.send_line(encode_state(message, chair.json, self._events_json(chair, first, events)))
+
+    @staticmethod
+    def _chair(game: HostedGame, side: Side | None) -> Chair:
+        """The chair of `side` (None: the spectators'), its view made for the
+        game's current state if it is not yet (a view is a function of the
+        state: after an undo too)."""
+        chair = game.chairs.get(side)
+        if chair is None:
+            chair = game.chairs[side] = Chair()
+        state = game.host.state
+        if chair.state is not state:
+            chair.view = game.host.view(side) if side is not None else game.host.spectator_view()
+            chair.json = chair.encoder.encode(chair.view)
+            chair.state = state
+            chair.events.clear()
+            chair.legal = None
+        return chair
+
+    @staticmethod
+    def _listed(game: HostedGame, side: Side, text: str) -> Command | None:
+        """The command of `side`'s legal list whose notation is exactly `text`,
+        if the side's view of the current state was made (the list is the
+        engine's legal_commands of that state); None if not listed or not known."""
+        chair = game.chairs.get(side)
+        if chair is None or chair.state is not game.host.state or chair.view is None:
+            return None
+        if chair.legal is None:
+            chair.legal = {notation(command): command for command in chair.view.legal}
+        return chair.legal.get(text)
+
+    @staticmethod
+    def _events_json(chair: Chair, first: int, events: tuple) -> str:
+        """The JSON of the chair's events from step `first` on (made once for
+        all the chair's connections that hold the same steps)."""
+        text = chair.events.get(first)
+        if text is None:
+            text = chair.events[first] = encode_events(events)
+        return text
 
 
 def writer_closing(connection: Connection) -> bool:

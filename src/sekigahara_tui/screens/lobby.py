@@ -3,8 +3,11 @@ games waiting for an opponent, games to watch, finished games.
 
 Keys: n a new game open to any member, c a new game against the computer,
 enter to resume, join or watch the chosen game, w to watch it, r to refresh.
-A game opens on the game screen through a ClubTable (club/client.py); ctrl+l
-leaves it for the lobby (the game goes on; come back to it from the lobby).
+The list is not polled: the club pushes the new lobby when it changes
+(lobby_changed, docs/club.md); a dropped connection is opened again after a
+pause, growing up to RETRY_LONGEST. A game opens on the game screen through
+a ClubTable (club/client.py); ctrl+l leaves it for the lobby (the game goes
+on; come back to it from the lobby).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
 from rules.surface import BOTH_SIDES, Side
@@ -23,7 +27,8 @@ from sekigahara_tui.club.protocol import Entry, GameLine, Lobby
 from sekigahara_tui.labels import side_name
 from sekigahara_tui.screens.game import GameScreen
 
-REFRESH_EVERY = 5.0
+RETRY_FIRST = 1.0  # seconds before asking again after the club could not be reached
+RETRY_LONGEST = 30.0
 
 
 class ClubGameScreen(GameScreen):
@@ -79,6 +84,8 @@ class LobbyScreen(Screen[None]):
         self.save_dir = save_dir
         self.lobby: Lobby | None = None
         self._rows: dict[str, tuple[str, GameLine]] = {}
+        self._retry_in = RETRY_FIRST
+        self._retry: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Connecting to the club…", id="who", markup=False)
@@ -90,16 +97,37 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#games", DataTable).focus()
+        self.club.on_lobby = self._pushed
+        self.club.on_lost = self._lost
         self.action_refresh()
-        self.set_interval(REFRESH_EVERY, self._auto_refresh)
 
-    def on_screen_resume(self) -> None:
-        if self.lobby is not None:
-            self.action_refresh()
+    def on_unmount(self) -> None:
+        self.club.on_lobby = self.club.on_lost = None
 
-    def _auto_refresh(self) -> None:
-        if self.is_current:
-            self.action_refresh()
+    # The club client's reader task calls these, outside Textual's message loop:
+    # they post to it (a table changed from outside never lays itself out again).
+
+    def _pushed(self, lobby: Lobby) -> None:
+        if self.is_mounted:
+            self.call_later(self.show, lobby)
+
+    def _lost(self, reason: str) -> None:
+        """The lobby connection dropped: no pushes until it is opened again."""
+        if self.is_mounted:
+            self.call_later(self._reconnect, reason)
+
+    def _reconnect(self, reason: str) -> None:
+        self.say(f"Lost the club ({reason}); trying again")
+        self._retry_later()
+
+    def _retry_later(self) -> None:
+        if self._retry is None:
+            self._retry = self.set_timer(self._retry_in, self._retry_now)
+            self._retry_in = min(self._retry_in * 2, RETRY_LONGEST)
+
+    def _retry_now(self) -> None:
+        self._retry = None
+        self.action_refresh()
 
     def say(self, text: str) -> None:
         self.query_one("#lobby-message", Static).update(text)
@@ -114,8 +142,12 @@ class LobbyScreen(Screen[None]):
             self.say(f"The club refused: {error}")
             return
         except (OSError, TimeoutError) as error:
-            self.say(f"Cannot reach the club: {getattr(error, 'strerror', None) or error}")
+            self.say(f"Cannot reach the club: {getattr(error, 'strerror', None) or error}; trying again")
+            self._retry_later()
             return
+        if self._retry_in != RETRY_FIRST:  # back after trouble: the message is stale
+            self._retry_in = RETRY_FIRST
+            self.say("")
         self.show(lobby)
 
     def show(self, lobby: Lobby) -> None:
