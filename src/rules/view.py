@@ -11,6 +11,9 @@ the seed or the generator's state.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache, lru_cache
+from operator import itemgetter
+from typing import Callable
 
 from attrs import evolve, frozen
 
@@ -21,6 +24,7 @@ from rules.decision_help import DecisionHelp, help_for
 from rules.engine import asks, legal_commands
 from rules.stack_moves import steps_left, why_no_force_march
 from rules.pair import Pair
+from rules.places import place_index
 from rules.sides import Side
 from rules.victory import victory_points
 from rules.state import (
@@ -197,52 +201,114 @@ class PlayerView:
         return dict(self.enemy_counts).get(place, 0)
 
 
-def view(state: GameState, side: Side) -> PlayerView:
-    c = default_components()
-    own: list[tuple[str, str]] = []
-    known: list[tuple[str, str]] = []
-    # Once the game is over (R56) the blocks are turned face up: the final
-    # board hides nothing (hands and draw piles stay private).
-    over = state.result is not None
-    counts: Counter[str] = Counter()
-    for block, place in zip(c.blocks, state.positions):
-        if block.side is side:
-            own.append((block.id, place))
-            continue
-        counts[place] += 1
-        if place in ALWAYS_PUBLIC_PLACES or block.id in state.revealed or over:
-            known.append((block.id, place))
-    return PlayerView(
-        side=side,
+# --- making views -------------------------------------------------------------
+# A host makes both sides' views (and the spectators') after every command, so
+# a view is made from parts: what every chair sees alike is worked out once per
+# state, and a side's blocks are picked out of the positions in C (itemgetter),
+# not looked at one by one.
+
+
+@cache
+def _side_blocks(side: Side) -> tuple[tuple[str, ...], Callable[[tuple[str, ...]], tuple[str, ...]]]:
+    """The side's block ids in component order, and a getter of their places."""
+    blocks = default_components().blocks
+    own = [n for n, block in enumerate(blocks) if block.side is side]
+    return tuple(blocks[n].id for n in own), _getter(own)
+
+
+def _is_side(block: str, side: Side) -> bool:
+    return default_components().block(block).side is side
+
+
+def _getter(indexes: list[int]) -> Callable[[tuple[str, ...]], tuple[str, ...]]:
+    get = itemgetter(*indexes)
+    return get if len(indexes) > 1 else lambda positions: (get(positions),)
+
+
+# The parts of the last few states' views that every chair shares, by the
+# identity of the state (each entry holds its state, so an id is not reused
+# while the entry lives); emptied when full, as a host needs only the latest.
+_SHARED: dict[int, tuple[GameState, dict[str, object]]] = {}
+_MAX_SHARED = 64
+
+
+def _shared_parts(state: GameState) -> dict[str, object]:
+    """The fields of a view that are the same whoever looks (public, R55)."""
+    hit = _SHARED.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    places = place_index(state.positions)
+    cards = state.cards
+    parts: dict[str, object] = dict(
         week=state.week,
         turn=state.turn,
         phase=state.phase,
         first_player=state.first_player,
         active=state.active,
         decision=state.decision,
-        own_blocks=tuple(own),
-        enemy_counts=tuple(sorted(counts.items())),
-        enemy_known=tuple(known),
-        mori_box=state.blocks_at(MORI_BOX),
-        discs=tuple(DiscView(d.id, d.side, d.location, d.id in state.discs) for d in c.discs),
-        bag_sizes=Pair.of(lambda s: len(state.blocks_at(BAG, s))),
-        recruitment_box_sizes=Pair.of(lambda s: len(state.blocks_at(RECRUITMENT_BOX[s], s))),
-        hand=state.cards[side].hand,
-        set_aside=state.secret[side],
-        enemy_hand_size=len(state.cards[side.other].hand),
-        draw_pile_sizes=state.cards.map(lambda cards: len(cards.draw_pile)),
-        discard_pile_sizes=state.cards.map(lambda cards: len(cards.discard_pile)),
-        top_discards=state.cards.map(lambda cards: cards.discard_pile[-1] if cards.discard_pile else None),
+        mori_box=places.at(MORI_BOX),
+        discs=_disc_views(state.discs),
+        bag_sizes=Pair(len(places.at(BAG, Side.ISHIDA)), len(places.at(BAG, Side.TOKUGAWA))),
+        recruitment_box_sizes=Pair(
+            len(places.at(RECRUITMENT_BOX[Side.ISHIDA], Side.ISHIDA)),
+            len(places.at(RECRUITMENT_BOX[Side.TOKUGAWA], Side.TOKUGAWA)),
+        ),
+        draw_pile_sizes=Pair(len(cards.ishida.draw_pile), len(cards.tokugawa.draw_pile)),
+        discard_pile_sizes=Pair(len(cards.ishida.discard_pile), len(cards.tokugawa.discard_pile)),
+        top_discards=cards.map(lambda pile: pile.discard_pile[-1] if pile.discard_pile else None),
         resource_control=state.resource_control,
         castle_control=state.castle_control,
-        movement=movement_view(state, own=state.active is side),
         combat=combat_view(state.combat),
+        movement=movement_view(state, own=False),  # the active side's own is made in view()
         result=state.result,
         vp=victory_points(state),
         prompt=asks(state.decision.kind),
         help=help_for(state.decision.kind),
-        legal=tuple(legal_commands(state, side)),
-        hand_sizes=state.cards.map(lambda cards: len(cards.hand)),
+        hand_sizes=Pair(len(cards.ishida.hand), len(cards.tokugawa.hand)),
+    )
+    if len(_SHARED) >= _MAX_SHARED:
+        _SHARED.clear()
+    _SHARED[id(state)] = (state, parts)
+    return parts
+
+
+def _active_parts(state: GameState) -> dict[str, object]:
+    return {**_shared_parts(state), "movement": movement_view(state, own=True)}
+
+
+@lru_cache(maxsize=64)  # a few sets of discs in play recur all game
+def _disc_views(in_play: frozenset[str]) -> tuple[DiscView, ...]:
+    return tuple(DiscView(d.id, d.side, d.location, d.id in in_play) for d in default_components().discs)
+
+
+def view(state: GameState, side: Side) -> PlayerView:
+    parts = _shared_parts(state) if state.active is not side else _active_parts(state)
+    return _made(state, side, tuple(legal_commands(state, side)), parts)
+
+
+def _made(state: GameState, side: Side, legal: tuple[Command, ...], parts: dict[str, object]) -> PlayerView:
+    own_ids, own_places = _side_blocks(side)
+    places = place_index(state.positions)
+    enemy = side.other
+    # Once the game is over (R56) the blocks are turned face up: the final
+    # board hides nothing (hands and draw piles stay private).
+    if state.result is not None:
+        shown = [block for _, blocks in places.by_place(enemy) for block in blocks]
+    else:
+        shown = [*places.at(MORI_BOX, enemy), *places.at(ELIMINATED, enemy)]
+        shown += [block for block in state.revealed if _is_side(block, enemy) and state.place_of(block) not in ALWAYS_PUBLIC_PLACES]
+    block_index = default_components().block_index
+    known = tuple((block, state.place_of(block)) for block in sorted(shown, key=block_index))
+    return PlayerView(
+        side=side,
+        own_blocks=tuple(zip(own_ids, own_places(state.positions))),
+        enemy_counts=tuple(sorted((place, len(blocks)) for place, blocks in places.by_place(enemy))),
+        enemy_known=known,
+        hand=state.cards[side].hand,
+        set_aside=state.secret[side],
+        enemy_hand_size=len(state.cards[side.other].hand),
+        legal=legal,
+        **parts,
     )
 
 
@@ -251,8 +317,7 @@ def spectator_view(state: GameState) -> PlayerView:
     know. Of each side's blocks, the public ones by name (Mori Box, eliminated,
     revealed) and the rest as counts per place; no hand, no secret choice, no
     stack move in progress, no legal command. Drawn from Ishida's chair."""
-    chair = Side.ISHIDA
-    seen = view(state, chair)
+    seen = _made(state, Side.ISHIDA, (), _shared_parts(state))  # the stack move unseen: own=False
     over = state.result is not None  # R56: the final board is face up
     public = {block for block, place in seen.own_blocks if place in ALWAYS_PUBLIC_PLACES or block in state.revealed or over}
     hidden: Counter[str] = Counter(place for block, place in seen.own_blocks if block not in public)
@@ -262,7 +327,5 @@ def spectator_view(state: GameState) -> PlayerView:
         own_hidden_counts=tuple(sorted(hidden.items())),
         hand=(),
         set_aside=(),
-        movement=movement_view(state, own=False),
-        legal=(),
         spectator=True,
     )
