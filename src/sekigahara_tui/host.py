@@ -30,17 +30,26 @@ class Step:
     its events, and why it may not be undone (None if R58 allows it)."""
 
     command: Command | None
-    state: GameState
+    # None once a host that keeps only what undo may need has let it go
+    # (GameHost(keep_states=False)): only the club and network hosts do.
+    state: GameState | None
     events: tuple[Event, ...]
     final: str | None
 
 
 class GameHost:
-    def __init__(self, record: GameRecord, steps: list[Step], autosave: Path | None = None) -> None:
+    def __init__(self, record: GameRecord, steps: list[Step], autosave: Path | None = None, *, keep_states: bool = True) -> None:
         self._record = record
         self._steps = steps
         self._autosave = autosave
         self.autosave_error: str | None = None  # why the last autosave failed, if it did
+        # A host of many games keeps only the states undo may go back to: no
+        # undo goes past a final step (R58), so the states before the last
+        # final step are let go (a whole game's states are about 3/4 of its
+        # memory). A hot-seat host keeps them all, for its replay.
+        self._keep_states = keep_states
+        self._forgotten = 0  # steps before this one hold no state
+        self._forget_old_states()
 
     # --- starting ------------------------------------------------------------
 
@@ -50,13 +59,16 @@ class GameHost:
         return cls.from_record(evolve(new_record(seed), computer=computer), autosave)
 
     @classmethod
-    def from_record(cls, record: GameRecord, autosave: Path | None = None) -> GameHost:
-        """Replay a record; a bad one raises RecordError and nothing is made."""
+    def from_record(cls, record: GameRecord, autosave: Path | None = None, *, keep_states: bool = True) -> GameHost:
+        """Replay a record; a bad one raises RecordError and nothing is made.
+        keep_states=False: keep only the states undo may need (see __init__)."""
         steps: list[Step] = []
+        before: GameState | None = None
         for command, state, events in replay_steps(record):
-            final = "the game began here" if command is None else why_step_is_final(steps[-1].state, state, events)
+            final = "the game began here" if before is None else why_step_is_final(before, state, events)
             steps.append(Step(command, state, events, final))
-        host = cls(record, steps, autosave)
+            before = state
+        host = cls(record, steps, autosave, keep_states=keep_states)
         host._write_autosave()
         return host
 
@@ -68,7 +80,9 @@ class GameHost:
 
     @property
     def state(self) -> GameState:
-        return self._steps[-1].state
+        state = self._steps[-1].state
+        assert state is not None  # the last step's state is always kept
+        return state
 
     @property
     def record(self) -> GameRecord:
@@ -142,6 +156,7 @@ class GameHost:
         if step.command is None:
             raise ValueError("the setup step cannot be accepted")
         self._steps.append(step)
+        self._forget_old_states()
         self._record = self._record.with_command(step.command)
         self._write_autosave()
         return step.events
@@ -169,6 +184,17 @@ class GameHost:
         self._record = self._record.without_last_command()
         self._write_autosave()
         return step.command
+
+    def _forget_old_states(self) -> None:
+        """Without keep_states: let go of the states before the last final step."""
+        if self._keep_states:
+            return
+        last_final = max((n for n in range(self._forgotten, len(self._steps)) if self._steps[n].final is not None), default=None)
+        if last_final is None:
+            return
+        for n in range(self._forgotten, last_final):
+            self._steps[n] = evolve(self._steps[n], state=None)
+        self._forgotten = last_final
 
     # --- saving --------------------------------------------------------------
 

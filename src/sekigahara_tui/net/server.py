@@ -185,7 +185,8 @@ class GameServer:
     def add_game(self, game_id: str, seats: dict[Side, SeatAccess]) -> HostedGame:
         """Load a game from the store and replay it (StoreError, RecordError)."""
         info, actions = self.store.load_game(game_id)
-        host = GameHost.from_record(record_of(info, actions))
+        # A host of many games keeps only the states undo may need (host.py).
+        host = GameHost.from_record(record_of(info, actions), keep_states=False)
         game = HostedGame(info, host, actions, dict(seats), {}, {})
         for version, action in enumerate(actions, start=1):
             if action.client_id is not None:

@@ -1,0 +1,61 @@
+"""R58 in a host of many games: the network host keeps only the states undo
+may go back to (GameHost(keep_states=False)), and plays exactly as a host that
+keeps them all, undos included."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.engine import legal_commands
+from rules.sides import BOTH_SIDES
+from sekigahara_tui.host import GameHost
+
+
+def play_side_by_side(seed: int) -> tuple[GameHost, GameHost, int]:
+    """A whole random game on a full host and a lean one, with undos wherever
+    R58 allows one (a third of the time): returns both hosts and the undos made."""
+    full, lean = GameHost.new(seed), GameHost.new(seed)
+    lean = GameHost.from_record(lean.record, keep_states=False)
+    chooser = random.Random(seed)
+    undos = 0
+    while not full.is_over:
+        side = next(s for s in BOTH_SIDES if legal_commands(full.state, s))
+        assert full.why_no_undo(side) == lean.why_no_undo(side)
+        if full.why_no_undo(side) is None and chooser.random() < 1 / 3:
+            assert full.undo(side) == lean.undo(side)
+            undos += 1
+        else:
+            command = chooser.choice(legal_commands(full.state, side))
+            full.accept(full.propose_listed(command))
+            lean.accept(lean.propose_listed(command))
+        assert lean.state == full.state
+        kept = [n for n, step in enumerate(lean._steps) if step.state is not None]
+        last_final = max(n for n, step in enumerate(lean._steps) if step.final is not None)
+        assert kept == list(range(last_final, lean.step_count))
+    return full, lean, undos
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_R58_a_lean_host_plays_and_undoes_exactly_as_a_full_host(seed):
+    full, lean, undos = play_side_by_side(seed)
+    assert undos > 0
+    assert lean.record == full.record
+    assert [s.events for s in lean._steps] == [s.events for s in full._steps]
+    for side in BOTH_SIDES:
+        assert lean.step_events(side) == full.step_events(side)
+    # Only the last final step's state (the game is over: the last step) is held.
+    assert [n for n, step in enumerate(lean._steps) if step.state is not None] == [lean.step_count - 1]
+
+
+def test_R58_a_lean_host_loaded_mid_game_holds_the_states_since_the_last_final_step():
+    host = GameHost.new(5)
+    chooser = random.Random(5)
+    while host.step_count < 120:
+        side = next(s for s in BOTH_SIDES if legal_commands(host.state, s))
+        host.accept(host.propose_listed(chooser.choice(legal_commands(host.state, side))))
+    lean = GameHost.from_record(host.record, keep_states=False)
+    last_final = max(n for n, step in enumerate(host._steps) if step.final is not None)
+    assert [n for n, step in enumerate(lean._steps) if step.state is not None] == list(range(last_final, 120))
+    assert lean.state == host.state
