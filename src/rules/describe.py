@@ -2,7 +2,8 @@
 
 The game log is rendered from events, never stored as strings (architecture.md).
 `describe(event, side)` speaks to the reader: "You ..." for what `side` did,
-"Tokugawa ..." or "Ishida ..." for the other side. Pieces, cards and places are
+"Tokugawa ..." or "Ishida ..." for the other side; `describe_neutral(event)`
+names both sides, for a reader who plays neither. Pieces, cards and places are
 named from the components, never by id. An event seen by `side` is already
 redacted for it, so a line says only what its event carries. Rule numbers from
 the rulebook (RULES.md) follow in parentheses where they help.
@@ -58,7 +59,7 @@ from rules.sides import Side
 from rules.state import BAG, ELIMINATED, MORI_BOX, RECRUITMENT_BOX, MovementOption
 from rules.victory import HIDEYORI_CAPTURED, ISHIDA_ELIMINATED, TOKUGAWA_ELIMINATED, VICTORY_POINTS
 
-__all__ = ["describe"]
+__all__ = ["describe", "describe_neutral"]
 
 E = TypeVar("E", bound=Event)
 Describer = Callable[[Any, Side], str]
@@ -73,6 +74,13 @@ def describe(event: Event, side: Side) -> str:
     except KeyError:
         raise TypeError(f"no description for event {type(event).__name__}") from None
     return describer(event, side)
+
+
+def describe_neutral(event: Event) -> str:
+    """One log line naming both sides, never "you": for a reader who plays
+    neither side (a spectator, a replay). Every line is written for a viewer,
+    and no side is this reader."""
+    return describe(event, None)  # type: ignore[arg-type]
 
 
 def _describes(cls: type[E]) -> Callable[[Callable[[E, Side], str]], Callable[[E, Side], str]]:

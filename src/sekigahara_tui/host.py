@@ -112,6 +112,12 @@ class GameHost:
         """The events `side` may see (R55) step by step, from step `since` on."""
         return [[e for e in step.events if side in e.visible_to()] for step in self._steps[since:]]
 
+    def every_step_events(self, since: int = 0) -> list[tuple[Event, ...]]:
+        """Every event of each step from step `since` on, whoever may see it:
+        for the host's own use (the club picks a spectator's out of them),
+        never to be sent to a seat as it is."""
+        return [step.events for step in self._steps[since:]]
+
     @property
     def step_count(self) -> int:
         return len(self._steps)

@@ -14,12 +14,11 @@ and only the events both sides saw.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from attrs import frozen
 
-from rules.describe import describe
+from rules.describe import describe, describe_neutral
 from rules.events import Event, OpponentEvent
 from rules.notation import format_command
 from rules.record import GameRecord, load_record
@@ -110,7 +109,7 @@ class ReplayModel:
         else:
             command = f"{step.command.side.value.capitalize()} decides (the game is not over: its secrets stay hidden)"
         lines: dict[Side | None, tuple[str, ...]] = {
-            None: tuple(neutral(e) for e in step.events if e.visible_to() == PUBLIC),
+            None: tuple(describe_neutral(e) for e in step.events if e.visible_to() == PUBLIC),
         }
         if self.over:
             for side in BOTH_SIDES:
@@ -121,14 +120,5 @@ class ReplayModel:
                 )
         return ReplayFrame(index, self.count, state.week, heading, command, lines)
 
-
-YOU = re.compile(r"\byou(r|rs)?\b", re.IGNORECASE)
-
-
-def neutral(event: Event) -> str:
-    """A public event in words that name both sides (no "you"): as the side it is
-    not about saw it."""
-    texts = [describe(event, side) for side in BOTH_SIDES]
-    return next((text for text in texts if not YOU.search(text)), texts[0])
 
 __all__ = ["ReplayFrame", "ReplayModel"]

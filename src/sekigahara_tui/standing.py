@@ -9,9 +9,10 @@ the setup's control (R6, 4.3) and how many blocks each side sets up where
 (5.2.1, 5.2.2) are printed in the components, so the fold starts from those and
 skips the setup's events (which say the same).
 
-A spectator's log holds only the events both sides see: it lacks the counts of
-blocks moved, retreated or mustered one at a time, so a spectator's figures are
-not exact and `Standing.exact` says so.
+A log of only the events both sides see lacks the counts of blocks moved,
+retreated or mustered one at a time, so its figures are not exact and
+`Standing.exact` says so. The club gives a spectator the count-only twins as
+well (club/server.py, SPECTATOR_TWINS), which make them exact again.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Spectators see public information only (R55 for both sides): every byte a
 spectator receives across a whole game, captured on the wire, holds no hidden
 block id and no hand card of either side, and is exactly the public view and
-the events both sides see."""
+the events both sides see, with the count-only twins of private events that
+the club passes (club/server.py, SPECTATOR_TWINS): each names no block, no card."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from rules.sides import BOTH_SIDES, Side
 from rules.state import ELIMINATED, MORI_BOX
 from rules.view import view
 from rules.view import spectator_view
-from sekigahara_tui.club.server import public_events
+from sekigahara_tui.club.server import SPECTATOR_TWINS, public_events
 from sekigahara_tui.net.locations import Address
 from sekigahara_tui.net.protocol import AnyEvent, converter
 from sekigahara_tui.net.store import commands_standing
@@ -49,6 +50,8 @@ def check_spectator_bytes(lines: list[bytes], truth: ClubGameTruth) -> int:
     public events, and names no hidden block and no hand card of either side."""
     c = default_components()
     all_blocks = {block.id for block in c.blocks}
+    all_cards = {card.id for card in c.cards}
+    public = frozenset(BOTH_SIDES)
     checked = 0
     cache: dict[int, list] = {}
     for line in lines:
@@ -57,6 +60,12 @@ def check_spectator_bytes(lines: list[bytes], truth: ClubGameTruth) -> int:
         assert not keys & FORBIDDEN_KEYS, f"a spectator received keys {keys & FORBIDDEN_KEYS}"
         if data["type"] != "state":
             continue
+        received = [[converter.structure(e, AnyEvent) for e in step] for step in data["events"]]
+        for event, sent_event in ((e, s) for step, sent_step in zip(received, data["events"]) for e, s in zip(step, sent_step)):
+            if event.visible_to() != public:  # one side's: only an allowed twin, naming no block and no card
+                assert type(event) in SPECTATOR_TWINS, f"a spectator received {type(event).__name__}"
+                named = words(sent_event)[1] & (all_blocks | all_cards)
+                assert not named, f"a spectator received {sorted(named)} in {type(event).__name__}"
         version = data["version"]
         steps = cache.setdefault(version, truth.steps_at(version))
         state = steps[-1][1]
@@ -73,7 +82,7 @@ def check_spectator_bytes(lines: list[bytes], truth: ClubGameTruth) -> int:
         sent = converter.structure(data["view"], type(view(state, ISHIDA)))
         assert sent == spectator_view(state)
         assert sent.hand == () and sent.set_aside == () and sent.legal == ()
-        assert [[converter.structure(e, AnyEvent) for e in step] for step in data["events"]] == true_events
+        assert received == true_events
         checked += 1
     return checked
 
@@ -99,7 +108,14 @@ async def test_a_spectator_receives_no_hidden_block_or_hand_card_across_a_whole_
     truth = ClubGameTruth(club.store, made.game)
     assert check_spectator_bytes(proxy.received, truth) > 100
     host = club.server.games[made.game].host
-    assert watcher.over and watcher.log == late.log == [e for e in host.events_for(ISHIDA) if e.visible_to() == frozenset(BOTH_SIDES)]
+    spectators = [e for _, _, events in truth.steps for e in public_events(list(events))]
+    assert watcher.over and watcher.log == late.log == spectators
+    assert [e for e in spectators if e.visible_to() == frozenset(BOTH_SIDES)] == [
+        e for e in host.events_for(ISHIDA) if e.visible_to() == frozenset(BOTH_SIDES)]
+    # the twins of both sides' private events came too (R55: counts only)
+    assert {(type(e).__name__, e.side) for e in spectators if type(e) in SPECTATOR_TWINS} >= {
+        (name, side) for name in ("OpponentPlacedBlocks", "OpponentMovedBlocks", "OpponentDrewCards", "OpponentDecided")
+        for side in BOTH_SIDES}
     # a spectator cannot play
     assert watcher.view.legal == ()
     for c in (alice, bob, carol):
@@ -129,6 +145,13 @@ async def test_a_spectator_cannot_submit_and_the_leak_check_can_fail(club):
     full = encode(State(game.version, state.step_count, None, state.view(ISHIDA), state.step_count, (), "x", False))
     with pytest.raises(AssertionError, match="hidden blocks"):
         check_spectator_bytes([full], ClubGameTruth(club.store, made.game))
+    # and on a private event, whose twin alone a spectator may have
+    from rules.events import BlocksMoved
+
+    moved = BlocksMoved(ISHIDA, ("ishida-leader",), "osaka", "kyoto")
+    private = encode(State(game.version, state.step_count, None, state.spectator_view(), state.step_count - 1, ((moved,),), "x", False))
+    with pytest.raises(AssertionError, match="received BlocksMoved"):
+        check_spectator_bytes([private], ClubGameTruth(club.store, made.game))
     await watcher.close()
     await task
     await alice.close()

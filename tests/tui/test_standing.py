@@ -86,9 +86,10 @@ def test_r55_the_figures_from_a_networked_seats_log_as_it_crossed_the_wire(games
 
 
 def test_r55_a_spectators_log_lacks_the_hidden_moves_so_no_figures_are_drawn_for_it(games):
-    """A spectator sees no side's private events nor their count-only twins: a
-    muster of one block (7.2 option 2) and every move are missing, so its fold
-    is wrong somewhere and the figures are left out, saying why."""
+    """A log of only the events both sides see (no count-only twins, as a
+    spectator's was before the club passed them): a muster of one block (7.2
+    option 2) and every move are missing, so its fold is wrong somewhere and
+    the figures are left out, saying why."""
     assert any(weekly_standing(g.log(None), g.last_week, spectator=True).blocks != g.blocks for g in games)
     game = games[0]
     assert not weekly_standing(game.log(None), game.last_week, spectator=True).exact

@@ -305,7 +305,8 @@ class _FirstLineSwapped:
 class WatchClient(Client):
     """A spectator: a Client whose connection begins with watch_game instead
     of a seat's hello. It receives the public view (Ishida's chair, nothing
-    hidden of either side) and the events both sides see; it cannot play."""
+    hidden of either side), the events both sides see and the count-only twins
+of private ones (club/server.py); it cannot play."""
 
     def __init__(self, address: Address, game: str, token: str, listener=None, **options) -> None:
         super().__init__(address, game, Side.ISHIDA, token, listener, **options)

@@ -350,11 +350,13 @@ class GameScreen(Screen[None]):
         seat = self.current
         events = seat.log
         shown = self._logged
+        # A spectator plays neither side: its lines name both (no "you").
+        neutral = seat.view is not None and seat.view.spectator
         if shown is None or shown[0] is not self.seat or shown[1] != seat.log_generation or shown[2] > len(events):
             log.clear()
-            log.add(events, self.seat)
+            log.add(events, self.seat, neutral)
         else:
-            log.add(events[shown[2]:], self.seat)
+            log.add(events[shown[2]:], self.seat, neutral)
         self._logged = (self.seat, seat.log_generation, len(events))
 
     def _report_warning(self) -> None:

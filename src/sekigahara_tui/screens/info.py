@@ -32,6 +32,8 @@ from sekigahara_tui.standing import weekly_standing
 from sekigahara_tui.widgets.map_panel import MapPanel
 
 WeekBegan = next(cls for cls in surface.EVENT_TYPES if cls.__name__ == "WeekBegan")
+# What the other side sees of a side's setup placements (5.2): a count, no block.
+OpponentPlacedBlocks = next(cls for cls in surface.EVENT_TYPES if cls.__name__ == "OpponentPlacedBlocks")
 
 
 class HandOverScreen(Screen[None]):
@@ -239,12 +241,21 @@ class GameOverScreen(Screen[None]):
             self.app.push_screen(self._replay())
 
 
+def counts_every_move(log: list[Event]) -> bool:
+    """Whether a spectator's log holds the count-only twins of both sides' hidden
+    moves (R55: how many blocks, from where, to where; never which), as the club
+    passes them: then it holds the setup's placements of both sides as counts."""
+    return {event.side for event in log if isinstance(event, OpponentPlacedBlocks)} == set(BOTH_SIDES)
+
+
 def weekly_figures(log: list[Event], last_week: int, spectator: bool = False) -> dict[str, list[int]]:
     """Per week (1 to `last_week`), from public events: battles and sieges fought,
-    and the blocks and discs each side lost (in battle, siege or overrun); and,
-    from a player's log, each side's VP and blocks on the map at the end of the
-    week ("vp:<side>", "map:<side>"; sekigahara_tui.standing). A spectator's log
-    cannot give those exactly, so they are left out for it."""
+    and the blocks and discs each side lost (in battle, siege or overrun); and
+    each side's VP and blocks on the map at the end of the week ("vp:<side>",
+    "map:<side>"; sekigahara_tui.standing). A player's log gives those exactly;
+    so does a spectator's that counts every move (counts_every_move: the twins
+    of both sides' hidden moves). A spectator's log without them (public events
+    only) cannot, so they are left out for it."""
     weeks = max(1, last_week)
     figures = {"battles": [0] * weeks, "ishida": [0] * weeks, "tokugawa": [0] * weeks}
     week = 1
@@ -257,7 +268,7 @@ def weekly_figures(log: list[Event], last_week: int, spectator: bool = False) ->
             figures[event.side.value][week - 1] += 1
         elif isinstance(event, Overrun):
             figures[event.side.other.value][week - 1] += len(event.eliminated)
-    standing = weekly_standing(log, weeks, spectator)
+    standing = weekly_standing(log, weeks, spectator and not counts_every_move(log))
     if standing.exact:
         for side in BOTH_SIDES:
             figures[f"vp:{side.value}"] = standing.vp[side]
@@ -301,5 +312,5 @@ def week_plots(figures: dict[str, list[int]], spectator: bool = False) -> str:
         lines.append("blocks on the map, end of week:")
         lines += side_rows(figures, "map:", from_zero=False)
     elif spectator:
-        lines.append("VP and blocks on the map by week: not known to a spectator, who does not see the moves (R55).")
+        lines.append("VP and blocks on the map by week: not known to a spectator whose log lacks the counted moves (R55).")
     return "\n".join(lines)

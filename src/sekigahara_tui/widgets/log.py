@@ -9,7 +9,7 @@ from collections import deque
 from textual import events
 from textual.widgets import RichLog
 
-from rules.describe import describe
+from rules.describe import describe, describe_neutral
 from rules.surface import Event, Side
 
 MAX_LINES = 2000
@@ -22,9 +22,11 @@ class LogPanel(RichLog):
         self._texts: deque[str] = deque(maxlen=MAX_LINES)
         self._wrapped_at = 0
 
-    def add(self, events: list[Event], side: Side) -> None:
+    def add(self, events: list[Event], side: Side, neutral: bool = False) -> None:
+        """Lines as `side` sees them, or (neutral: a spectator, who plays
+        neither side) in words that name both sides."""
         for event in events:
-            self.add_line(describe(event, side))
+            self.add_line(describe_neutral(event) if neutral else describe(event, side))
 
     def add_line(self, text: str) -> None:
         self._texts.append(text)
