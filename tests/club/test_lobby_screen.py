@@ -34,6 +34,10 @@ async def test_the_lobby_starts_a_game_against_the_computer_and_a_move_is_played
         await until(pilot, lambda: screen.view is not None, "the first state")
         seat = screen.current
         assert seat.view.decision.kind is DecisionKind.BID
+        # The computer sits in the club server: its seat is never reported empty.
+        await until(pilot, lambda: seat.opponent_present is not None, "the opponent's presence")
+        assert seat.opponent_present is True
+        assert "is not connected" not in screen_text(app)
         await pilot.press("enter")  # bid the first card offered
         await until(pilot, lambda: seat.waiting_for_answer is None and seat.view.decision.kind is not DecisionKind.BID, "the bids revealed")
         assert seat.client.version >= 2  # our bid and the computer's, both stored

@@ -313,6 +313,11 @@ class ClubServer(GameServer):
                 watcher.send(GameOver(result_text(game.host.state)))
         self._schedule_computer(game)
 
+    def _present(self, game: HostedGame, side: Side) -> bool:
+        """The computer plays in this process: its seat is never empty, so a
+        member playing it is not told the opponent is away."""
+        return self.catalog[game.id].players[side] == COMPUTER or super()._present(game, side)
+
     def _computer_side(self, game: HostedGame) -> Side | None:
         entry = self.catalog[game.id]
         for side in BOTH_SIDES:

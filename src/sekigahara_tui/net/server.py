@@ -329,6 +329,10 @@ class GameServer:
         """The game a hello names (a club server loads it on first use)."""
         return self.games.get(game_id)
 
+    def _present(self, game: HostedGame, side: Side) -> bool:
+        """Whether `side`'s seat is taken (the club's computer always sits)."""
+        return side in game.connections
+
     def _detach(self, connection: Connection) -> None:
         game, side = connection.game, connection.side
         if game is None or side is None or game.connections.get(side) is not connection:
@@ -370,7 +374,7 @@ class GameServer:
         game.connections[side] = connection
         connection.send(Welcome(PROTOCOL_VERSION, game.id, side))
         self._send_state(connection, None)
-        connection.send(Presence(side.other, side.other in game.connections))
+        connection.send(Presence(side.other, self._present(game, side.other)))
         if game.host.is_over:
             connection.send(GameOver(result_text(game.host.state)))
         other = game.connections.get(side.other)
