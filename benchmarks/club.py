@@ -3,12 +3,17 @@
 Starts `sekigahara serve` in a temporary DATA DIR, then keeps N games going
 (2 random bots each, connected over the socket from this process, playing as
 fast as they can; a finished game is replaced by a new one) for --seconds.
+With --think S each bot thinks before every command for a random time (an
+exponential draw, S seconds on average), as people do: the load of N games
+at a human pace rather than the most the server can take.
 Prints games finished per second, commands per second, the p50/p99 time from
 a bot's submit to the state that answers it, the server's memory per
-resident game (RSS growth over an idle server, divided by N), and the
-server's and the bots' CPU time per command.
+resident game (RSS growth over an idle server, divided by N; a finished
+game is evicted --evict-after seconds after its end), and the server's and
+the bots' CPU time per command.
 
     python3 benchmarks/club.py --games 25 50 100 200 --seconds 15
+    python3 benchmarks/club.py --games 500 --think 2 --warmup 20   # 500 games at a human pace
     python3 benchmarks/club.py --games 100 --profile /tmp/club   # cProfile of the server
 
 The bots are cheap on purpose, so that the bot process is not what limits a
@@ -42,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from rules.sides import Side  # noqa: E402
 from sekigahara_tui.club import members  # noqa: E402
+from sekigahara_tui.club.cli import tune_garbage_collector  # noqa: E402
 from sekigahara_tui.club.client import ClubClient  # noqa: E402
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION  # noqa: E402
 
@@ -93,7 +99,7 @@ class Stats:
 class SeatBot(asyncio.Protocol):
     """One seat played at random over a raw connection (see the module's doc)."""
 
-    def __init__(self, game: str, side: Side, token: str, seed: int, stats: Stats, bots: set) -> None:
+    def __init__(self, game: str, side: Side, token: str, seed: int, stats: Stats, bots: set, think: float = 0.0) -> None:
         self.hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "game": game, "seat": side.value, "token": token, "seen": None}
         self.chooser = random.Random(seed)
         self.stats = stats
@@ -106,6 +112,8 @@ class SeatBot(asyncio.Protocol):
         self.over = False
         self.pending: str | None = None
         self.sent_at = 0.0
+        self.think = think  # mean seconds before each command (0: at once)
+        self.thinking: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport) -> None:
         self.transport = transport
@@ -145,6 +153,16 @@ class SeatBot(asyncio.Protocol):
             self.transport.close()
 
     def decide(self) -> None:
+        if self.pending is not None or self.over or not self.legal or self.thinking is not None:
+            return
+        if self.think > 0:
+            delay = self.chooser.expovariate(1 / self.think)
+            self.thinking = asyncio.get_running_loop().call_later(delay, self.submit)
+        else:
+            self.submit()
+
+    def submit(self) -> None:
+        self.thinking = None
         if self.pending is not None or self.over or not self.legal:
             return
         self.pending = secrets.token_urlsafe(9)
@@ -152,12 +170,14 @@ class SeatBot(asyncio.Protocol):
         self.sent_at = time.perf_counter()
 
     def connection_lost(self, exc) -> None:
+        if self.thinking is not None:
+            self.thinking.cancel()
         self.bots.discard(self)
         if not self.done.done():
             self.done.set_result(self.over)
 
 
-async def one_game(sock: Path, alice: ClubClient, bob: ClubClient, seed: int, stats: Stats, bots: set) -> None:
+async def one_game(sock: Path, alice: ClubClient, bob: ClubClient, seed: int, stats: Stats, bots: set, think: float) -> None:
     made = await alice.new_game(Side.ISHIDA, "open")
     joined = await bob.join(made.game)
     loop = asyncio.get_running_loop()
@@ -165,7 +185,7 @@ async def one_game(sock: Path, alice: ClubClient, bob: ClubClient, seed: int, st
     for entry, bot_seed in ((made, seed), (joined, seed + 1)):
         assert entry.seat is not None
         _, bot = await loop.create_unix_connection(
-            lambda e=entry, s=bot_seed: SeatBot(e.game, e.seat, e.token, s, stats, bots), str(sock)
+            lambda e=entry, s=bot_seed: SeatBot(e.game, e.seat, e.token, s, stats, bots, think), str(sock)
         )
         seats.append(bot)
     results = await asyncio.gather(*(bot.done for bot in seats))
@@ -180,7 +200,7 @@ async def ping(bots: set) -> None:
             bot.write({"type": "ping"})
 
 
-async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float) -> dict:
+async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float, think: float) -> dict:
     alice, bob = ClubClient(sock, member="alice"), ClubClient(sock, member="bob")
     await alice.connect()
     await bob.connect()
@@ -191,7 +211,7 @@ async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float) -> d
 
     async def lane() -> None:
         while not stop:
-            await one_game(sock, alice, bob, next(seeds), stats, bots)
+            await one_game(sock, alice, bob, next(seeds), stats, bots, think)
 
     idle_rss = rss_kb(pid)
     pinger = asyncio.create_task(ping(bots))
@@ -240,13 +260,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[10, 50, 100])
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--think", type=float, default=0.0, metavar="S", help="each bot thinks S seconds on average before a command (default 0: as fast as it can)")
+    parser.add_argument("--evict-after", type=float, default=5.0, metavar="S", help="the server evicts a game S seconds after its last use")
     parser.add_argument(
         "--profile", type=Path, metavar="PREFIX",
         help="run the server under cProfile (its main thread's CPU time); writes PREFIX-N.prof per N and prints its top functions (slows the server)",
     )
     parser.add_argument("--top", type=int, default=30, help="functions shown per profile listing")
     args = parser.parse_args()
-    print(f"club server load, {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    # The bots' own collector would stall their loop, and the latency they
+    # time, as it stalled the server's: tuned alike (club/cli.py).
+    tune_garbage_collector()
+    pace = f"bots think {args.think:g} s on average" if args.think else "bots as fast as they can"
+    print(f"club server load, {os.cpu_count()} cores, Python {sys.version.split()[0]}, {pace}")
     print(
         f"{'N':>5} {'games/s':>8} {'commands/s':>11} {'p50 ms':>7} {'p99 ms':>7} {'KB/game':>8}"
         f" {'server us/cmd':>14} {'bots us/cmd':>12}"
@@ -265,7 +291,7 @@ def main() -> None:
             errors = directory / "server.err"
             with errors.open("wb") as err:
                 server = subprocess.Popen(
-                    [sys.executable, *under, "serve", "--data", str(data_dir)],
+                    [sys.executable, *under, "serve", "--data", str(data_dir), "--evict-after", str(args.evict_after)],
                     stdout=subprocess.DEVNULL, stderr=err, env=env,
                     cwd=Path(__file__).resolve().parent.parent,
                 )
@@ -273,7 +299,7 @@ def main() -> None:
                 if server.poll() is not None:
                     raise SystemExit(errors.read_text(errors="replace"))
                 time.sleep(0.05)
-            result = asyncio.run(load(data_dir / "club.sock", server.pid, n, args.seconds, args.warmup))
+            result = asyncio.run(load(data_dir / "club.sock", server.pid, n, args.seconds, args.warmup, args.think))
             server.terminate()  # SIGTERM: the server stops cleanly (and cProfile writes its file)
             server.wait(timeout=60)
             print(
