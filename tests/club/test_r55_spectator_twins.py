@@ -30,6 +30,7 @@ from sekigahara_tui.screens.info import GameOverScreen, week_plots, weekly_figur
 from sekigahara_tui.seat import game_stats
 from test_spectators import ClubGameTruth
 from tui.screen_text import screen_text
+from tui.test_standing import plotted
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 PUBLIC = frozenset(BOTH_SIDES)
@@ -141,17 +142,6 @@ def engine_figures(steps: list) -> tuple[int, dict, dict]:
         for side in BOTH_SIDES
     }
     return final.week, vp, blocks
-
-
-def plotted(plots: str, title: str) -> dict[str, list[int]]:
-    """The figures of the two side rows under `title`, read back from the text."""
-    lines = plots.splitlines()
-    at = lines.index(title)
-    rows = {}
-    for line in lines[at + 1:at + 3]:
-        name, cells = line[:10].strip(), line[10:]
-        rows[name] = [int(cells[i + 1:i + 3]) for i in range(0, len(cells), 3)]
-    return rows
 
 
 def check_plots(figures: dict, weeks: int, vp: dict, blocks: dict) -> str:
