@@ -18,7 +18,7 @@ def public_text(view: PlayerView) -> str:
         where = f"in {place_label(disc.location)} castle" if disc.in_play else "lost"
         lines.append(f"{block_label(disc.id)} ({side_name(disc.side)} disc): {where}")
     for side in BOTH_SIDES:
-        hand = len(view.hand) if side is view.side else view.enemy_hand_size
+        hand = view.hand_sizes[side]  # public (R55); a spectator holds no hand of its own
         top = view.top_discards[side]
         lines.append(
             f"{side_name(side)}: hand {hand}, draw {view.draw_pile_sizes[side]}, "
