@@ -19,7 +19,7 @@ from pathlib import Path
 from attrs import frozen
 
 from rules.describe import describe, describe_neutral
-from rules.events import Event, OpponentEvent
+from rules.events import OpponentEvent
 from rules.notation import format_command
 from rules.record import GameRecord, load_record
 from rules.sides import BOTH_SIDES, Side
