@@ -9,6 +9,7 @@ from rules.engine import legal_commands
 from rules.sides import BOTH_SIDES, Side
 from rules.view import spectator_view, view
 from sekigahara_tui.host import GameHost
+from sekigahara_tui.widgets.hand import hand_caption
 from sekigahara_tui.widgets.public import public_text
 
 
@@ -25,3 +26,16 @@ def test_r55_the_public_panel_gives_both_hand_sizes_to_players_and_spectators():
         text = public_text(shown)
         assert f"Ishida: hand {sizes[Side.ISHIDA]}," in text
         assert f"Tokugawa: hand {sizes[Side.TOKUGAWA]}," in text
+
+
+def test_r55_the_hand_panel_tells_a_spectator_both_hand_sizes_and_a_player_its_own():
+    host = GameHost.new(4)
+    chooser = random.Random(4)
+    for _ in range(40):
+        side = next(s for s in BOTH_SIDES if legal_commands(host.state, s))
+        host.accept(host.propose_listed(chooser.choice(legal_commands(host.state, side))))
+    state = host.state
+    ishida, tokugawa = len(state.cards[Side.ISHIDA].hand), len(state.cards[Side.TOKUGAWA].hand)
+    assert hand_caption(spectator_view(state)) == f"Ishida holds {ishida} cards; Tokugawa {tokugawa}"
+    assert hand_caption(view(state, Side.ISHIDA)) == f"{ishida} cards; enemy holds {tokugawa}"
+    assert hand_caption(view(state, Side.TOKUGAWA)) == f"{tokugawa} cards; enemy holds {ishida}"

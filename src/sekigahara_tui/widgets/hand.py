@@ -26,15 +26,24 @@ def hand_table(view: PlayerView) -> Table:
     for card_id in view.set_aside:
         card = c.card(card_id)
         table.add_row(card_mon(card_id), f"{CARD_KINDS[card.kind]} (set aside)", str(card.bid), style="dim")
-    table.caption = f"{len(view.hand)} cards; enemy holds {view.enemy_hand_size}"
+    table.caption = hand_caption(view)
     return table
+
+
+def hand_caption(view: PlayerView) -> str:
+    """A player's own count and the enemy's; a spectator holds no hand, so it
+    is told both sides' counts, which are public (R55)."""
+    if view.spectator:
+        ishida, tokugawa = view.hand_sizes
+        return f"Ishida holds {ishida} cards; Tokugawa {tokugawa}"
+    return f"{len(view.hand)} cards; enemy holds {view.enemy_hand_size}"
 
 
 class HandPanel(Static):
     _shown: tuple | None = None
 
     def show(self, view: PlayerView) -> None:
-        cards = (view.hand, view.set_aside, view.enemy_hand_size)
+        cards = (view.hand, view.set_aside, view.enemy_hand_size, view.hand_sizes)
         if cards != self._shown:  # a redraw re-lays the panel out; skip it when nothing changed
             self._shown = cards
             self.update(hand_table(view))
