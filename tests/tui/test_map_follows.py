@@ -13,14 +13,14 @@ from textual.widgets import ContentSwitcher, TabbedContent
 from rules.record import save_record
 from rules.selfplay import random_game
 from rules.state import DecisionKind
-from rules.surface import default_components
+from rules.surface import Muster, default_components, places
 from sekigahara_tui.local import LocalTable
 from sekigahara_tui.map_layout import load_layout
 from sekigahara_tui.screens.game import movement_lines
 from sekigahara_tui.screens.info import GameOverScreen, HandOverScreen, week_plots, weekly_figures
 from sekigahara_tui.widgets.map_panel import MapCanvas, MapPanel, label_pieces, label_text, legal_locations
 from tui.driving import take_seat, type_command
-from tui.positions import battle_with_a_challenge_open, record_until
+from tui.positions import battle_with_a_challenge_open, record_from_position, record_until
 from tui.screen_text import screen_text
 
 SHORTS = [p.short for p in load_layout().placements]
@@ -271,3 +271,26 @@ async def test_8_1_the_map_shows_where_combats_are_to_be_declared(make_app, tmp_
         sites = legal_locations(screen.view)
         assert sites and panel.cursor in sites
         assert in_view(panel, panel.cursor)
+
+
+async def test_7_2_the_map_follows_the_muster_locations_once_only_musters_are_left(make_app, tmp_path):
+    """Full movement (7.1): once the one stack has moved, the only places left to
+    choose are the muster sites (7.2, R12): the map goes there from the east."""
+    path = tmp_path / "muster.json"
+    save_record(record_from_position("muster_after_full_movement",
+                                     "ishida: movement full mori-swords-1 ukita-plain-1"), path)
+    async with make_app(load=path).run_test(size=(80, 24)) as pilot:
+        await type_command(pilot, "move nihonmatsu")
+        await type_command(pilot, "select ishida-leader")
+        await type_command(pilot, "select uesugi-3-1")
+        screen = await type_command(pilot, "step shirakawa")
+        await pilot.pause()
+        panel = screen.query_one(MapPanel)
+        assert not in_view(panel, "himeji") and not in_view(panel, "osaka")  # the map followed the stack east
+        await type_command(pilot, "done")
+        await pilot.pause()
+        located = [c for c in screen.view.legal if places(c)]
+        assert located and all(isinstance(c, Muster) for c in located)  # a muster is all that is left
+        assert legal_locations(screen.view) == {"himeji", "osaka"}  # Tokugawa holds Aizu
+        assert panel.cursor == "himeji"
+        assert in_view(panel, "himeji") and in_view(panel, "osaka")

@@ -23,7 +23,7 @@ from textual.widget import Widget
 from rich.style import Style
 from rich.text import Text
 
-from rules.surface import DeclareCombat, PlayerView, Side, default_components, places
+from rules.surface import DeclareCombat, Muster, PlayerView, Side, default_components, places
 from sekigahara_tui.map_layout import (
     LABEL_WIDTH,
     OVERVIEW_WIDTH,
@@ -417,7 +417,8 @@ def action_focus(view: PlayerView) -> tuple[tuple, str, frozenset[str]] | None:
     """What the map follows now, if anything: (a key that changes when the action
     moves on, the location to put the cursor on, the locations to bring into view).
     A stack move: where the selected group stands and its legal destinations; a
-    battle or siege: its location; combats to declare: their locations."""
+    battle or siege: its location; combats to declare: their locations; a muster
+    with no stack move left beside it: the muster sites."""
     move = view.movement.stack_move if view.movement else None
     if move is not None:
         where = move.progress(move.selection[0]).at if move.selection else move.source
@@ -432,4 +433,10 @@ def action_focus(view: PlayerView) -> tuple[tuple, str, frozenset[str]] | None:
         sites = legal_locations(view)
         first = min(sites)
         return ("declare", view.week, view.turn, sites), first, sites
+    located = [c for c in view.legal if places(c)]
+    if located and all(isinstance(c, Muster) for c in located):
+        # Only a muster is left to place (7.2; e.g. Full movement once every stack
+        # has moved): its sites. Beside stack moves it is one choice among many.
+        sites = legal_locations(view)
+        return ("muster", view.week, view.turn, sites), min(sites), sites
     return None
