@@ -439,15 +439,16 @@ class GameScreen(Screen[None]):
         self.query_one("#board", ContentSwitcher).current = state.board
 
     def _hand_over(self) -> None:
+        """The new player starts at the choices, never where the other player left
+        the focus. Focused now, not when the hand-over closes: the keys typed with
+        its Enter reach this screen before it handles its resume."""
         self._handed_over = True
+        self.set_focus(self.query_one(PromptPanel).choices)
         self.app.push_screen(HandOverScreen(self.seat, self._reason()))
 
     def on_screen_resume(self) -> None:
-        """After a hand-over the new player starts at the choices, never where the
-        other player left the focus."""
         if self._handed_over:
             self._handed_over = False
-            self.query_one(PromptPanel).choices.focus()
             self._summarise_battle()
 
     def _summarise_battle(self) -> None:

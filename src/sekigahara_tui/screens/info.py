@@ -39,7 +39,10 @@ OpponentPlacedBlocks = next(cls for cls in surface.EVENT_TYPES if cls.__name__ =
 class HandOverScreen(Screen[None]):
     """Hot-seat privacy: nothing of either side shows until the named player is ready."""
 
-    BINDINGS = [Binding("enter", "dismiss", "I am ready", id="handover.ready")]
+    # Priority: the app closes the hand-over as it reads the Enter, so keys typed
+    # right after it go to the game screen's focused widget. Otherwise they queue
+    # on this closing screen: letters are lost, and an Enter picks the highlighted choice.
+    BINDINGS = [Binding("enter", "dismiss", "I am ready", id="handover.ready", priority=True)]
 
     def __init__(self, side: Side, reason: str) -> None:
         super().__init__()

@@ -1,0 +1,56 @@
+"""Hot seat: keys typed the instant a hand-over closes reach the game screen.
+The hand-over hides the game until the player is ready (R55); the keys he
+types with that Enter are his move, and none may be lost."""
+
+from __future__ import annotations
+
+import pytest
+from textual import events
+
+from rules.sides import Side
+from sekigahara_tui.screens.info import HandOverScreen
+from tui.driving import choice_notations, type_command
+
+# (name, character) of a key whose name and character are not both the key itself.
+KEYS = {"enter": ("enter", "\r"), "colon": ("colon", ":"), "down": ("down", None), " ": ("space", " "), "-": ("minus", "-")}
+
+
+async def press_at_once(pilot, *keys: str) -> None:
+    """Keys arriving together, as a terminal (or SSH) delivers a quick burst: all
+    queued before the app handles the first. Pilot.press waits for the app to
+    go idle between keys, which hides what happens to keys that follow closely."""
+    for key in keys:
+        pilot.app.post_message(events.Key(*KEYS.get(key, (key, key))))
+    await pilot.pause()
+
+
+async def tokugawa_takes_over(pilot):
+    """Ishida bids on the command line (his focus, not Tokugawa's to inherit);
+    the hand-over to Tokugawa is up."""
+    screen = await type_command(pilot, "bid mori-plain-9")
+    assert isinstance(pilot.app.screen, HandOverScreen) and pilot.app.screen.side is Side.TOKUGAWA
+    return screen
+
+
+@pytest.mark.parametrize("arrival", ["pilot", "burst"])
+async def test_R55_the_keys_that_follow_the_hand_overs_enter_pick_a_choice(make_app, arrival):
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await tokugawa_takes_over(pilot)
+        second = choice_notations(screen)[1]  # Tokugawa's list, drawn under the hand-over
+        if arrival == "pilot":
+            await pilot.press("enter", "down", "enter")
+        else:
+            await press_at_once(pilot, "enter", "down", "enter")
+        await pilot.pause()
+        assert screen.table.host.record.commands == ("ishida: bid mori-plain-9", f"tokugawa: {second}")
+
+
+async def test_R55_a_command_typed_with_the_hand_overs_enter_is_given(make_app):
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await tokugawa_takes_over(pilot)
+        last = choice_notations(screen)[-1]  # not the highlighted first choice, which a lost line's Enter would pick
+        assert last != choice_notations(screen)[0]
+        await press_at_once(pilot, "enter", "colon", *last, "enter")
+        assert screen.table.host.record.commands == ("ishida: bid mori-plain-9", f"tokugawa: {last}")
