@@ -1,6 +1,7 @@
 """Hot seat: keys typed the instant a hand-over closes reach the game screen.
 The hand-over hides the game until the player is ready (R55); the keys he
-types with that Enter are his move, and none may be lost."""
+types with that Enter are his move, and none may be lost. Only an Enter
+typed right after it (a double tap) is ignored: no choice unseen."""
 
 from __future__ import annotations
 
@@ -54,3 +55,36 @@ async def test_R55_a_command_typed_with_the_hand_overs_enter_is_given(make_app):
         assert last != choice_notations(screen)[0]
         await press_at_once(pilot, "enter", "colon", *last, "enter")
         assert screen.table.host.record.commands == ("ishida: bid mori-plain-9", f"tokugawa: {last}")
+
+
+@pytest.mark.parametrize("arrival", ["pilot", "burst"])
+async def test_R55_a_double_tapped_enter_on_the_hand_over_gives_no_choice(make_app, arrival):
+    """Enter, Enter with nothing between, as a double tap: the hand-over closes and
+    the second Enter is ignored; Tokugawa sees his choices before giving one.
+    An Enter after the settle time gives the highlighted choice."""
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await tokugawa_takes_over(pilot)
+        first = choice_notations(screen)[0]
+        if arrival == "pilot":
+            await pilot.press("enter", "enter")
+        else:
+            await press_at_once(pilot, "enter", "enter")
+        await pilot.pause()
+        assert pilot.app.screen is screen
+        assert screen.table.host.record.commands == ("ishida: bid mori-plain-9",)
+        await pilot.pause(HandOverScreen.SETTLE_S)
+        await press_at_once(pilot, "enter")
+        assert screen.table.host.record.commands == ("ishida: bid mori-plain-9", f"tokugawa: {first}")
+
+
+async def test_R55_an_enter_typed_after_the_hand_over_s_settle_time_gives_the_choice(make_app):
+    """Only an Enter within the settle time is taken for a double tap."""
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await tokugawa_takes_over(pilot)
+        first = choice_notations(screen)[0]
+        await press_at_once(pilot, "enter")
+        await pilot.pause(HandOverScreen.SETTLE_S)
+        await press_at_once(pilot, "enter")
+        assert screen.table.host.record.commands == ("ishida: bid mori-plain-9", f"tokugawa: {first}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from attrs import frozen
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -190,7 +190,8 @@ class GameScreen(Screen[None]):
         self._result_shown = False
         self._status_shown: tuple | None = None
         self._feedback: dict[Side, tuple[str, bool]] = {}  # each seat's last outcome, kept until its next
-        self._handed_over = False  # a hand-over screen is up: focus the choices when it closes
+        self._handed_over = False  # a hand-over screen is up: no battle summary over it
+        self._settling: HandOverScreen | None = None  # the hand-over whose double-tapped Enter to ignore
         self._seat_state: dict[Side, SeatScreen] = {}
         self._summarised: dict[Side, tuple[int, int]] = {}  # per seat: log generation, events summarised
         self.auto_allow: dict[Side, bool] = {}  # hot seat: each seat's own "allow without asking" setting
@@ -369,6 +370,7 @@ class GameScreen(Screen[None]):
 
     def after_change(self) -> None:
         """Show a change: the same seat, a hand-over (hot seat), or the end."""
+        self._settled()  # a move since the hand-over closed (ctrl+e, ctrl+z): an Enter now is meant
         self._report_warning()
         if self._allow_without_asking():
             return  # the allow was a change of its own, shown already
@@ -440,33 +442,69 @@ class GameScreen(Screen[None]):
 
     def _hand_over(self) -> None:
         """The new player starts at the choices, never where the other player left
-        the focus. Focused now, not when the hand-over closes: the keys typed with
-        its Enter reach this screen before it handles its resume."""
+        the focus; a battle summary for him lies under the hand-over. Both set now,
+        not when the hand-over closes: the keys typed with its Enter are read
+        before this screen handles its resume, and must find the summary up (its
+        Enter) and the choices focused (the keys after it)."""
         self._handed_over = True
         self.set_focus(self.query_one(PromptPanel).choices)
-        self.app.push_screen(HandOverScreen(self.seat, self._reason()))
+        hand_over = HandOverScreen(self.seat, self._reason())
+        summary = self._battle_summary(after=hand_over)
+        if summary is not None:
+            self.app.push_screen(summary)
+        self._settling = hand_over if summary is None else None  # the summary settles for itself
+        self.app.push_screen(hand_over)
 
     def on_screen_resume(self) -> None:
-        if self._handed_over:
-            self._handed_over = False
-            self._summarise_battle()
+        self._handed_over = False
+
+    def on_key(self, event: events.Key) -> None:
+        """Hot seat: an Enter typed right after the hand-over's, no key between and
+        within its settle time, is a double tap: ignored, so that the new player
+        sees the board before the highlighted choice is given for him. Any other
+        key (Down, letters) goes on to the game, and an Enter after it is meant.
+        Keys reach this handler from the focused widget before its bindings act
+        (the app resolves them as they bubble up), and in the order typed."""
+        hand_over = self._settling
+        if self._settled() and event.key == "enter" and hand_over.settling():
+            if self.focused is self.query_one(PromptPanel).choices:
+                event.stop()
+
+    def _settled(self) -> bool:
+        """The first key or move after the hand-over's Enter ends its settling;
+        True if this one does (the hand-over closed by its Enter, not yet settled)."""
+        hand_over = self._settling
+        if hand_over is None or hand_over.ready_at is None:
+            return False
+        self._settling = None
+        return True
 
     def _summarise_battle(self) -> None:
         """Once a battle or siege is over (losses taken, retreats made), show the
         seat what happened, from its own log."""
-        seat, view = self.current, self.view
-        if view is None or self._handed_over:  # never over a hand-over: after it, for the seat taking over
+        if self._handed_over:  # never over a hand-over: under it, pushed with it
             return
+        summary = self._battle_summary()
+        if summary is not None:
+            self.app.push_screen(summary)
+
+    def _battle_summary(self, after: HandOverScreen | None = None) -> BattleSummaryScreen | None:
+        """The summary of the battles and sieges over since the seat's last
+        summary (None if none), told from its own log; marked as told."""
+        seat, view = self.current, self.view
+        if view is None:
+            return None
         generation, start = self._summarised.get(seat.side, (seat.log_generation, len(seat.log)))
         if generation != seat.log_generation or start > len(seat.log):
             start = len(seat.log)  # an undo or a fresh log: nothing new to tell
         battle_on = view.combat is not None and view.combat.battle is not None
         summaries, done = battle_summaries(seat.log, start, seat.side, battle_on)
         self._summarised[seat.side] = (seat.log_generation, done)
-        if summaries:
-            title = summaries[0][0] if len(summaries) == 1 else f"{len(summaries)} combats"
-            lines = [line for _, body in summaries for line in body]
-            self.app.push_screen(BattleSummaryScreen(title, lines))
+        if not summaries:
+            return None
+        title = summaries[0][0] if len(summaries) == 1 else f"{len(summaries)} combats"
+        lines = [line for _, body in summaries for line in body]
+        return BattleSummaryScreen(title, lines, after)
 
     def say(self, text: str, error: bool = False, side: Side | None = None) -> None:
         """An outcome for a seat (default: the one looking), kept in its message line
@@ -622,6 +660,7 @@ class GameScreen(Screen[None]):
     def action_command_line(self) -> None:
         """`:` goes to the command line; there it types a colon only after a side's
         name ("tokugawa:"), the one place notation has one."""
+        self._settled()  # `:` typed after the hand-over's Enter: an Enter after it is meant
         line = self.query_one(PromptPanel).command_line
         if line.has_focus:
             if line.value.strip().lower() in {side.value for side in Side}:

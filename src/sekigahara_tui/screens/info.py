@@ -36,18 +36,38 @@ WeekBegan = next(cls for cls in surface.EVENT_TYPES if cls.__name__ == "WeekBega
 OpponentPlacedBlocks = next(cls for cls in surface.EVENT_TYPES if cls.__name__ == "OpponentPlacedBlocks")
 
 
+# How long a screen lets an Enter settle: one typed this soon after the Enter
+# before it is a double tap, not a reply to what the screen shows.
+SETTLE_S = 0.6
+
+
 class HandOverScreen(Screen[None]):
     """Hot-seat privacy: nothing of either side shows until the named player is ready."""
 
     # Priority: the app closes the hand-over as it reads the Enter, so keys typed
-    # right after it go to the game screen's focused widget. Otherwise they queue
-    # on this closing screen: letters are lost, and an Enter picks the highlighted choice.
-    BINDINGS = [Binding("enter", "dismiss", "I am ready", id="handover.ready", priority=True)]
+    # right after it go to the game screen's focused widget (or to the battle
+    # summary it uncovers). Otherwise they queue on this closing screen: letters
+    # are lost, and an Enter picks the highlighted choice.
+    BINDINGS = [Binding("enter", "ready", "I am ready", id="handover.ready", priority=True)]
+    # An Enter typed this soon after the one that closed the hand-over is a double
+    # tap: the game screen ignores it if no key came between (GameScreen.on_key),
+    # never giving a choice unseen; a battle summary it uncovers ignores it
+    # (BattleSummaryScreen.action_continue), never closing unread.
+    SETTLE_S = SETTLE_S
 
     def __init__(self, side: Side, reason: str) -> None:
         super().__init__()
         self.side = side
         self._reason = reason
+        self.ready_at: float | None = None  # when the player's Enter closed it
+
+    async def action_ready(self) -> None:
+        self.ready_at = time.monotonic()
+        await self.action_dismiss()
+
+    def settling(self) -> bool:
+        """Whether the Enter that closed it was typed less than SETTLE_S ago."""
+        return self.ready_at is not None and time.monotonic() - self.ready_at < self.SETTLE_S
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="handover"):
@@ -134,17 +154,29 @@ class AutoAllowDialog(ModalScreen[bool]):
 
 
 class BattleSummaryScreen(ModalScreen[None]):
-    """After a battle or siege: what happened, for the seat looking (R55: its own log)."""
+    """After a battle or siege: what happened, for the seat looking (R55: its own log).
+    Shown after a hand-over (`after`), it lies under it, uncovered by its Enter."""
 
+    # Priority, as the hand-over's: the app closes the summary as it reads the key,
+    # so keys typed right after it reach the game screen, not this closing screen.
     BINDINGS = [
-        Binding("enter", "dismiss", "Continue", id="summary.close"),
-        Binding("escape", "dismiss", "Continue", show=False),
+        Binding("enter", "continue", "Continue", id="summary.close", priority=True),
+        Binding("escape", "dismiss", "Continue", show=False, priority=True),
     ]
 
-    def __init__(self, title: str, lines: list[str]) -> None:
+    def __init__(self, title: str, lines: list[str], after: HandOverScreen | None = None) -> None:
         super().__init__()
         self._title = title
         self._lines = lines
+        self._after = after
+
+    async def action_continue(self) -> None:
+        """An Enter typed in the settle time of the hand-over's (a double tap) does
+        not close the summary unread. Here any key between counts for nothing:
+        none but Enter and Esc does more than scroll the summary."""
+        if self._after is not None and self._after.settling():
+            return
+        await self.action_dismiss()
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog", id="summary"):
@@ -204,7 +236,7 @@ class GameOverScreen(Screen[None]):
     ]
     # An Enter pressed for the last decision, a moment before this screen showed
     # (a double tap), must not close it unread.
-    SETTLE_S = 0.6
+    SETTLE_S = SETTLE_S
 
     def __init__(self, view: PlayerView, stats: GameStats, log: list[Event] = (), replay: Callable[[], Screen] | None = None) -> None:
         super().__init__()
