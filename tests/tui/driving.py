@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.pilot import Pilot
 
 from sekigahara_tui.screens.game import GameScreen
@@ -68,3 +69,16 @@ async def submit_command_line(pilot: Pilot, side: str, line: str) -> GameScreen:
         if len(screen.table.host.record.commands) > given:
             return screen
     raise AssertionError(f"{side}: {line} was not applied: {screen.query_one('#message').render()}")
+
+
+# (name, character) of a key whose name and character are not both the key itself.
+KEYS = {"enter": ("enter", "\r"), "colon": ("colon", ":"), "down": ("down", None), " ": ("space", " "), "-": ("minus", "-")}
+
+
+async def press_at_once(pilot, *keys: str) -> None:
+    """Keys arriving together, as a terminal (or SSH) delivers a quick burst: all
+    queued before the app handles the first. Pilot.press waits for the app to
+    go idle between keys, which hides what happens to keys that follow closely."""
+    for key in keys:
+        pilot.app.post_message(events.Key(*KEYS.get(key, (key, key))))
+    await pilot.pause()

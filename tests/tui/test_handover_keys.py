@@ -6,24 +6,9 @@ typed right after it (a double tap) is ignored: no choice unseen."""
 from __future__ import annotations
 
 import pytest
-from textual import events
-
 from rules.sides import Side
 from sekigahara_tui.screens.info import HandOverScreen
-from tui.driving import choice_notations, type_command
-
-# (name, character) of a key whose name and character are not both the key itself.
-KEYS = {"enter": ("enter", "\r"), "colon": ("colon", ":"), "down": ("down", None), " ": ("space", " "), "-": ("minus", "-")}
-
-
-async def press_at_once(pilot, *keys: str) -> None:
-    """Keys arriving together, as a terminal (or SSH) delivers a quick burst: all
-    queued before the app handles the first. Pilot.press waits for the app to
-    go idle between keys, which hides what happens to keys that follow closely."""
-    for key in keys:
-        pilot.app.post_message(events.Key(*KEYS.get(key, (key, key))))
-    await pilot.pause()
-
+from tui.driving import choice_notations, press_at_once, type_command
 
 async def tokugawa_takes_over(pilot):
     """Ishida bids on the command line (his focus, not Tokugawa's to inherit);

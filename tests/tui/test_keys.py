@@ -14,7 +14,7 @@ from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import DecisionHelpScreen, HandOverScreen
 from sekigahara_tui.widgets.map_panel import MapPanel
 from sekigahara_tui.widgets.prompt import PromptPanel
-from tui.driving import take_seat, type_command
+from tui.driving import press_at_once, take_seat, type_command
 from tui.positions import record_until
 from tui.screen_text import screen_text
 
@@ -274,3 +274,15 @@ async def test_keys_typed_at_once_after_colon_all_reach_the_command_line(movemen
             app.post_message(events.Key(key, character))  # queued together, as a burst arrives
         await pilot.pause()
         assert line.has_focus and line.value == "end"
+
+
+async def test_the_command_line_gives_the_line_as_it_stood_at_its_enter(make_app):
+    """Keys typed right behind the Enter (a quick typist, or a burst over SSH)
+    belong to the next line, not to the one the Enter gives: an Enter left to
+    the app's bindings acted only after they had gone into the line."""
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        screen.query_one(PromptPanel).command_line.focus()
+        await press_at_once(pilot, *"bid mori-plain-9", "enter", *"abc")
+        assert screen.table.host.record.commands == ("ishida: bid mori-plain-9",)

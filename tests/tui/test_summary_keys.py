@@ -11,10 +11,9 @@ from rules.sides import Side
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import BattleSummaryScreen, HandOverScreen
 from sekigahara_tui.widgets.prompt import PromptPanel
-from tui.driving import choice_notations, submit_command_line, take_seat
+from tui.driving import choice_notations, press_at_once, submit_command_line, take_seat
 from tui.positions import record_from_position
 from tui.screen_text import screen_text
-from tui.test_handover_keys import press_at_once
 
 # The battle at Gifu (8.6: Ishida challenges Tokugawa's swords card), up to
 # Ishida's casualties (8.7); his retreat (8.8.3) ends the battle.

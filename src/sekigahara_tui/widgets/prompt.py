@@ -10,7 +10,7 @@ next one.
 
 from __future__ import annotations
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
@@ -51,6 +51,16 @@ class CommandLine(Input):
         if character in self.SCREEN_KEYS:
             return False
         return super().check_consume_key(key, character)
+
+    async def on_key(self, event: events.Key) -> None:
+        """Enter gives the line as it stands when the Enter is read. Left to the
+        Input's binding it acted only once the key had bubbled up to the app,
+        after the keys typed behind it had gone into the line ("draw", Enter,
+        "abc" gave "drawabc")."""
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            await self.action_submit()
 
 
 class PromptPanel(Vertical):
