@@ -13,13 +13,17 @@ from sekigahara_tui.widgets.hand import hand_caption
 from sekigahara_tui.widgets.public import public_text
 
 
-def test_r55_the_public_panel_gives_both_hand_sizes_to_players_and_spectators():
+def forty_random_commands_in():
     host = GameHost.new(4)
     chooser = random.Random(4)
     for _ in range(40):
         side = next(s for s in BOTH_SIDES if legal_commands(host.state, s))
         host.accept(host.propose_listed(chooser.choice(legal_commands(host.state, side))))
-    state = host.state
+    return host.state
+
+
+def test_r55_the_public_panel_gives_both_hand_sizes_to_players_and_spectators():
+    state = forty_random_commands_in()
     sizes = {side: len(state.cards[side].hand) for side in BOTH_SIDES}
     assert sizes[Side.ISHIDA] > 0
     for shown in (view(state, Side.ISHIDA), view(state, Side.TOKUGAWA), spectator_view(state)):
@@ -29,12 +33,7 @@ def test_r55_the_public_panel_gives_both_hand_sizes_to_players_and_spectators():
 
 
 def test_r55_the_hand_panel_tells_a_spectator_both_hand_sizes_and_a_player_its_own():
-    host = GameHost.new(4)
-    chooser = random.Random(4)
-    for _ in range(40):
-        side = next(s for s in BOTH_SIDES if legal_commands(host.state, s))
-        host.accept(host.propose_listed(chooser.choice(legal_commands(host.state, side))))
-    state = host.state
+    state = forty_random_commands_in()
     ishida, tokugawa = len(state.cards[Side.ISHIDA].hand), len(state.cards[Side.TOKUGAWA].hand)
     assert hand_caption(spectator_view(state)) == f"Ishida holds {ishida} cards; Tokugawa {tokugawa}"
     assert hand_caption(view(state, Side.ISHIDA)) == f"{ishida} cards; enemy holds {tokugawa}"

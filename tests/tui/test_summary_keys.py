@@ -41,6 +41,15 @@ async def load_before_the_retreat(pilot, app) -> GameScreen:
     return screen
 
 
+async def ishida_s_summary_up(pilot, app) -> GameScreen:
+    """Ishida retreats (8.8.3), the battle ends: his summary shows over his next decision."""
+    screen = await load_before_the_retreat(pilot, app)
+    await submit_command_line(pilot, "ishida", "retreat iwamura")
+    await pilot.pause()
+    assert isinstance(app.screen, BattleSummaryScreen)
+    return screen
+
+
 def make_loaded_app(make_app, tmp_path):
     path = tmp_path / "position.json"
     save_record(record_from_position("battle_at_gifu", *BATTLE_TO_ISHIDA_S_RETREAT), path)
@@ -56,10 +65,7 @@ async def test_keys_typed_with_the_summary_s_enter_pick_a_choice(make_app, tmp_p
     Enter, Down, Enter at once: the summary closes, the second choice is given."""
     app = make_loaded_app(make_app, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await load_before_the_retreat(pilot, app)
-        await submit_command_line(pilot, "ishida", "retreat iwamura")
-        await pilot.pause()
-        assert isinstance(app.screen, BattleSummaryScreen)
+        screen = await ishida_s_summary_up(pilot, app)
         second = choice_notations(screen)[1]
         await press_at_once(pilot, "enter", "down", "enter")
         await pilot.pause()
@@ -72,10 +78,7 @@ async def test_a_command_typed_with_the_summary_s_enter_is_given(make_app, tmp_p
     given, not the highlighted first choice (what a lost `:` and command leave)."""
     app = make_loaded_app(make_app, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await load_before_the_retreat(pilot, app)
-        await submit_command_line(pilot, "ishida", "retreat iwamura")
-        await pilot.pause()
-        assert isinstance(app.screen, BattleSummaryScreen)
+        screen = await ishida_s_summary_up(pilot, app)
         last = choice_notations(screen)[-1]
         assert last != choice_notations(screen)[0]
         await press_at_once(pilot, "enter", "colon", *last, "enter")
