@@ -15,6 +15,7 @@ import asyncssh
 import pytest
 
 from front_helpers import LocalTerminal, StubClub, hot_seat_app, serving, write_member
+from sekigahara_tui.screens.info import HandOverScreen
 
 SSH = shutil.which("ssh") or "/usr/bin/ssh"
 pytestmark = pytest.mark.skipif(not os.path.exists(SSH), reason="no OpenSSH client (/usr/bin/ssh): apt-get install openssh-client")
@@ -52,6 +53,7 @@ async def test_openssh_plays_the_app_and_resizes_it(setup, tmp_path):
             await terminal.wait_text("Pass the keyboard to Ishida")
             terminal.press(b"\r")
             await terminal.wait_for(lambda t: "Pass the keyboard" not in t.screen.text(), "the game screen")
+            await asyncio.sleep(HandOverScreen.SETTLE_S)  # sooner, an Enter is taken for a double tap of the hand-over's
             terminal.press(b"\r")  # bid
             await terminal.wait_text("Pass the keyboard to Tokugawa")
             _, column = terminal.screen.find("Pass the keyboard to Tokugawa")

@@ -16,6 +16,7 @@ import pytest
 
 from front_helpers import WINCH_CHILD, StubClub, Terminal, connect, hot_seat_app, serving, write_member
 from sekigahara_tui.club.ssh_front import HOST_KEY_NAME
+from sekigahara_tui.screens.info import HandOverScreen
 
 
 @pytest.fixture
@@ -67,6 +68,7 @@ async def test_the_app_at_80x24_takes_keys_and_redraws_at_a_new_size(club, data_
         terminal.press(b"\r")  # Ishida takes the keyboard: the game screen, a bid to make
         await terminal.wait_text("Ishida")
         await terminal.wait_for(lambda t: "Pass the keyboard" not in t.screen.text(), "the game screen")
+        await asyncio.sleep(HandOverScreen.SETTLE_S)  # sooner, an Enter is taken for a double tap of the hand-over's
         terminal.press(b"\r")  # bid the first card offered: the decision passes to Tokugawa
         await terminal.wait_text("Pass the keyboard to Tokugawa")
         row, column = terminal.screen.find("Pass the keyboard to Tokugawa")

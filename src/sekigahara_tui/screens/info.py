@@ -52,8 +52,11 @@ class HandOverScreen(Screen[None]):
     # An Enter typed this soon after the one that closed the hand-over is a double
     # tap: the game screen ignores it if no key came between (GameScreen.on_key),
     # never giving a choice unseen; a battle summary it uncovers ignores it
-    # (BattleSummaryScreen.action_continue), never closing unread.
-    SETTLE_S = SETTLE_S
+    # (BattleSummaryScreen.action_continue), never closing unread. Shorter than
+    # the game over's: a double tap comes within 0.1-0.2 s, and a player who has
+    # read the board and chosen takes longer than 0.3 s; a sooner Enter is only
+    # ignored (press it again), never a choice made unseen.
+    SETTLE_S = 0.3
 
     def __init__(self, side: Side, reason: str) -> None:
         super().__init__()
