@@ -182,6 +182,26 @@ class Store:
         except sqlite3.Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
 
+    def withdraw_open_game(self, game_id: str, member: str) -> bool:
+        """Delete a game nobody has joined (its actions first: they reference it):
+        one seat `member`'s, the other open, still playing. False (nothing
+        changed) otherwise. The check and the deletion are one transaction."""
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                row = self._db.execute(
+                    "SELECT 1 FROM games WHERE id = ? AND status = 'playing'"
+                    " AND ((ishida_player = ? AND tokugawa_player IS NULL) OR (tokugawa_player = ? AND ishida_player IS NULL))",
+                    (game_id, member, member),
+                ).fetchone()
+                if row is None:
+                    return False
+                self._db.execute("DELETE FROM actions WHERE game = ?", (game_id,))
+                self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+                return True
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot write the game store: {error}") from None
+
     def summaries(self) -> list[GameSummary]:
         """Every game as a lobby lists it, oldest first (`updated` is the time
         of its last action, `version` its number of actions: both derived)."""
