@@ -31,6 +31,8 @@ from sekigahara_tui.club.protocol import (
     NewGame,
     Watch,
     WatchGame,
+    WithdrawGame,
+    Withdrawn,
     decode_club_host_message,
 )
 from sekigahara_tui.club.protocol import encode as club_encode
@@ -247,6 +249,12 @@ class ClubClient:
 
     async def join(self, game: str) -> Entry:
         return await self._entry(JoinGame(_fresh_id(), game))
+
+    async def withdraw(self, game: str) -> None:
+        """Withdraw an open game of mine nobody has joined (ClubRefused if it
+        cannot be: joined meanwhile, not mine, unknown)."""
+        message = WithdrawGame(_fresh_id(), game)
+        await self._request(message, lambda reply: isinstance(reply, Withdrawn) and reply.reply_to == message.id)
 
     async def enter(self, game: str) -> Entry:
         return await self._entry(Enter(_fresh_id(), game))

@@ -1,9 +1,9 @@
 """The club's lobby messages, beside the game protocol (docs/club.md).
 
 A connection to the club socket begins with `club_hello` (a lobby session:
-list games, make one, join one, enter one, watch one) or with the game
-protocol's `hello` for a seat (docs/protocol.md), or `watch_game` for a
-spectator. The lobby hands out the per-seat token a game connection needs
+list games, make one, join one, withdraw one, enter one, watch one) or with
+the game protocol's `hello` for a seat (docs/protocol.md), or `watch_game`
+for a spectator. The lobby hands out the per-seat token a game connection needs
 (`entry`). Read as strictly as the game protocol: exact types, no unknown
 keys, bounded printable strings.
 
@@ -98,6 +98,14 @@ class NewGame:
 @frozen
 class JoinGame:
     """Take the open seat of someone else's game."""
+
+    id: str = field(validator=_bounded(MAX_ID_LENGTH))
+    game: str = field(validator=_bounded(MAX_GAME_ID_LENGTH))
+
+
+@frozen
+class WithdrawGame:
+    """Withdraw an open game of mine that nobody has joined: it is deleted."""
 
     id: str = field(validator=_bounded(MAX_ID_LENGTH))
     game: str = field(validator=_bounded(MAX_GAME_ID_LENGTH))
@@ -209,11 +217,20 @@ class Entry:
     token: str
 
 
+@frozen
+class Withdrawn:
+    """The answer to withdraw_game: the game is gone from the store and the club."""
+
+    reply_to: str = field(validator=_bounded(MAX_ID_LENGTH))
+    game: str = field(validator=_bounded(MAX_GAME_ID_LENGTH))
+
+
 CLUB_CLIENT_MESSAGES: dict[type, str] = {
     ClubHello: "club_hello",
     ListGames: "list_games",
     NewGame: "new_game",
     JoinGame: "join_game",
+    WithdrawGame: "withdraw_game",
     Enter: "enter",
     Watch: "watch",
     WatchGame: "watch_game",
@@ -224,11 +241,12 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     Lobby: "lobby",
     LobbyChanged: "lobby_changed",
     Entry: "entry",
+    Withdrawn: "withdrawn",
     Refused: "refused",
     Pong: "pong",
 }
-ClubClientMessage = Union[ClubHello, ListGames, NewGame, JoinGame, Enter, Watch, WatchGame, Ping]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Refused, Pong]
+ClubClientMessage = Union[ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, Enter, Watch, WatchGame, Ping]
+ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, Refused, Pong]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()

@@ -6,8 +6,8 @@ connection per seat, stale and duplicate messages) with more to say:
 - games are loaded from the store on first use (a hello, a lobby that needs
   one) and evicted when nobody has used them for `evict_after` seconds;
 - a lobby connection (`club_hello` with a front end's session token, or a
-  member's name from the club's own Unix user) lists games, makes them, joins
-  and enters them, and hands out seat tokens derived from the club's secret
+  member's name from the club's own Unix user) lists games, makes them, joins,
+  withdraws and enters them, and hands out seat tokens derived from the club's secret
   (stable across restarts, so clients reconnect to a restarted server);
 - spectators (`watch_game`) receive `spectator_view`: public information only;
 - a seat played by "computer" is decided in this process by the heuristic bot,
@@ -51,6 +51,8 @@ from sekigahara_tui.club.protocol import (
     NewGame,
     Watch,
     WatchGame,
+    WithdrawGame,
+    Withdrawn,
     decode_club_client_message,
     lobby_key,
 )
@@ -209,6 +211,7 @@ class ClubServer(GameServer):
         self._computer_bots: dict[tuple[str, Side], object] = {}
         self._computer_seen: dict[tuple[str, Side], int] = {}  # steps whose events each bot was given
         self._computer_tasks: set[asyncio.Task] = set()
+        self._withdrawals: set[asyncio.Task] = set()  # each waits for its game's command being stored
         self._evictor: asyncio.Task | None = None
         # Lobby pushes: the connections following each member's lobby, what each
         # game last showed, the members whose push is due, and when each was last pushed.
@@ -287,7 +290,7 @@ class ClubServer(GameServer):
     async def close(self) -> None:
         if self._evictor is not None:
             self._evictor.cancel()
-        await asyncio.gather(*self._computer_tasks, return_exceptions=True)  # their commands are stored first
+        await asyncio.gather(*self._computer_tasks, *self._withdrawals, return_exceptions=True)  # their commands are stored first
         await super().close()
 
     def _note_change(self, game: HostedGame) -> None:
@@ -382,14 +385,15 @@ class ClubServer(GameServer):
 
     def _detach(self, connection: Connection) -> None:
         super()._detach(connection)
-        if connection.game is not None:
+        if connection.game is not None and self.games.get(connection.game.id) is connection.game:
             self.last_used[connection.game.id] = time.monotonic()
         if isinstance(connection.session, LobbySession):
             self._lobby_unfollow(connection, connection.session.member)
         if isinstance(connection.session, Spectating):
             game = connection.session.game
             self.watchers.get(game.id, set()).discard(connection)
-            self.last_used[game.id] = time.monotonic()
+            if self.games.get(game.id) is game:  # not a withdrawn game's
+                self.last_used[game.id] = time.monotonic()
 
     def _first_message(self, connection: Connection, message: object) -> bool:
         if isinstance(message, Hello):
@@ -502,6 +506,8 @@ class ClubServer(GameServer):
             self._new_game(connection, member, message)
         elif isinstance(message, JoinGame):
             self._join_game(connection, member, message)
+        elif isinstance(message, WithdrawGame):
+            self._withdraw_game(connection, member, message)
         elif isinstance(message, Enter):
             self._enter(connection, member, message)
         elif isinstance(message, Watch):
@@ -559,6 +565,13 @@ class ClubServer(GameServer):
         else:
             due = [player for player in entry.players.values() if player in self._lobby_followers]
         for member in due:
+            self._lobby_push_soon(member)
+
+    def _lobby_game_removed(self, game_id: str) -> None:
+        """A game left the catalog (withdrawn): it was in every lobby's open list
+        or its player's, so every following member gets a push soon."""
+        self._lobby_seen.pop(game_id, None)
+        for member in list(self._lobby_followers):
             self._lobby_push_soon(member)
 
     def _lobby_unfollow(self, connection: Connection, member: str) -> None:
@@ -642,6 +655,107 @@ class ClubServer(GameServer):
         entry.players[side] = member
         self._lobby_game_changed(entry)
         self._send(connection, Entry(message.id, entry.id, side, self.seat_token(entry.id, side)))
+
+    # --- withdrawing an open game nobody joined ------------------------------------
+
+    def _why_not_withdrawn(self, member: str, game_id: str) -> tuple[str, str] | None:
+        """Why `member` cannot withdraw the game: (refusal kind, reason); None if they can."""
+        entry = self.catalog.get(game_id)
+        if entry is None:
+            return "unknown-game", f"no game {printable(game_id, 64)!r} in this club"
+        side = entry.side_of(member)
+        if side is None:
+            return "not-authorised", "you play neither seat of that game: only its player can withdraw it"
+        if entry.status != "playing":
+            return "seat-taken", "that game is over: it can no longer be withdrawn"
+        other = entry.players[side.other]
+        if other == COMPUTER:
+            return "seat-taken", "the computer plays that game: it cannot be withdrawn"
+        if other is not None:
+            return "seat-taken", f"{printable(other, 40)} has joined that game: it can no longer be withdrawn"
+        return None
+
+    def _withdraw_game(self, connection: Connection, member: str, message: WithdrawGame) -> None:
+        refusal = self._why_not_withdrawn(member, message.game)
+        if refusal is not None:
+            connection.send(Refused(message.id, *refusal))
+            return
+        task = asyncio.get_running_loop().create_task(self._withdraw(connection, member, message))
+        self._withdrawals.add(task)
+        task.add_done_callback(self._withdrawals.discard)
+
+    async def _withdraw(self, connection: Connection, member: str, message: WithdrawGame) -> None:
+        """A loaded game may have a command (its creator's bid) being stored:
+        wait for it (game.changing), so no action is appended to a deleted game."""
+        while (game := self.games.get(message.game)) is not None:
+            async with game.changing:
+                if self.games.get(message.game) is game:
+                    self._withdraw_now(connection, member, message)
+                    return
+            # evicted while this waited (and perhaps loaded again): look again
+        self._withdraw_now(connection, member, message)  # not in memory: nothing is being stored
+
+    def _withdraw_now(self, connection: Connection, member: str, message: WithdrawGame) -> None:
+        """Check again (a join may have come first), then the store decides; memory follows it."""
+        refusal = self._why_not_withdrawn(member, message.game)
+        if refusal is not None:
+            connection.send(Refused(message.id, *refusal))
+            return
+        try:
+            withdrawn = self.store.withdraw_open_game(message.game, member)
+        except StoreError as error:
+            connection.send(Refused(message.id, "host-error", f"could not withdraw it: {printable(str(error), 200)}"))
+            return
+        if not withdrawn:
+            connection.send(Refused(message.id, "seat-taken", "someone joined that game meanwhile: it can no longer be withdrawn"))
+            self._reread_entry(message.game)
+            return
+        self._forget_game(message.game, f"{printable(member, 40)} withdrew this game")
+        self._send(connection, Withdrawn(message.id, message.game))
+
+    def _reread_entry(self, game_id: str) -> None:
+        """The store says otherwise than the catalog (another writer of the
+        store took the seat, or deleted the game): the catalog follows the store."""
+        try:
+            summary = next((s for s in self.store.summaries() if s.id == game_id), None)
+        except StoreError:
+            return
+        if summary is None:
+            self._forget_game(game_id, "this game is no longer in the club's store")
+            return
+        entry = self.catalog.get(game_id)
+        if entry is not None:
+            entry.players = {Side.ISHIDA: summary.players[0], Side.TOKUGAWA: summary.players[1]}
+            if summary.status == "over":
+                entry.status, entry.result, entry.to_move = "over", summary.result, ()
+            self._lobby_game_changed(entry)
+
+    def _forget_game(self, game_id: str, reason: str) -> None:
+        """A game deleted from the store leaves memory: its seats and spectators
+        are told why and closed, the lobbies that follow are pushed."""
+        game = self.games.pop(game_id, None)
+        gone = list(self.watchers.pop(game_id, ()))
+        if game is not None:
+            gone += list(game.connections.values())
+        for connection in gone:
+            connection.send(Refused(None, "unknown-game", reason))
+            connection.close()
+        self.catalog.pop(game_id, None)
+        self.last_used.pop(game_id, None)
+        self._computer_pending.discard(game_id)
+        for side in BOTH_SIDES:
+            self._computer_bots.pop((game_id, side), None)
+            self._computer_seen.pop((game_id, side), None)
+        self._lobby_game_removed(game_id)
+
+    async def _commit(self, connection: Connection | None, game: HostedGame, action: Action, apply) -> bool:
+        """A command that waited for a withdrawal (game.changing) is not stored:
+        its game is no longer in the store."""
+        if game.id not in self.catalog:
+            if connection is not None:
+                connection.send(Refused(action.client_id, "unknown-game", "that game was withdrawn: nothing was stored"))
+            return False
+        return await super()._commit(connection, game, action, apply)
 
     def _enter(self, connection: Connection, member: str, message: Enter) -> None:
         entry = self.catalog.get(message.game)
