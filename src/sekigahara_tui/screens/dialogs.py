@@ -1,4 +1,4 @@
-"""Small modal dialogs: a new game's seed, loading a save, saving."""
+"""Small modal dialogs: a new game's seed, loading a save, saving, a yes or no."""
 
 from __future__ import annotations
 
@@ -140,3 +140,21 @@ class JoinDialog(ModalScreen["tuple[Path, Side] | None"]):
     def _picked(self, event: OptionList.OptionSelected) -> None:
         _, path, side = self._choices[event.option_index]
         self.dismiss((path, side))
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes-or-no question, by keyboard: y or Enter says yes, n or Esc no."""
+
+    BINDINGS = [
+        Binding("y,enter", "dismiss(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "dismiss(False)", "No", id="confirm.no"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self._question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self._question, markup=False)
+            yield Static("y or Enter: yes    n or Esc: no", markup=False)

@@ -2,7 +2,8 @@
 games waiting for an opponent, games to watch, finished games.
 
 Keys: n a new game open to any member, c a new game against the computer,
-enter to resume, join or watch the chosen game, w to watch it, r to refresh.
+enter to resume, join or watch the chosen game, w to watch it, x to withdraw
+an open game of mine nobody has joined (asked first), r to refresh.
 The list is not polled: the club pushes the new lobby when it changes
 (lobby_changed, docs/club.md); a dropped connection is opened again after a
 pause, growing up to RETRY_LONGEST. A game opens on the game screen through
@@ -25,6 +26,7 @@ from rules.surface import BOTH_SIDES, Side
 from sekigahara_tui.club.client import ClubClient, ClubRefused, ClubTable
 from sekigahara_tui.club.protocol import Entry, GameLine, Lobby
 from sekigahara_tui.labels import side_name
+from sekigahara_tui.screens.dialogs import ConfirmDialog
 from sekigahara_tui.screens.game import GameScreen
 
 RETRY_FIRST = 1.0  # seconds before asking again after the club could not be reached
@@ -52,6 +54,12 @@ def whose_move(line: GameLine, me: Side | None) -> str:
     return " and ".join(f"{line.player(side)}'s move" for side in line.to_move)
 
 
+def waiting_for_an_opponent(line: GameLine, member: str) -> bool:
+    """One of `member`'s games in play whose other seat nobody has taken: it may be withdrawn."""
+    players = [line.player(side) for side in BOTH_SIDES]
+    return line.status == "playing" and member in players and None in players
+
+
 def lobby_rows(lobby: Lobby) -> list[tuple[str, GameLine, tuple[str, str, str, str, str]]]:
     """(action, game, cells) for each row: my games first, then open, watchable, finished."""
     rows = []
@@ -74,6 +82,7 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new_game('open')", "New open game", id="lobby.new"),
         Binding("c", "new_game('computer')", "Play the computer", id="lobby.computer"),
         Binding("w", "watch", "Watch", id="lobby.watch"),
+        Binding("x", "withdraw", "Withdraw", id="lobby.withdraw"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
     ]
@@ -180,6 +189,24 @@ class LobbyScreen(Screen[None]):
         key = self._chosen_key()
         return self._rows.get(key) if key else None
 
+    def withdrawable(self) -> GameLine | None:
+        """The chosen row, if it is one of my games nobody has joined yet."""
+        row = self.chosen()
+        if row is None or self.lobby is None or row[0] != "resume":
+            return None
+        return row[1] if waiting_for_an_opponent(row[1], self.lobby.member) else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "withdraw":  # the Footer shows x only where it acts
+            return self.withdrawable() is not None
+        return True
+
+    @on(DataTable.RowHighlighted, "#games")
+    def _row_highlighted(self, _event: DataTable.RowHighlighted) -> None:
+        # The cursor moved, or the table was filled again (show): x may apply or not.
+        # (Refreshing the bindings from show() itself left a pushed table unlaid-out.)
+        self.refresh_bindings()
+
     # --- acting --------------------------------------------------------------------
 
     @on(DataTable.RowSelected, "#games")
@@ -192,6 +219,31 @@ class LobbyScreen(Screen[None]):
         row = self.chosen()
         if row is not None:
             self.act("watch", row[1])
+
+    def action_withdraw(self) -> None:
+        line = self.withdrawable()
+        if line is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._withdraw(line.game)
+
+        question = f"Withdraw game {line.game}? Nobody has joined it yet; it will be deleted."
+        self.app.push_screen(ConfirmDialog(question), answered)
+
+    @work(exclusive=True, group="withdraw")
+    async def _withdraw(self, game: str) -> None:
+        try:
+            await self.club.withdraw(game)
+        except ClubRefused as error:
+            self.say(f"The club refused: {error}")
+            return
+        except (OSError, TimeoutError) as error:
+            self.say(f"Cannot reach the club: {getattr(error, 'strerror', None) or error}")
+            return
+        self.say(f"Withdrew game {game}")
+        self.action_refresh()
 
     def action_new_game(self, opponent: str) -> None:
         self._enter(lambda: self.club.new_game(None, opponent))
