@@ -64,7 +64,7 @@ async def test_x_withdraws_my_open_game_after_a_yes_and_does_nothing_on_anyone_e
 
         # mine: x shows; Esc keeps it
         await choose(pilot, lobby, mine)
-        assert "Withdraw" in footer(app)
+        assert "Withdraw" in footer(app) and "Quit" in footer(app)  # every key fits 80 columns
         await pilot.press("x")
         await until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the question")
         assert f"Withdraw game {mine}?" in screen_text(app)

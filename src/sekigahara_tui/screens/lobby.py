@@ -79,8 +79,8 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #games { height: 1fr; }
     """
     BINDINGS = [
-        Binding("n", "new_game('open')", "New open game", id="lobby.new"),
-        Binding("c", "new_game('computer')", "Play the computer", id="lobby.computer"),
+        Binding("n", "new_game('open')", "New game", id="lobby.new"),  # open to any member
+        Binding("c", "new_game('computer')", "Computer", id="lobby.computer"),  # the Footer fits 80 columns
         Binding("w", "watch", "Watch", id="lobby.watch"),
         Binding("x", "withdraw", "Withdraw", id="lobby.withdraw"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
@@ -175,6 +175,8 @@ class LobbyScreen(Screen[None]):
             table.add_row(*cells, key=key)
         if chosen in self._rows:
             table.move_cursor(row=table.get_row_index(chosen))
+        if not self._rows:  # no row to highlight, so no RowHighlighted: x goes from the Footer here
+            self.call_after_refresh(self.refresh_bindings)
 
     def _chosen_key(self) -> str | None:
         table = self.query_one("#games", DataTable)
