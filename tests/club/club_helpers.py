@@ -7,6 +7,7 @@ import asyncio
 import base64
 import os
 import secrets
+import time
 from pathlib import Path
 
 from attrs import define
@@ -16,6 +17,7 @@ from sekigahara_tui.club.client import ClubClient
 from sekigahara_tui.club.server import ClubServer, load_secret
 from sekigahara_tui.net.bot import RandomBot
 from sekigahara_tui.net.store import Store
+from tui.screen_text import screen_text
 
 TIMEOUT = 60.0
 
@@ -67,3 +69,14 @@ def short_tmp() -> Path:
     directory = Path(tempfile.mkdtemp(prefix="skc", dir="/tmp"))
     os.chmod(directory, 0o700)
     return directory
+
+
+UNTIL = 20.0  # seconds a screen test waits for what it expects
+
+
+async def until(pilot, predicate, what: str) -> None:
+    """Wait until predicate() holds, failing with the screen after UNTIL seconds."""
+    deadline = time.monotonic() + UNTIL
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}: {screen_text(pilot.app)[-800:]}"
+        await pilot.pause(0.02)

@@ -3,21 +3,11 @@ member, starts a game against the computer, and plays a move in it."""
 
 from __future__ import annotations
 
-import time
-
+from club_helpers import until
 from rules.surface import DecisionKind
 from sekigahara_tui.app import SekigaharaApp
 from sekigahara_tui.screens.lobby import ClubGameScreen, LobbyScreen
 from tui.screen_text import screen_text
-
-TIMEOUT = 20.0
-
-
-async def until(pilot, predicate, what: str) -> None:
-    deadline = time.monotonic() + TIMEOUT
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}: {screen_text(pilot.app)[-800:]}"
-        await pilot.pause(0.02)
 
 
 async def test_the_lobby_starts_a_game_against_the_computer_and_a_move_is_played(club, tmp_path):

@@ -4,22 +4,12 @@ else's game x is not shown and does nothing."""
 
 from __future__ import annotations
 
-import time
-
+from club_helpers import until
 from rules.sides import Side
 from sekigahara_tui.app import SekigaharaApp
 from sekigahara_tui.screens.dialogs import ConfirmDialog
 from sekigahara_tui.screens.lobby import ClubGameScreen, LobbyScreen
 from tui.screen_text import screen_text
-
-TIMEOUT = 20.0
-
-
-async def until(pilot, predicate, what: str) -> None:
-    deadline = time.monotonic() + TIMEOUT
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}: {screen_text(pilot.app)[-800:]}"
-        await pilot.pause(0.02)
 
 
 def footer(app) -> str:

@@ -29,6 +29,7 @@ from sekigahara_tui.labels import side_name
 from sekigahara_tui.screens.dialogs import ConfirmDialog
 from sekigahara_tui.screens.game import GameScreen
 
+FAILED = object()  # _ask: the club refused, or could not be reached (said already)
 RETRY_FIRST = 1.0  # seconds before asking again after the club could not be reached
 RETRY_LONGEST = 30.0
 
@@ -236,16 +237,9 @@ class LobbyScreen(Screen[None]):
 
     @work(exclusive=True, group="withdraw")
     async def _withdraw(self, game: str) -> None:
-        try:
-            await self.club.withdraw(game)
-        except ClubRefused as error:
-            self.say(f"The club refused: {error}")
-            return
-        except (OSError, TimeoutError) as error:
-            self.say(f"Cannot reach the club: {getattr(error, 'strerror', None) or error}")
-            return
-        self.say(f"Withdrew game {game}")
-        self.action_refresh()
+        if await self._ask(lambda: self.club.withdraw(game)) is not FAILED:
+            self.say(f"Withdrew game {game}")
+            self.action_refresh()
 
     def action_new_game(self, opponent: str) -> None:
         self._enter(lambda: self.club.new_game(None, opponent))
@@ -256,15 +250,20 @@ class LobbyScreen(Screen[None]):
 
     @work(exclusive=True, group="enter")
     async def _enter(self, request) -> None:
+        entry = await self._ask(request)
+        if entry is not FAILED:
+            self.open_game(entry)
+
+    async def _ask(self, request) -> object:
+        """The club's answer to request(), or FAILED once the refusal or the
+        trouble reaching the club is said in the message line."""
         try:
-            entry = await request()
+            return await request()
         except ClubRefused as error:
             self.say(f"The club refused: {error}")
-            return
         except (OSError, TimeoutError) as error:
             self.say(f"Cannot reach the club: {getattr(error, 'strerror', None) or error}")
-            return
-        self.open_game(entry)
+        return FAILED
 
     def open_game(self, entry: Entry) -> None:
         what = "Watching" if entry.seat is None else f"Playing {side_name(entry.seat)} in"
