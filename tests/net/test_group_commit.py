@@ -68,3 +68,28 @@ async def test_a_row_that_cannot_be_stored_fails_alone(store):
     assert isinstance(results[0], StoreError) and "UNIQUE" in str(results[0])
     assert results[1] == 1 and called == ["game-1"]
     assert stored(store.path) == [("game-0", 1, "id-0"), ("game-1", 1, "id-2")]
+
+
+async def test_a_callback_that_raises_fails_its_own_append_alone_and_the_writer_goes_on(store):
+    """A bug after a row is on disk (its callback raises) reaches that append's
+    caller; the others of its transaction still hear theirs, and later
+    appends are written: nobody waits for ever."""
+    writer = GroupCommit(store.path)
+    heard: list[str] = []
+
+    def committed(game: str):
+        def callback(_version: int) -> None:
+            if game == "game-1":
+                raise RuntimeError("a bug in applying it")
+            heard.append(game)
+        return callback
+
+    results = await asyncio.wait_for(
+        asyncio.gather(*(writer.append(game, action(n), 0, committed(game)) for n, game in enumerate(GAMES)), return_exceptions=True),
+        timeout=10,
+    )
+    assert [type(r).__name__ if isinstance(r, Exception) else r for r in results] == [1, "RuntimeError", 1, 1, 1]
+    assert sorted(heard) == ["game-0", "game-2", "game-3", "game-4"]
+    assert await asyncio.wait_for(writer.append("game-0", action(9), 1, committed("game-0")), timeout=10) == 2
+    await writer.close()
+    assert len(stored(store.path)) == 6

@@ -53,12 +53,18 @@ class GroupCommit:
             except Exception as error:  # the writer itself failed: none of the batch is stored
                 errors = [f"cannot write the game store: {error}"] * len(batch)
             for (_, _, version, committed, answer), error in zip(batch, errors):
-                if error is None:
-                    committed(version + 1)
+                if error is not None:
                     if not answer.done():
-                        answer.set_result(version + 1)
-                elif not answer.done():
-                    answer.set_exception(StoreError(error))
+                        answer.set_exception(StoreError(error))
+                    continue
+                try:
+                    committed(version + 1)
+                except Exception as bug:  # noqa: BLE001 - on disk, but a bug applied it: its caller
+                    if not answer.done():  # hears of it, and the rest of the batch of theirs
+                        answer.set_exception(bug)
+                    continue
+                if not answer.done():
+                    answer.set_result(version + 1)
 
     def _write(self, rows: list[tuple[str, Action, int]]) -> list[str | None]:
         if self._store is None:
