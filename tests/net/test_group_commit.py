@@ -93,3 +93,19 @@ async def test_a_callback_that_raises_fails_its_own_append_alone_and_the_writer_
     assert await asyncio.wait_for(writer.append("game-0", action(9), 1, committed("game-0")), timeout=10) == 2
     await writer.close()
     assert len(stored(store.path)) == 6
+
+
+async def test_an_action_of_a_game_the_store_does_not_hold_fails_alone(store):
+    """The store's foreign key: an action is stored only for a game it holds
+    (one withdrawn meanwhile, say); the others of its transaction are stored."""
+    writer = GroupCommit(store.path)
+    results = await asyncio.gather(
+        writer.append("game-0", action(0), 0, lambda _v: None),
+        writer.append("no-such-game", action(1), 0, lambda _v: None),
+        writer.append("game-2", action(2), 0, lambda _v: None),
+        return_exceptions=True,
+    )
+    await writer.close()
+    assert results[0] == 1 and results[2] == 1
+    assert isinstance(results[1], StoreError) and "FOREIGN KEY" in str(results[1])
+    assert stored(store.path) == [("game-0", 1, "id-0"), ("game-2", 1, "id-2")]

@@ -147,6 +147,7 @@ class Store:
                 db.execute("PRAGMA synchronous = FULL")
                 db.executescript(SCHEMA)
             db.execute("PRAGMA busy_timeout = 5000")
+            db.execute("PRAGMA foreign_keys = ON")  # no action of a game the store does not hold (SQLite's default is off)
             db.execute("SELECT count(*) FROM games").fetchone()
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the game store {printable_path(path)}: {error}") from None
