@@ -7,7 +7,7 @@ from textual.widgets import TabbedContent
 from rules.describe import describe
 from rules.engine import apply, legal_commands, start_game
 from rules.notation import parse_command
-from rules.record import replay, save_record
+from rules.record import replay
 from rules.sides import Side
 from rules.state import DecisionKind
 from sekigahara_tui.screens.dialogs import NewGameDialog
@@ -30,9 +30,7 @@ async def log_text(pilot, screen: GameScreen) -> str:
 
 
 def app_at(make_app, tmp_path, record):
-    path = tmp_path / "position.json"
-    save_record(record, path)
-    return make_app(load=path)
+    return make_app(record=record)
 
 
 async def test_the_menu_starts_a_hot_seat_game_with_the_chosen_seed(make_app):

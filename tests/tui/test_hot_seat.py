@@ -47,9 +47,7 @@ async def test_R55_the_hand_over_screen_shows_nothing_of_either_side(make_app):
 
 async def test_R55_a_seat_sees_its_own_hand_and_no_hidden_enemy_block(make_app, tmp_path):
     record = record_until(3, lambda s: s.decision.kind is DecisionKind.MOVE and s.week >= 2)
-    path = tmp_path / "position.json"
-    save_record(record, path)
-    app = make_app(load=path)
+    app = make_app(record=record)
     async with app.run_test(size=(160, 50)) as pilot:
         screen = await take_seat(pilot)
         state = screen.table.host.state
@@ -83,9 +81,7 @@ async def test_R58_ctrl_z_takes_back_a_secret_bid_but_not_a_revealed_one(make_ap
 
 async def test_R58_ctrl_z_takes_back_a_step_of_a_stack_move(make_app, tmp_path):
     record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
-    path = tmp_path / "position.json"
-    save_record(record, path)
-    app = make_app(load=path)
+    app = make_app(record=record)
     async with app.run_test(size=(80, 24)) as pilot:
         await type_command(pilot, "move osaka")
         screen = await type_command(pilot, "select ukita-2-1")
@@ -219,9 +215,7 @@ async def test_a_mouse_click_on_a_map_label_chooses_that_location(make_app, tmp_
     from sekigahara_tui.widgets.map_panel import MapCanvas, MapPanel
 
     record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
-    path = tmp_path / "position.json"
-    save_record(record, path)
-    app = make_app(load=path)
+    app = make_app(record=record)
     async with app.run_test(size=(160, 50)) as pilot:
         screen = await take_seat(pilot)
         map_panel = screen.query_one(MapPanel)

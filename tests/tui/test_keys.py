@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from rules.record import save_record
 from rules.sides import Side
 from rules.state import DecisionKind
 from sekigahara_tui.screens.dialogs import SaveDialog
@@ -25,9 +24,7 @@ FOCUSES = ["#map", "#choices", "#command-line"]
 def movement_app(make_app, tmp_path):
     """Ishida, first player, in his Movement Phase (seed 1), having begun a stack move at Osaka."""
     record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
-    path = tmp_path / "position.json"
-    save_record(record, path)
-    return make_app(load=path), len(record.commands)
+    return make_app(record=record), len(record.commands)
 
 
 async def focused_on(pilot, selector: str) -> GameScreen:

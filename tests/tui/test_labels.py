@@ -8,7 +8,7 @@ import pytest
 from rules.components import default_components
 from rules.describe import card_name
 from rules.engine import legal_commands
-from rules.notation import format_command, parse_command
+from rules.notation import parse_command
 from rules.selfplay import random_game
 from rules.sides import BOTH_SIDES, Side
 from rules.view import view

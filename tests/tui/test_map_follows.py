@@ -30,9 +30,7 @@ SHORTS = [p.short for p in load_layout().placements]
 def movement_app(make_app, tmp_path):
     """Ishida, first player, at the start of his Movement Phase (seed 1)."""
     record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
-    path = tmp_path / "position.json"
-    save_record(record, path)
-    return make_app(load=path)
+    return make_app(record=record)
 
 
 def in_view(panel: MapPanel, location: str) -> bool:
@@ -261,9 +259,7 @@ async def test_the_map_follows_the_choice_the_player_moves_onto(movement_app):
 
 async def test_8_1_the_map_shows_where_combats_are_to_be_declared(make_app, tmp_path):
     record = record_until(2, lambda s: s.decision.kind is DecisionKind.DECLARE_COMBAT)
-    path = tmp_path / "declare.json"
-    save_record(record, path)
-    app = make_app(load=path)
+    app = make_app(record=record)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         await pilot.pause()

@@ -25,7 +25,6 @@ from textual.widgets import TabbedContent
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import HandOverScreen
 from sekigahara_tui.widgets.log import LogPanel
-from sekigahara_tui.widgets.prompt import PromptPanel
 from tui.screen_text import screen_text
 
 TIMEOUT = 20.0
