@@ -176,8 +176,6 @@ class LobbyScreen(Screen[None]):
             table.add_row(*cells, key=key)
         if chosen in self._rows:
             table.move_cursor(row=table.get_row_index(chosen))
-        if not self._rows:  # no row to highlight, so no RowHighlighted: x goes from the Footer here
-            self.call_after_refresh(self.refresh_bindings)
 
     def _chosen_key(self) -> str | None:
         table = self.query_one("#games", DataTable)
