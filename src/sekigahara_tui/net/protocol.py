@@ -36,14 +36,16 @@ from rules.untrusted import UntrustedInputError, strict_json
 
 PROTOCOL_VERSION = 1
 
-# Limits. A client sends short lines: hello (a 32-character token) is about 150
-# bytes, a submit at most MAX_COMMAND_TEXT + 100. The host refuses longer lines.
+# Limits. A client sends short lines: a hello (a 32-character token) is 122
+# bytes, the longest submit (a MAX_ID_LENGTH id, MAX_COMMAND_TEXT of command)
+# about 620. The host refuses longer lines.
 MAX_CLIENT_LINE = 4096
 # The host's largest line is a state carrying a whole game's events (for a
 # client that holds nothing). Over 200 random games the largest single-step
-# state was 11,062 bytes (136 legal commands) and the largest whole-game state
-# 44,441 bytes (710 steps); the longest record rules.record allows
-# (MAX_COMMANDS) would be about 30 times that. Reading is capped far above.
+# state was 9,407 bytes (97 legal commands) and the largest whole-game state
+# 45,583 bytes (631 steps); the longest record rules.record allows
+# (MAX_COMMANDS) would be about 30 times that, 1.4 MB. Reading is capped far
+# above. `python3 benchmarks/protocol.py --games 200` prints these figures.
 MAX_HOST_LINE = 8 * 1024 * 1024
 MAX_ID_LENGTH = 64
 MAX_TOKEN_LENGTH = 128
