@@ -11,7 +11,7 @@ from rules.battle import battle_of, discard_played_cards, impact_total, with_bat
 from rules.casualties import all_pieces, lose_everything_if_due, losses_due
 from rules.commands import ChooseCasualty, ComeOutside, DeclareCombat, Retreat, StayInside
 from rules.components import default_components
-from rules.control import sides_present, update_castle_control
+from rules.control import CASTLE_CAPACITY, sides_present, update_castle_control
 from rules.decks import draw_cards
 from rules.events import CastleFell, CombatDeclared, CombatEnded, Event, NoCombat, PhaseBegan
 from rules.immutable import evolve
@@ -21,7 +21,6 @@ from rules.sides import BOTH_SIDES, Side
 from rules.state import Battle, CombatPhase, Decision, DecisionKind, GameState, Phase
 from rules.victory import end_game, instant_victory
 
-CASTLE_CAPACITY = 2
 DONE = Decision(DecisionKind.NONE, frozenset())
 
 

@@ -14,6 +14,10 @@ from rules.immutable import evolve
 from rules.sides import Side
 from rules.state import GameState, sorted_pairs
 
+CASTLE_CAPACITY = 2
+"""8.9.1, 8.9.2, 8.8.4 (R34): at most 2 blocks fit inside a castle, to stay in
+for a siege or to retreat into; discs do not count."""
+
 
 def sides_present(state: GameState, location: str) -> frozenset[Side]:
     """Sides with units at a location: blocks, and discs (R36)."""

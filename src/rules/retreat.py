@@ -9,13 +9,13 @@ from rules.arrival import arrive, has_enemy_units, record_entry
 from rules.battle import battle_of
 from rules.commands import Retreat
 from rules.components import default_components
+from rules.control import CASTLE_CAPACITY
 from rules.events import BlocksRetreated, Event, OpponentRetreated
 from rules.immutable import evolve
 from rules.sides import Side
 from rules.state import Battle, GameState, with_positions
 
 CASTLE = "castle"
-CASTLE_CAPACITY = 2
 
 
 def entered_from(state: GameState, location: str, side: Side) -> set[str]:
@@ -69,7 +69,7 @@ def why_retreat_illegal(state: GameState, command: Retreat) -> str | None:
     if command.garrison and not may_garrison(battle, side):
         return "only the side that held the castle before the combat may retreat into it (8.8.4)"
     if len(command.garrison) > CASTLE_CAPACITY:
-        return "at most 2 blocks retreat into the castle (8.8.4, R34)"
+        return f"at most {CASTLE_CAPACITY} blocks retreat into the castle (8.8.4, R34)"
     for block in command.garrison:
         if block not in blocks:
             return f"{block} is not one of your blocks here (8.8.4)"

@@ -86,6 +86,17 @@ def test_8_2_2_a_card_must_carry_the_blocks_mon():
     refused(state, "ishida: deploy ishida-loyalty-1 ukita-2-1", r"a Loyalty Challenge card deploys no block \(8.2.2\)")
 
 
+def test_8_2_2_8_4_2_a_card_deploys_one_block_and_only_a_double_card_two():
+    state = combat_phase(ISHIDA, ("ukita-plain-1", "ukita-double"), (),
+                         sawayama=["ukita-2-1", "ukita-2-2", "ukita-3-1", "date-2-1"])
+    state, _ = run(state, "ishida: combat sawayama")
+    refused(state, "ishida: deploy ukita-plain-1 ukita-2-1 ukita-3-1", r"^ukita-plain-1 deploys one block \(8\.2\.2\)$")
+    refused(state, "ishida: deploy ukita-double ukita-2-1 ukita-2-2 ukita-3-1",
+            r"^ukita-double deploys one or two blocks \(8\.4\.2\)$")
+    state, _ = run(state, "ishida: deploy ukita-double ukita-2-1 ukita-3-1")
+    assert totals(state) == (2 + 3 + 1, 0)  # the second Ukita block scores +1 (8.3.3)
+
+
 def test_9_4_9_5_r24_ishida_and_ii_take_any_daimyo_card():
     state = combat_phase(ISHIDA, ("mori-plain-1",), ("date-plain-1",), sawayama=["ishida-leader", "ii-4"])
     state, _ = run(state, "ishida: combat sawayama", "ishida: deploy mori-plain-1 ishida-leader",
