@@ -5,10 +5,51 @@ typed right after it (a double tap) is ignored: no choice unseen."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from rules.sides import Side
+from sekigahara_tui.screens import info
 from sekigahara_tui.screens.info import HandOverScreen
 from tui.driving import choice_notations, press_at_once, type_command
+from tui.screen_text import screen_text
+
+UNTIL = 20.0  # seconds: a failure, not a timing
+
+
+async def until(pilot, predicate, what: str) -> None:
+    """Wait until predicate() holds, failing after UNTIL seconds."""
+    deadline = time.monotonic() + UNTIL
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}: {screen_text(pilot.app)[-800:]}"
+        await pilot.pause(0.02)
+
+
+def given(screen) -> int:
+    """How many commands the game has been given."""
+    return len(screen.table.host.record.commands)
+
+
+class SettleClock:
+    """The settle guards' clock (info.settle_clock), moved only by the test: an
+    Enter is typed within SETTLE_S or after it because the test says so, not
+    because a loaded machine was quick or slow."""
+
+    def __init__(self) -> None:
+        self.now = 0.0  # SETTLE_S after it is exactly SETTLE_S (1000.0 + 0.3 - 1000.0 is not)
+
+    def __call__(self) -> float:
+        return self.now
+
+    def wait(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def settle_clock(monkeypatch) -> SettleClock:
+    clock = SettleClock()
+    monkeypatch.setattr(info, "settle_clock", clock)
+    return clock
 
 async def tokugawa_takes_over(pilot):
     """Ishida bids on the command line (his focus, not Tokugawa's to inherit);
@@ -28,7 +69,7 @@ async def test_R55_the_keys_that_follow_the_hand_overs_enter_pick_a_choice(make_
             await pilot.press("enter", "down", "enter")
         else:
             await press_at_once(pilot, "enter", "down", "enter")
-        await pilot.pause()
+        await until(pilot, lambda: given(screen) == 2, "Tokugawa's choice")
         assert screen.table.host.record.commands == ("ishida: bid mori-plain-9", f"tokugawa: {second}")
 
 
@@ -39,11 +80,12 @@ async def test_R55_a_command_typed_with_the_hand_overs_enter_is_given(make_app):
         last = choice_notations(screen)[-1]  # not the highlighted first choice, which a lost line's Enter would pick
         assert last != choice_notations(screen)[0]
         await press_at_once(pilot, "enter", "colon", *last, "enter")
+        await until(pilot, lambda: given(screen) == 2, "Tokugawa's command")
         assert screen.table.host.record.commands == ("ishida: bid mori-plain-9", f"tokugawa: {last}")
 
 
 @pytest.mark.parametrize("arrival", ["pilot", "burst"])
-async def test_R55_a_double_tapped_enter_on_the_hand_over_gives_no_choice(make_app, arrival):
+async def test_R55_a_double_tapped_enter_on_the_hand_over_gives_no_choice(make_app, arrival, settle_clock):
     """Enter, Enter with nothing between, as a double tap: the hand-over closes and
     the second Enter is ignored; Tokugawa sees his choices before giving one.
     An Enter after the settle time gives the highlighted choice."""
@@ -51,25 +93,31 @@ async def test_R55_a_double_tapped_enter_on_the_hand_over_gives_no_choice(make_a
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await tokugawa_takes_over(pilot)
         first = choice_notations(screen)[0]
+        # The settle clock stands still: the second Enter comes within SETTLE_S
+        # of the first, however slow the machine.
         if arrival == "pilot":
             await pilot.press("enter", "enter")
         else:
             await press_at_once(pilot, "enter", "enter")
-        await pilot.pause()
-        assert pilot.app.screen is screen
+        # the second Enter was read by the game screen (the first key after the hand-over's ends its settling)
+        await until(pilot, lambda: pilot.app.screen is screen and screen._settling is None, "the second Enter read")
+        await pilot.pause()  # not for passing: had the Enter been let through, its choice would show by now
         assert screen.table.host.record.commands == ("ishida: bid mori-plain-9",)
-        await pilot.pause(HandOverScreen.SETTLE_S)
+        settle_clock.wait(HandOverScreen.SETTLE_S)
         await press_at_once(pilot, "enter")
+        await until(pilot, lambda: given(screen) == 2, "Tokugawa's choice")
         assert screen.table.host.record.commands == ("ishida: bid mori-plain-9", f"tokugawa: {first}")
 
 
-async def test_R55_an_enter_typed_after_the_hand_over_s_settle_time_gives_the_choice(make_app):
+async def test_R55_an_enter_typed_after_the_hand_over_s_settle_time_gives_the_choice(make_app, settle_clock):
     """Only an Enter within the settle time is taken for a double tap."""
     app = make_app(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await tokugawa_takes_over(pilot)
         first = choice_notations(screen)[0]
         await press_at_once(pilot, "enter")
-        await pilot.pause(HandOverScreen.SETTLE_S)
+        await until(pilot, lambda: pilot.app.screen is screen, "the hand-over closed by its Enter")
+        settle_clock.wait(HandOverScreen.SETTLE_S)
         await press_at_once(pilot, "enter")
+        await until(pilot, lambda: given(screen) == 2, "Tokugawa's choice")
         assert screen.table.host.record.commands == ("ishida: bid mori-plain-9", f"tokugawa: {first}")

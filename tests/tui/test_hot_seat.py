@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
+
+from textual.command import CommandList, CommandPalette
 
 from rules.components import default_components
 from rules.describe import card_name, piece_name
 from rules.record import load_record, save_record
 from rules.sides import BOTH_SIDES, Side
 from rules.state import BAG, DecisionKind
+from sekigahara_tui.screens import info
 from sekigahara_tui.screens.dialogs import SaveDialog
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import DecisionHelpScreen, HandOverScreen
@@ -17,6 +22,39 @@ from sekigahara_tui.widgets.prompt import PromptPanel
 from tui.driving import choose, take_seat, type_command
 from tui.positions import record_until
 from tui.screen_text import screen_text
+
+
+UNTIL = 20.0  # seconds: a failure, not a timing
+
+
+async def until(pilot, predicate, what: str) -> None:
+    """Wait until predicate() holds, failing after UNTIL seconds."""
+    deadline = time.monotonic() + UNTIL
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}: {screen_text(pilot.app)[-800:]}"
+        await pilot.pause(0.02)
+
+
+class SettleClock:
+    """The settle guards' clock (info.settle_clock), moved only by the test: an
+    Enter is typed within SETTLE_S or after it because the test says so, not
+    because a loaded machine was quick or slow."""
+
+    def __init__(self) -> None:
+        self.now = 0.0  # SETTLE_S after it is exactly SETTLE_S (1000.0 + 0.3 - 1000.0 is not)
+
+    def __call__(self) -> float:
+        return self.now
+
+    def wait(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def settle_clock(monkeypatch) -> SettleClock:
+    clock = SettleClock()
+    monkeypatch.setattr(info, "settle_clock", clock)
+    return clock
 
 
 def hidden_names(state, viewer: Side) -> set[str]:
@@ -130,9 +168,8 @@ async def test_a_corrupt_save_is_refused_with_the_reason(make_app, tmp_path):
     bad.write_text('{"seed": 1}', encoding="utf-8")
     app = make_app(load=bad)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await until(pilot, lambda: any("not a game record" in n.message for n in app._notifications), "the reason")
         assert not isinstance(app.screen, GameScreen)
-        assert any("not a game record" in n.message for n in app._notifications)
 
 
 async def test_question_mark_explains_the_current_decision_with_its_rule(make_app):
@@ -153,9 +190,21 @@ async def test_the_command_palette_offers_the_legal_commands(make_app):
         screen = await take_seat(pilot)
         await pilot.press("ctrl+p")
         await pilot.press(*"bid mori")
-        await pilot.pause(0.3)
+        palette = app.screen
+        assert isinstance(palette, CommandPalette)
+
+        def offered() -> str | None:
+            """The highlighted command, once the search for the whole query is over."""
+            if any(w.group == CommandPalette._GATHER_COMMANDS_GROUP and not w.is_finished for w in app.workers):
+                return None
+            commands = palette.query_one(CommandList)
+            if commands.highlighted is None:
+                return None
+            return commands.get_option_at_index(commands.highlighted).hit.text
+
+        await until(pilot, lambda: offered() == "bid mori-plain-9", "the palette offering bid mori-plain-9")
         await pilot.press("enter")
-        await pilot.pause()
+        await until(pilot, lambda: screen.table.host.record.commands != (), "the command given")
         assert screen.table.host.record.commands == ("ishida: bid mori-plain-9",)
 
 
@@ -170,7 +219,7 @@ async def test_no_color_keeps_roads_and_highways_apart(make_app, monkeypatch, si
         assert "─" in shown and "┄" in shown  # highway and road glyphs differ without colour
 
 
-async def test_the_menu_loads_a_save_and_a_finished_game_returns_to_the_menu(make_app, tmp_path):
+async def test_the_menu_loads_a_save_and_a_finished_game_returns_to_the_menu(make_app, tmp_path, settle_clock):
     from rules.selfplay import random_game
     from sekigahara_tui.screens.dialogs import LoadDialog
     from sekigahara_tui.screens.info import GameOverScreen
@@ -186,16 +235,16 @@ async def test_the_menu_loads_a_save_and_a_finished_game_returns_to_the_menu(mak
         assert isinstance(app.screen, LoadDialog)
         app.screen.query_one("#path").value = str(finished)
         await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, GameOverScreen)
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game over screen")
         assert "Tokugawa wins." in screen_text(app)
-        await pilot.press("enter")  # a double-tapped Enter from the last decision: not read yet
+        # The settle clock stands still: this Enter comes within SETTLE_S of the
+        # screen showing, however slow the machine (a double tap from the last decision).
+        await pilot.press("enter")  # not read yet
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
-        await pilot.pause(GameOverScreen.SETTLE_S)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, MenuScreen)
+        settle_clock.wait(GameOverScreen.SETTLE_S)
+        await pilot.press("enter")  # read: the screen has been up for SETTLE_S
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
 
 
 async def test_the_rules_help_opens_from_the_menu(make_app):
@@ -220,8 +269,9 @@ async def test_a_mouse_click_on_a_map_label_chooses_that_location(make_app, tmp_
         screen = await take_seat(pilot)
         map_panel = screen.query_one(MapPanel)
         col, row = label_origin(map_panel.layout_data, "gifu", "short")
+        given = len(screen.table.host.record.commands)
         await pilot.click(MapCanvas, offset=(col + 1, row))
-        await pilot.pause()
+        await until(pilot, lambda: len(screen.table.host.record.commands) > given, "a command given")
         assert map_panel.cursor == "gifu"
         assert screen.table.host.record.commands[-1] == "ishida: move gifu"  # the one choice at Gifu
 

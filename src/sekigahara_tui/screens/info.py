@@ -41,6 +41,12 @@ OpponentPlacedBlocks = next(cls for cls in surface.EVENT_TYPES if cls.__name__ =
 SETTLE_S = 0.6
 
 
+def settle_clock() -> float:
+    """The settle guards' clock: wall time. A test replaces it (monkeypatch) to
+    type an Enter within SETTLE_S or after it without racing a loaded machine."""
+    return time.monotonic()
+
+
 class HandOverScreen(Screen[None]):
     """Hot-seat privacy: nothing of either side shows until the named player is ready."""
 
@@ -65,12 +71,12 @@ class HandOverScreen(Screen[None]):
         self.ready_at: float | None = None  # when the player's Enter closed it
 
     async def action_ready(self) -> None:
-        self.ready_at = time.monotonic()
+        self.ready_at = settle_clock()
         await self.action_dismiss()
 
     def settling(self) -> bool:
         """Whether the Enter that closed it was typed less than SETTLE_S ago."""
-        return self.ready_at is not None and time.monotonic() - self.ready_at < self.SETTLE_S
+        return self.ready_at is not None and settle_clock() - self.ready_at < self.SETTLE_S
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="handover"):
@@ -263,10 +269,10 @@ class GameOverScreen(Screen[None]):
         board.border_title = "the final board, as you see it"
         board.show(self._view)
         self.query_one("#gameover-text").focus()
-        self._shown_at = time.monotonic()
+        self._shown_at = settle_clock()
 
     def action_leave(self) -> None:
-        if time.monotonic() - getattr(self, "_shown_at", 0.0) >= self.SETTLE_S:
+        if settle_clock() - getattr(self, "_shown_at", 0.0) >= self.SETTLE_S:
             self.dismiss()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
