@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -120,9 +119,11 @@ def test_bad_host_arguments_are_refused_in_one_line(tmp_path, runtime_dir, monke
 def test_resuming_with_another_seed_is_refused(tmp_path, runtime_dir, monkeypatch, capsys):
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime_dir))
     assert main(["host", str(tmp_path), "--seed", "5", "--idle-timeout", "0.05"]) == 0
+    assert "join with:" in capsys.readouterr().out
     assert main(["host", str(tmp_path), "--seed", "6", "--idle-timeout", "0.05"]) == 2
-    assert "already holds a game with another seed" in capsys.readouterr().err
-    assert json.loads(capsys.readouterr().out or "{}") == {}
+    refused = capsys.readouterr()
+    assert "already holds a game with another seed" in refused.err
+    assert refused.out == ""  # no invitation to a game it does not host
     assert main(["export", str(tmp_path)]) == 0
     assert record_from_json(capsys.readouterr().out).seed == 5
 

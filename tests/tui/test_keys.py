@@ -145,8 +145,10 @@ async def test_letters_on_the_map_always_search_and_never_move(movement_app, let
         assert map_panel.cursor == expected
         await pilot.press("escape")
         assert map_panel.search is None
+        east = neighbour_in_direction(map_panel.layout_data, expected, "right", "short")
+        assert east is not None and east != expected  # so that the arrow has somewhere to go
         await pilot.press("right")  # the arrows move
-        assert map_panel.cursor == neighbour_in_direction(map_panel.layout_data, expected, "right", "short") or expected
+        assert map_panel.cursor == east
 
 
 @pytest.mark.parametrize("focus", FOCUSES)
