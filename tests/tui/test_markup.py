@@ -3,7 +3,9 @@ autosave or an unexpected error does not crash the terminal (issue 10)."""
 
 from __future__ import annotations
 
+import errno
 import os
+from pathlib import Path
 
 import pytest
 
@@ -104,15 +106,64 @@ async def test_a_failing_autosave_is_shown_once_and_the_game_goes_on(make_app, t
         assert len(failures) == 1 and "failed" in failures[0] and "The game goes on" in failures[0]
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
-async def test_a_read_only_data_directory_does_not_stop_the_game(make_app, tmp_path):
+@pytest.fixture
+def read_only(monkeypatch):
+    """Make a directory read-only (0500). Root writes through that mode, so for
+    root the same refusal is injected where the kernel would give it: os.open,
+    os.mkdir and os.replace/rename into the directory fail with EACCES."""
+
+    def make(directory: Path) -> None:
+        directory.mkdir(mode=0o500)
+        if os.geteuid() != 0:
+            return
+        inside = os.path.realpath(directory)
+
+        def refused(path) -> bool:
+            return os.path.dirname(os.path.realpath(os.fsdecode(path))) == inside
+
+        def refuse(path):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fsdecode(path))
+
+        real_open, real_mkdir, real_replace, real_rename = os.open, os.mkdir, os.replace, os.rename
+        writes = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+        def open_(path, flags, *args, **kwargs):
+            if flags & writes and refused(path):
+                refuse(path)
+            return real_open(path, flags, *args, **kwargs)
+
+        def mkdir(path, *args, **kwargs):
+            if refused(path):
+                refuse(path)
+            return real_mkdir(path, *args, **kwargs)
+
+        def moving(real):
+            def move(source, destination, *args, **kwargs):
+                if refused(destination):
+                    refuse(destination)
+                return real(source, destination, *args, **kwargs)
+            return move
+
+        monkeypatch.setattr(os, "open", open_)
+        monkeypatch.setattr(os, "mkdir", mkdir)
+        monkeypatch.setattr(os, "replace", moving(real_replace))
+        monkeypatch.setattr(os, "rename", moving(real_rename))
+
+    return make
+
+
+async def test_a_read_only_data_directory_does_not_stop_the_game(make_app, tmp_path, read_only):
     data = tmp_path / "data"
-    data.mkdir(mode=0o500)
+    read_only(data)
     app = make_app(seed=1)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await take_seat(pilot)
         await choose(pilot, "bid mori-plain-9")
-        assert any("Autosave" in m for m in messages(app))
-        assert app.return_code is None
+        assert len(screen.table.host.record.commands) == 1  # the bid stands
+        failures = [m for m in messages(app) if "Autosave" in m]
+        assert len(failures) == 1 and "failed: Permission denied" in failures[0], failures
+        assert any(isinstance(s, GameScreen) for s in app.screen_stack) and app.return_code is None
+    assert list(data.iterdir()) == []
 
 
 async def test_an_unexpected_error_goes_to_the_crash_log_not_the_terminal(make_app, tmp_path):
