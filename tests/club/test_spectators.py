@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
 
 import pytest
 
@@ -17,9 +16,8 @@ from net.net_helpers import FORBIDDEN_KEYS, RecordingProxy, words
 from rules.components import default_components
 from rules.record import GameRecord, replay_steps
 from rules.sides import BOTH_SIDES, Side
-from rules.state import ELIMINATED, MORI_BOX
-from rules.view import view
-from rules.view import spectator_view
+from rules.view import PlayerView, spectator_view
+from knowledge_model import KnowledgeModel, assert_justified, models_along
 from sekigahara_tui.club.server import SPECTATOR_TWINS, public_events
 from sekigahara_tui.net.locations import Address
 from sekigahara_tui.net.protocol import AnyEvent, converter
@@ -29,31 +27,44 @@ ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 
 
 class ClubGameTruth:
+    """A club game as the host knew it at each version, with what each side
+    may know after each step (tests/knowledge_model.py)."""
+
     def __init__(self, store, game_id: str) -> None:
         self.info, self.actions = store.load_game(game_id)
 
         self.final = tuple(commands_standing(self.actions))
         self.steps = list(replay_steps(self._record(self.final)))
+        self.models = models_along(self.steps)
 
     def _record(self, commands: tuple[str, ...]) -> GameRecord:
         return GameRecord(self.info.seed, self.info.data_version, commands, position=self.info.position)
 
     def steps_at(self, version: int) -> list:
+        return self.at(version)[0]
+
+    def at(self, version: int) -> tuple[list, list[KnowledgeModel]]:
         commands = tuple(commands_standing(self.actions[:version]))
         if commands == self.final[: len(commands)]:
-            return self.steps[: len(commands) + 1]
-        return list(replay_steps(self._record(commands)))  # a line undone later
+            return self.steps[: len(commands) + 1], self.models[: len(commands) + 1]
+        steps = list(replay_steps(self._record(commands)))  # a line undone later
+        return steps, models_along(steps)
 
 
 def check_spectator_bytes(lines: list[bytes], truth: ClubGameTruth) -> int:
-    """Every line: no forbidden key; a state is exactly the public view and
-    public events, and names no hidden block and no hand card of either side."""
+    """Every line: no forbidden key; a one-sided event only as a twin naming no
+    block and no card. A state names no block or card that the knowledge model
+    (tests/knowledge_model.py), not the engine's view, says both sides know: in
+    its view what they know now, in each step's events what they had been shown
+    by that step (the log keeps every reveal, R62); its view names exactly the
+    blocks both sides know, where they stand. Then the view is the engine's
+    public view and the events the public events."""
     c = default_components()
     all_blocks = {block.id for block in c.blocks}
     all_cards = {card.id for card in c.cards}
     public = frozenset(BOTH_SIDES)
     checked = 0
-    cache: dict[int, list] = {}
+    cache: dict[int, tuple[list, list]] = {}
     for line in lines:
         data = json.loads(line)
         keys, found = words(data)
@@ -67,21 +78,25 @@ def check_spectator_bytes(lines: list[bytes], truth: ClubGameTruth) -> int:
                 named = words(sent_event)[1] & (all_blocks | all_cards)
                 assert not named, f"a spectator received {sorted(named)} in {type(event).__name__}"
         version = data["version"]
-        steps = cache.setdefault(version, truth.steps_at(version))
-        state = steps[-1][1]
-        true_events = [list(public_events(list(events))) for _, _, events in steps[data["first_step"]:]]
-        _, event_words = words(converter.unstructure(true_events, list[list[Any]]))
-        public_blocks = {  # at the end the board is face up (R56)
-            block.id for block, place in zip(c.blocks, state.positions)
-            if place in (MORI_BOX, ELIMINATED) or block.id in state.revealed or state.is_over
-        }
-        leaked = (found & all_blocks) - public_blocks - event_words
-        assert not leaked, f"a spectator received hidden blocks {sorted(leaked)} at version {version}"
-        hands = (set(state.cards[ISHIDA].hand) | set(state.cards[TOKUGAWA].hand)) - event_words
-        assert not found & hands, f"a spectator received hand cards {sorted(found & hands)} at version {version}"
-        sent = converter.structure(data["view"], type(view(state, ISHIDA)))
-        assert sent == spectator_view(state)
+        steps, models = cache.setdefault(version, truth.at(version))
+        state, model = steps[-1][1], models[-1]
+        where = f"at version {version}"
+        _, rest = words({key: value for key, value in data.items() if key not in ("view", "events")})
+        _, in_view = words(data["view"])
+        assert_justified(rest | in_view, model.may_name_in_view(None, state), None, state, where)
+        for number, step in enumerate(data["events"], start=data["first_step"]):
+            _, in_events = words(step)
+            assert_justified(in_events, models[number].may_name_in_log(None), None, state, f"in the events of step {number} {where}")
+        sent = converter.structure(data["view"], PlayerView)
+        named_blocks = dict(sent.own_blocks) | dict(sent.enemy_known)
+        expected = model.spectator_known_now(state)
+        assert named_blocks == expected, (
+            f"a spectator was shown blocks {sorted(set(named_blocks.items()) ^ set(expected.items()))} wrongly (R55) {where}"
+        )
         assert sent.hand == () and sent.set_aside == () and sent.legal == ()
+        # The wire carries the engine's public view and public events.
+        assert sent == spectator_view(state)
+        true_events = [list(public_events(list(events))) for _, _, events in steps[data["first_step"]:]]
         assert received == true_events
         checked += 1
     return checked

@@ -1,5 +1,6 @@
 """Helpers for the network tests: an in-process host on a real Unix socket, a
-raw line-level connection, a recording proxy, and the R55 check of raw bytes."""
+raw line-level connection, a recording proxy, and the R55 check of raw bytes
+against an independent model of what each side may know (tests/knowledge_model.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from attrs import define
 from rules.components import default_components
 from rules.record import GameRecord, replay_steps
 from rules.sides import BOTH_SIDES, Side
-from rules.view import view
+from rules.view import PlayerView, view
+from knowledge_model import KnowledgeModel, assert_justified, models_along
 from sekigahara_tui.net.client import Client
 from sekigahara_tui.net.locations import Address, AddressFile, address_file_path, address_file_text, token_path, write_private
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION, AnyEvent, converter
@@ -199,29 +201,40 @@ def words(data: Any) -> tuple[set[str], set[str]]:
 
 
 class TrueGame:
-    """The game as the host knew it at each version, replayed from the store."""
+    """The game as the host knew it at each version, replayed from the store,
+    with what each side may know after each step (tests/knowledge_model.py)."""
 
     def __init__(self, store: Store) -> None:
         self.info, self.actions = store.load_game(GAME)
         self.final = tuple(commands_standing(self.actions))
         self.steps = list(replay_steps(self._record(self.final)))
+        self.models = models_along(self.steps)
 
     def _record(self, commands: tuple[str, ...]) -> GameRecord:
         return GameRecord(self.info.seed, self.info.data_version, commands, position=self.info.position)
 
     def steps_at(self, version: int) -> list:
         """[(command, state, events)] of the game after `version` rows."""
+        return self.at(version)[0]
+
+    def at(self, version: int) -> tuple[list, list[KnowledgeModel]]:
+        """The steps after `version` rows and the knowledge model after each."""
         commands = tuple(commands_standing(self.actions[:version]))
         if commands == self.final[: len(commands)]:
-            return self.steps[: len(commands) + 1]
-        return list(replay_steps(self._record(commands)))  # a line undone later
+            return self.steps[: len(commands) + 1], self.models[: len(commands) + 1]
+        steps = list(replay_steps(self._record(commands)))  # a line undone later
+        return steps, models_along(steps)
 
 
 def check_seat_bytes(lines: list[bytes], side: Side, truth: TrueGame) -> int:
-    """Each state line a seat received decodes to exactly the engine's view and
-    the seat's events (R55), and names no hidden enemy block, no card of the
-    enemy's hand and no key that would carry the seed or hidden places.
-    Returns how many states were checked."""
+    """R55 on the wire, judged by the knowledge model (tests/knowledge_model.py),
+    not by the engine's view: each state line names no enemy block or card the
+    seat may not know, in its view (what it knows now), in each step's events
+    (what it had been shown by that step: the log keeps every reveal, R62) or
+    elsewhere; its view's enemy blocks are exactly those the model says the seat
+    knows, where they stand; no line has a key that would carry the seed or
+    hidden places. Then the view and the events are the engine's, so the wire
+    carries what the engine made. Returns how many states were checked."""
     c = default_components()
     enemy_blocks = {block.id for block in c.blocks_of(side.other)}
     checked = 0
@@ -232,19 +245,28 @@ def check_seat_bytes(lines: list[bytes], side: Side, truth: TrueGame) -> int:
         if data["type"] != "state":
             assert not found & enemy_blocks, f"{side.value} received {found & enemy_blocks} in {data['type']}"
             continue
-        steps = truth.steps_at(data["version"])
+        version = data["version"]
+        steps, models = truth.at(version)
         assert data["steps"] == len(steps)
-        state = steps[-1][1]
-        true_view = view(state, side)
+        state, model = steps[-1][1], models[-1]
+        where = f"at version {version}"
+        # The rest of the line (reply_to, undo, ...) and the view: only what the seat knows now.
+        _, rest = words({key: value for key, value in data.items() if key not in ("view", "events")})
+        _, in_view = words(data["view"])
+        assert_justified(rest | in_view, model.may_name_in_view(side, state), side, state, where)
+        # Each step's events: only what the seat had been shown by that step.
+        for number, step in enumerate(data["events"], start=data["first_step"]):
+            _, in_events = words(step)
+            assert_justified(in_events, models[number].may_name_in_log(side), side, state, f"in the events of step {number} {where}")
+        sent_view = converter.structure(data["view"], PlayerView)
+        known = dict(sent_view.enemy_known)
+        expected = model.known_now(side, state)
+        assert known == expected, (
+            f"{side.value} was shown enemy blocks {sorted(set(known.items()) ^ set(expected.items()))} wrongly (R55, R62) {where}"
+        )
+        # The wire carries the engine's view and the seat's events.
+        assert sent_view == view(state, side)
         true_events = [[e for e in events if side in e.visible_to()] for _, _, events in steps[data["first_step"]:]]
-        assert converter.structure(data["view"], type(true_view)) == true_view
-        _, event_words = words(converter.unstructure(true_events, list[list[Any]]))
-        known = {block for block, _ in true_view.enemy_known}
-        leaked = (found & enemy_blocks) - known - event_words
-        assert not leaked, f"{side.value} received hidden enemy blocks {sorted(leaked)} at version {data['version']}"
-        enemy_hand = set(state.cards[side.other].hand) - event_words
-        assert not found & enemy_hand, f"{side.value} received enemy hand cards {sorted(found & enemy_hand)}"
-        # The events part is exactly the engine's events seen by this seat.
         sent_events = [[converter.structure(e, AnyEvent) for e in step] for step in data["events"]]
         assert sent_events == true_events
         checked += 1

@@ -5,27 +5,26 @@ the assertion so the game can be replayed (`sekigahara selfplay --seed S`)."""
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 
 import pytest
-from attrs import evolve
 
 from rules.components import default_components
-from rules.events import (
-    BlockDeployed, BlocksMoved, BlocksMustered, BlocksRetreated, MoriBlockEntered, Overrun, PieceLost,
-)
 from rules.engine import legal_commands
 from rules.notation import format_command, parse_command
 from rules.pair import Pair
 from helpers import no_contact
+from knowledge_model import BLOCK_IDS, CARD_IDS, KnowledgeModel, hidden_variant  # hidden_variant: tests/bots import it from here
 from rules.selfplay import MAX_DECISIONS, random_game
 from rules.serialise import state_from_json, state_to_json
 from rules.sides import BOTH_SIDES, Side
-from rules.state import ELIMINATED, MORI_BOX, GameState, SideCards
+from rules.state import GameState
 from rules.view import spectator_view, view
 
 FAST_GAMES = 200
 SLOW_GAMES = int(os.environ.get("SEKIGAHARA_FUZZ_GAMES", "2000"))
+PIECE_IDS = BLOCK_IDS | CARD_IDS
 
 
 def check_conservation(state: GameState) -> None:
@@ -40,40 +39,11 @@ def check_conservation(state: GameState) -> None:
         assert set(state.secret[side]) <= set(cards.hand)
 
 
-def hidden_variant(state: GameState, hider: Side) -> GameState | None:
-    """The same state but for what `hider` keeps hidden: two of its hidden
-    blocks at different places swapped, its hand swapped with its draw pile's
-    cards, and another random generator. None if there is nothing to swap."""
-    c = default_components()
-    public = {ELIMINATED, MORI_BOX}
-    hidden = [
-        i for i, (b, p) in enumerate(zip(c.blocks, state.positions))
-        if b.side is hider and p not in public and b.id not in state.revealed
-    ]
-    positions = list(state.positions)
-    pair = next(((i, j) for i in hidden for j in hidden if positions[i] != positions[j]), None)
-    if pair is not None:
-        i, j = pair
-        positions[i], positions[j] = positions[j], positions[i]
-    cards = state.cards[hider]
-    secret = state.secret[hider]
-    keep = len(secret)  # the set-aside cards must stay in hand
-    swap = min(len(cards.hand) - keep, len(cards.draw_pile))
-    hand = cards.hand[:keep] + cards.draw_pile[:swap] + cards.hand[keep + swap:]
-    draw = cards.hand[keep:keep + swap] + cards.draw_pile[swap:]
-    variant = evolve(
-        state,
-        positions=tuple(positions),
-        cards=state.cards.replace(hider, SideCards(hand, draw, cards.discard_pile)),
-        seed=state.seed + 1,
-        rng_counter=state.rng_counter + 7,
-    )
-    return variant if variant != state else None
-
-
-def check_views(state: GameState) -> None:
+def check_views(state: GameState, model: KnowledgeModel) -> None:
+    """R55: changing what a side hides (by the knowledge model, not the view)
+    changes neither the other side's view nor a spectator's."""
     for hider in BOTH_SIDES:
-        variant = hidden_variant(state, hider)
+        variant = hidden_variant(state, hider, shown=set(model.known_now(hider.other, state)))
         if variant is not None:
             assert view(variant, hider.other) == view(state, hider.other), f"{hider.value}'s hidden state leaks"
             assert spectator_view(variant) == spectator_view(state), f"{hider.value}'s hidden state leaks to spectators"
@@ -88,74 +58,51 @@ def check_step(before: GameState, command, after: GameState, events) -> None:
         assert event.visible_to(), f"{event} is seen by nobody"
 
 
-def check_no_hidden_ids(state: GameState) -> None:
-    """No enemy block id the viewer may not know appears anywhere in its view,
-    and no hidden block id of either side in a spectator's."""
-    c = default_components()
+def quoted_ids(value) -> set[str]:
+    """Every block or card id quoted in the repr of a value."""
+    return set(re.findall(r"'([^']*)'", repr(value))) & PIECE_IDS
+
+
+def check_no_hidden_ids(state: GameState, model: KnowledgeModel) -> None:
+    """No block or card id the knowledge model does not allow appears anywhere
+    in a side's view, and none that both sides do not know in a spectator's."""
     for viewer in BOTH_SIDES:
-        seen = view(state, viewer)
-        known = {block for block, _ in seen.enemy_known}
-        text = repr(seen)
-        for block in c.blocks_of(viewer.other):
-            if block.id not in known:
-                assert f"'{block.id}'" not in text, f"{viewer.value}'s view shows hidden {block.id}"
+        leaked = quoted_ids(view(state, viewer)) - model.may_name_in_view(viewer, state)
+        assert not leaked, f"{viewer.value}'s view shows hidden {sorted(leaked)}"
+    leaked = quoted_ids(spectator_view(state)) - model.may_name_in_view(None, state)
+    assert not leaked, f"a spectator's view shows hidden {sorted(leaked)}"
+
+
+def check_known_blocks(state: GameState, model: KnowledgeModel) -> None:
+    """R55, R62: each view names exactly the enemy blocks the model says the
+    side knows, where they stand; a spectator's, those both sides know."""
+    for viewer in BOTH_SIDES:
+        shown = dict(view(state, viewer).enemy_known)
+        expected = model.known_now(viewer, state)
+        assert shown == expected, f"{viewer.value} knows {sorted(set(shown.items()) ^ set(expected.items()))} wrongly (R62)"
     watched = spectator_view(state)
-    public = {block for block, _ in watched.own_blocks} | {block for block, _ in watched.enemy_known}
-    text = repr(watched)
-    for block in c.blocks:
-        if block.id not in public:
-            assert f"'{block.id}'" not in text, f"a spectator's view shows hidden {block.id}"
-
-
-class RevealTracker:
-    """R62 followed from the events alone: a block shown to the opponent (a
-    muster with option 1, a Mori Box entry, a deployment) stays known where it
-    stands until it moves or retreats, or the combat it stands in ends."""
-
-    def __init__(self) -> None:
-        self.known: set[str] = set()
-
-    def follow(self, before: GameState, after: GameState, events) -> None:
-        for event in events:
-            if isinstance(event, BlocksMustered):
-                self.known |= set(event.blocks)
-            elif isinstance(event, (MoriBlockEntered, BlockDeployed)):
-                self.known.add(event.block)
-            elif isinstance(event, (BlocksMoved, BlocksRetreated)):
-                self.known -= set(event.blocks)
-            elif isinstance(event, Overrun):
-                self.known -= set(event.eliminated)
-            elif isinstance(event, PieceLost):
-                self.known.discard(event.piece)
-        ended = before.combat and before.combat.battle
-        going_on = after.combat and after.combat.battle
-        if ended and (not going_on or going_on.location != ended.location):
-            self.known -= set(before.blocks_at(ended.location)) | set(after.blocks_at(ended.location))
-
-    def check(self, state: GameState) -> None:
-        c = default_components()
-        for viewer in BOTH_SIDES:
-            shown = {b for b, p in view(state, viewer).enemy_known if p not in (ELIMINATED, MORI_BOX)}
-            expected = {b for b in self.known if c.block(b).side is viewer.other}
-            assert shown == expected, f"{viewer.value} knows {sorted(shown ^ expected)} wrongly (R62)"
+    shown = dict(watched.own_blocks) | dict(watched.enemy_known)
+    expected = model.spectator_known_now(state)
+    assert shown == expected, f"a spectator knows {sorted(set(shown.items()) ^ set(expected.items()))} wrongly (R55)"
 
 
 def play_and_check(seed: int, check_every: int = 1, avoid=None) -> None:
     steps = [0]
-    reveals = RevealTracker()
+    model: list[KnowledgeModel] = []
 
     def on_step(before, command, after, events):
         steps[0] += 1
         try:
             check_step(before, command, after, events)
-            reveals.follow(before, after, events)
-            if steps[0] % check_every == 0 and not after.is_over:
-                reveals.check(after)
+            if not model:
+                model.append(KnowledgeModel(before))
+            model[0].follow(before, command, after, events)
             if steps[0] % check_every == 0:
                 assert state_from_json(state_to_json(after)) == after, "save/load changed the state"
                 if not after.is_over:  # the final board is face up (R56)
-                    check_views(after)
-                    check_no_hidden_ids(after)
+                    check_known_blocks(after, model[0])
+                    check_views(after, model[0])
+                    check_no_hidden_ids(after, model[0])
         except AssertionError as error:
             raise AssertionError(f"seed {seed}, decision {steps[0]} ({format_command(command)}): {error}") from None
 

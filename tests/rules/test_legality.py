@@ -1,43 +1,62 @@
-"""One definition of legality (issue: rules complete, point 7).
+"""One definition of legality (issue: rules complete, point 7), checked
+against an oracle that knows the rules, not the engine.
 
-A command is legal if and only if legal_commands lists it, or lists one that is
-the same up to interchangeable pieces: same daimyo and kind, each piece named
-once and really where the command needs it. The oracle below is written here,
-independently of rules.alike, and a seeded mutator builds commands from real
-ids to check the engine against it at every decision of random games.
+For the decisions it covers (a battle's deployments and Loyalty Challenges,
+8.2-8.6, R48; musters and Mori entries in a Movement Phase, 7.2, 9.3, R11, R12,
+R40, R42, R61) the oracle below builds every legal command itself, from the
+rules and the true state, naming every piece (not one of each alike kind).
+At every decision of random games:
+
+- the engine's list, up to interchangeable pieces (same daimyo and kind), is
+  exactly the oracle's set, both ways, and every listed command is in it;
+- a seeded mutator builds commands from real ids (an alike piece from
+  anywhere, any id, a repeat, one more piece) and the engine accepts one
+  (`why_illegal` is None) if and only if the oracle's set holds it.
+
+What the oracle takes from the state: whose decision it is and of what kind,
+the battle's deployments, cards played and open play, the Movement Phase's
+option, stack moves and muster so far, where every block is, the hands, and
+the discs in play. Retreats (8.8) are not covered.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import combinations
 
 import attrs
 import pytest
 
-from rules.commands import Challenge, DeclareCombat, Deploy, DeployLeader, EnterFromMoriBox, Muster, Retreat
+from rules.commands import Challenge, DeclareCombat, Deploy, DeployLeader, EnterFromMoriBox, Muster
 from rules.components import default_components
 from rules.engine import apply, legal_commands, why_illegal
 from rules.errors import IllegalCommand
 from rules.notation import parse_command
 from rules.selfplay import random_game
 from rules.sides import Side
-from rules.state import MORI_BOX, GameState, MovementOption, recruitment_box
+from rules.state import MORI_BOX, DecisionKind, GameState, MovementOption, recruitment_box
 from helpers import combat_phase, movement_phase
+from knowledge_model import card_could_deploy
 
 C = default_components()
 BLOCK_IDS = [b.id for b in C.blocks]
 CARD_IDS = [c.id for c in C.cards_of(Side.ISHIDA)] + [c.id for c in C.cards_of(Side.TOKUGAWA)]
 BLOCK_SET = frozenset(BLOCK_IDS)
+OSAKA = "osaka"
 
-# command type -> {field: ("block" | "card", where the pieces must be)}
+# command type -> {field: "block" | "card"}: the fields that name pieces
 PIECE_FIELDS = {
     Deploy: {"card": "card", "blocks": "block"},
     DeployLeader: {"block": "block"},
     Challenge: {"card": "card"},
     Muster: {"blocks": "block"},
-    Retreat: {"garrison": "block"},
     EnterFromMoriBox: {"block": "block", "card": "card"},
+}
+COVERED = {  # the decisions the oracle covers, and the commands it builds for them
+    DecisionKind.DEPLOY: (Deploy, DeployLeader),
+    DecisionKind.CHALLENGE: (Challenge,),
+    DecisionKind.MOVE: (Muster, EnterFromMoriBox),
 }
 
 
@@ -49,51 +68,120 @@ def kind_of(piece: str) -> tuple:
     return card.daimyo, card.kind
 
 
-def pool(state: GameState, command, field: str) -> set[str]:
-    """Where the pieces of this field must really be, read off the state."""
-    side = command.side
-    if PIECE_FIELDS[type(command)][field] == "card":
-        return set(state.cards[side].hand)
-    if isinstance(command, Muster):
-        return set(state.blocks_at(recruitment_box(side), side))
-    if isinstance(command, EnterFromMoriBox):
-        return set(state.blocks_at(MORI_BOX, side))
-    battle = state.combat.battle
-    here = set(state.blocks_at(battle.location, side))
-    if isinstance(command, Retreat):
-        return here
-    return here - {d.block for d in battle.deployments}
-
-
 def named(command, field: str) -> tuple[str, ...]:
     value = getattr(command, field)
     return value if isinstance(value, tuple) else (value,)
 
 
-def matches_the_list(state: GameState, command) -> bool:
-    """The oracle: listed up to alike pieces, each piece distinct and really there."""
-    fields = PIECE_FIELDS[type(command)]
-    for field in fields:
-        pieces = named(command, field)
-        if len(set(pieces)) != len(pieces) or not set(pieces) <= pool(state, command, field):
-            return False
-    for listed in legal_commands(state, command.side):
-        if type(listed) is not type(command):
+# --- the oracle -------------------------------------------------------------------
+
+
+def deployments(state: GameState, side: Side) -> set:
+    """8.2.2-8.2.4, 8.4.2, 8.9.4, 9.4, 9.5: a card of the hand (not a Loyalty
+    Challenge) deploys one undeployed block of its mon, or Ishida Mitsunari or
+    Ii Naomasa alone; a double card one or two blocks of its mon; a leader goes
+    without a card until the side's first card deployment. In a siege only the
+    attacker deploys."""
+    battle = state.combat.battle
+    if battle.siege and side is not battle.attacker:
+        return set()
+    deployed = {d.block for d in battle.deployments}
+    ready = [b for b in state.blocks_at(battle.location, side) if b not in deployed]
+    legal: set = set()
+    if not any(d.card is not None for d in battle.deployments if d.owner is side):
+        legal |= {DeployLeader(side, b) for b in ready if C.block(b).is_leader}
+    for card in set(state.cards[side].hand):
+        legal |= {Deploy(side, card, (b,)) for b in ready if card_could_deploy(card, b, double_play=False)}
+        if C.card(card).is_double:
+            legal |= {Deploy(side, card, pair) for pair in combinations(ready, 2)
+                      if all(card_could_deploy(card, b, double_play=True) for b in pair)}
+    return legal
+
+
+def challenges(state: GameState, side: Side) -> set:
+    """8.6.1, R31, R48: a Loyalty Challenge card of the hand against the enemy's
+    play just made with a card, in a battle, not yet challenged."""
+    battle = state.combat.battle
+    play = [d for d in battle.deployments if d.play == battle.open_play]
+    if battle.siege or not play or any(d.owner is side or d.card is None or d.challenged for d in play):
+        return set()
+    return {Challenge(side, card) for card in set(state.cards[side].hand) if C.card(card).is_loyalty}
+
+
+def enemy_units_at(state: GameState, side: Side, location: str) -> bool:
+    """Enemy blocks or discs (R36)."""
+    return bool(state.blocks_at(location, side.other)) or any(
+        d.id in state.discs and d.location == location and d.side is side.other for d in C.discs
+    )
+
+
+def musters(state: GameState, side: Side) -> set:
+    """7.1, 7.2, R11, R12, R61: once a turn, in place of the one stack move
+    (Minimal) or one of three (Limited), or on top (Full); to a friendly
+    recruitment location with no enemy units, or where the side's blocks (not
+    discs) and enemy units already stand; one block of any daimyo (option 2),
+    or any number of the blocks of one daimyo whose mon is there (option 1)."""
+    movement = state.movement
+    allowed = {
+        MovementOption.MINIMAL: movement.stack_moves == 0,
+        MovementOption.LIMITED: movement.stack_moves < 3,
+        MovementOption.FULL: True,
+    }.get(movement.option, False)
+    if movement.mustered or not allowed:
+        return set()
+    box = state.blocks_at(recruitment_box(side), side)
+    legal: set = set()
+    for location in C.recruitment_locations(side):
+        if enemy_units_at(state, side, location.id) and not state.blocks_at(location.id, side):
             continue
-        same_rest = all(
-            getattr(listed, a.name) == getattr(command, a.name) for a in attrs.fields(type(command)) if a.name not in fields
-        )
-        same_kinds = all(
-            Counter(map(kind_of, named(listed, f))) == Counter(map(kind_of, named(command, f))) for f in fields
-        )
-        if same_rest and same_kinds:
-            return True
-    return False
+        legal |= {Muster(side, location.id, (b,)) for b in box}
+        for daimyo in location.recruitment:
+            own = [b for b in box if C.block(b).daimyo == daimyo]
+            legal |= {Muster(side, location.id, group) for n in range(2, len(own) + 1) for group in combinations(own, n)}
+    return legal
+
+
+def mori_entries(state: GameState, side: Side) -> set:
+    """9.3, R40, R42, R61: Ishida discards any card of his hand to bring a Mori
+    block into Osaka, the leader last; not while Osaka holds enemy units and no
+    Ishida block."""
+    if side is not Side.ISHIDA:
+        return set()
+    if enemy_units_at(state, side, OSAKA) and not state.blocks_at(OSAKA, side):
+        return set()
+    box = state.blocks_at(MORI_BOX, side)
+    entrants = [b for b in box if not C.block(b).is_leader or len(box) == 1]
+    return {EnterFromMoriBox(side, b, card) for b in entrants for card in set(state.cards[side].hand)}
+
+
+def oracle(state: GameState, side: Side) -> set | None:
+    """Every legal command of the covered types for `side` now, every piece
+    named; None if the decision is not one the oracle covers."""
+    if side not in state.decision.sides or state.decision.kind not in COVERED:
+        return None
+    kind = state.decision.kind
+    if kind is DecisionKind.DEPLOY:
+        return deployments(state, side)
+    if kind is DecisionKind.CHALLENGE:
+        return challenges(state, side)
+    return musters(state, side) | mori_entries(state, side)
+
+
+def alike(command) -> tuple:
+    """The command up to interchangeable pieces: its other fields and, per piece
+    field, the kinds it names."""
+    fields = PIECE_FIELDS[type(command)]
+    rest = tuple((a.name, getattr(command, a.name)) for a in attrs.fields(type(command)) if a.name not in fields)
+    return type(command).__name__, rest, tuple(sorted((f, tuple(sorted(map(kind_of, named(command, f))))) for f in fields))
+
+
+# --- the checks -------------------------------------------------------------------------
 
 
 def mutants(command, chooser: random.Random) -> list:
-    """Commands built from a listed one by swapping a piece for a real id: one of
-    the same kind (from anywhere), any id of the same sort, or a repeat."""
+    """Commands built from a legal one by swapping a piece for a real id: one of
+    the same kind (from anywhere), any id of the same sort, or a repeat; and,
+    for a field of several pieces, one more."""
     out = []
     for field, sort in PIECE_FIELDS[type(command)].items():
         pieces = named(command, field)
@@ -101,10 +189,10 @@ def mutants(command, chooser: random.Random) -> list:
             continue
         ids = BLOCK_IDS if sort == "block" else CARD_IDS
         i = chooser.randrange(len(pieces))
-        alike = [x for x in ids if kind_of(x) == kind_of(pieces[i])]
-        for replacement in (chooser.choice(alike), chooser.choice(ids), pieces[i - 1]):
+        same_kind = [x for x in ids if kind_of(x) == kind_of(pieces[i])]
+        single = not isinstance(getattr(command, field), tuple)
+        for replacement in (chooser.choice(same_kind), chooser.choice(ids), pieces[i - 1]):
             changed = pieces[:i] + (replacement,) + pieces[i + 1:]
-            single = not isinstance(getattr(command, field), tuple)
             out.append(attrs.evolve(command, **{field: changed[0] if single else changed}))
         if not single:
             out.append(attrs.evolve(command, **{field: pieces + (chooser.choice(ids),)}))
@@ -113,17 +201,26 @@ def mutants(command, chooser: random.Random) -> list:
 
 def check_state(state: GameState, chooser: random.Random, counts: Counter) -> None:
     for side in state.decision.sides:
-        listed = [c for c in legal_commands(state, side) if type(c) in PIECE_FIELDS]
-        for command in chooser.sample(listed, min(3, len(listed))):
-            for mutant in mutants(command, chooser):
-                expected = matches_the_list(state, mutant)
+        legal = oracle(state, side)
+        if legal is None:
+            continue
+        types = COVERED[state.decision.kind]
+        listed = [c for c in legal_commands(state, side) if type(c) in types]
+        not_legal = [c for c in listed if c not in legal]
+        assert not not_legal, f"listed but illegal by the rules: {not_legal[:3]}"
+        missing = {alike(c) for c in legal} - {alike(c) for c in listed}
+        assert not missing, f"legal by the rules but not listed, up to alike pieces: {sorted(missing)[:3]}"
+        counts["decisions"] += 1
+        for command in chooser.sample(sorted(legal, key=repr), min(3, len(legal))):
+            for mutant in [command, *mutants(command, chooser)]:
+                expected = mutant in legal
                 reason = why_illegal(state, mutant)
-                assert (reason is None) == expected, f"{mutant}: engine says {reason!r}, the list says {expected}"
+                assert (reason is None) == expected, f"{mutant}: engine says {reason!r}, the rules say {expected}"
                 counts[expected] += 1
 
 
 @pytest.mark.parametrize("block", range(4))
-def test_legal_if_and_only_if_listed_up_to_alike_pieces(block):
+def test_legal_if_and_only_if_the_rules_allow_it_up_to_alike_pieces(block):
     chooser = random.Random(f"legality/{block}")
     counts: Counter = Counter()
     for seed in range(block * 5, block * 5 + 5):
