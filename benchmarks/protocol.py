@@ -14,6 +14,8 @@ protocol.encode_state, byte for byte as the host does. Prints:
   count; per game, median and max; and, at the largest's bytes per step,
   what a game of rules.record.MAX_COMMANDS commands would send;
 - steps per game, median and max;
+- the game records (rules.record, as a save holds them): commands per
+  game, the longest command, the largest record, against the record caps;
 - a client's lines: a hello as `sekigahara host` hands out seats (a 12-
   character game id, a 32-character token) and the longest submit allowed
   (the longest message id and MAX_COMMAND_TEXT characters of command).
@@ -37,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from rules.record import MAX_COMMANDS, new_record  # noqa: E402
+from rules.record import MAX_COMMAND_LENGTH, MAX_COMMANDS, MAX_RECORD_BYTES, new_record, record_to_json  # noqa: E402
 from rules.sides import BOTH_SIDES  # noqa: E402
 from sekigahara_tui.host import GameHost  # noqa: E402
 from sekigahara_tui.net.protocol import (  # noqa: E402
@@ -100,6 +102,9 @@ class Game:
             version += 1
             reply_to = secrets.token_urlsafe(9)  # as net/client.py's ids
         self.steps = host.step_count
+        self.commands = len(host.record.commands)
+        self.longest_command = max(map(len, host.record.commands))
+        self.record_bytes = len(record_to_json(host.record).encode())
 
 
 def main() -> None:
@@ -126,6 +131,10 @@ def main() -> None:
           f"{MAX_HOST_LINE / 2**20:.0f} MiB)")
     steps = [game.steps for game in games]
     print(f"steps per game: median {statistics.median(steps):.0f}, max {max(steps)}")
+    print(f"records: commands per game median {statistics.median(g.commands for g in games):.0f}, "
+          f"max {max(g.commands for g in games)} (cap {MAX_COMMANDS:,}); longest command "
+          f"{max(g.longest_command for g in games)} characters (cap {MAX_COMMAND_LENGTH}); largest record "
+          f"{max(g.record_bytes for g in games) / 1024:.0f} KB (cap {MAX_RECORD_BYTES / 2**20:.0f} MiB)")
     mismatches = sum(game.mismatches for game in games)
     if mismatches:
         print(f"WARNING: {mismatches} whole-game sizes differ from a real encoding")

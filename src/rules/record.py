@@ -36,9 +36,9 @@ from rules.untrusted import UntrustedInputError, decode_utf8, excerpt, printable
 RECORD_FORMAT = "sekigahara-record"
 RECORD_VERSION = 1
 
-# Caps, each far above any real game. The longest of 300 random games has 679
-# commands, the longest command 101 characters, the largest record 19 KB; a
-# game between people, with its selections and take-backs, a few thousand
+# Caps, each far above any real game. The longest of 300 random games has 740
+# commands, the longest command 99 characters, the largest record 21 KB
+# (`python3 benchmarks/protocol.py --games 300`, 2026-11-25); a game between people, with its selections and take-backs, a few thousand
 # commands at most. MAX_COMMANDS matches the self-play limit (selfplay.py) and
 # fits in MAX_RECORD_BYTES at typical command lengths, so the caps refuse only
 # files no game writes, and a padded record (millions of select/deselect pairs,
