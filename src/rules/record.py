@@ -38,8 +38,8 @@ RECORD_VERSION = 1
 
 # Caps, each far above any real game. The longest of 300 random games has 740
 # commands, the longest command 99 characters, the largest record 21 KB
-# (`python3 benchmarks/protocol.py --games 300`, 2026-11-25); a game between people, with its selections and take-backs, a few thousand
-# commands at most. MAX_COMMANDS matches the self-play limit (selfplay.py) and
+# (`python3 benchmarks/protocol.py --games 300`, 2026-11-25); a game between
+# people, with its selections and take-backs, a few thousand commands at most. MAX_COMMANDS matches the self-play limit (selfplay.py) and
 # fits in MAX_RECORD_BYTES at typical command lengths, so the caps refuse only
 # files no game writes, and a padded record (millions of select/deselect pairs,
 # minutes and gigabytes to replay) is refused before a byte is parsed.
