@@ -45,8 +45,7 @@ class GameHost:
         self.autosave_error: str | None = None  # why the last autosave failed, if it did
         # A host of many games keeps only the states undo may go back to: no
         # undo goes past a final step (R58), so the states before the last
-        # final step are let go (a whole game's states are about 3/4 of its
-        # memory). A hot-seat host keeps them all, for its replay.
+        # final step are let go. A hot-seat host keeps them all, for its replay.
         self._keep_states = keep_states
         self._forgotten = 0  # steps before this one hold no state
         self._forget_old_states()

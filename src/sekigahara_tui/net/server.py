@@ -71,7 +71,8 @@ REAP_AFTER = 45.0
 DEFAULT_GRACE = 10.0
 DEFAULT_IDLE_TIMEOUT = 2 * 60 * 60.0
 # A client that stops reading gets its messages buffered up to this much, then
-# its connection is dropped (a whole game's state is about 60 KB).
+# its connection is dropped (a whole game's state is at most 46 KB over 200
+# random games: benchmarks/protocol.py).
 MAX_WRITE_BUFFER = 16 * 1024 * 1024
 
 
