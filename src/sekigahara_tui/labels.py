@@ -14,7 +14,7 @@ from rules.surface import Side, default_components
 CARD_KINDS = {"double": "double", "swords": "swords", "plain": "plain", "loyalty": "Loyalty Challenge"}
 
 __all__ = [
-    "CARD_KINDS", "block_label", "card_label", "card_mon", "card_text", "choice_labels", "command_label", "done_label", "notation_label",
+    "CARD_KINDS", "block_label", "blocks_label", "card_label", "card_mon", "card_text", "choice_labels", "command_label", "done_label", "notation_label",
     "place_label", "side_name", "word_label",
 ]
 
@@ -30,6 +30,27 @@ def place_label(place: str, viewer: Side = Side.ISHIDA) -> str:
 def block_label(block_id: str) -> str:
     """'Mori 2-mon', 'Ishida Mitsunari' (see rules.describe.piece_name)."""
     return piece_name(block_id)
+
+
+def blocks_label(block_ids) -> str:
+    """Blocks in a short form that still names each one: by daimyo, the leader
+    first, the daimyo said once and alike blocks counted:
+    'Ishida Mitsunari; Mori 2-mon, cavalry; Kobayakawa leader, 3-mon ×2'."""
+    components = default_components()
+    groups: dict[str, list[str]] = {}
+    for block_id in block_ids:
+        groups.setdefault(components.block(block_id).daimyo, []).append(block_id)
+    said = []
+    for daimyo, blocks in groups.items():
+        blocks.sort(key=lambda b: components.block(b).kind != "leader")  # stable: the leader first
+        prefix = f"{daimyo_name(daimyo)} "
+        words = []
+        for n, (name, count) in enumerate(Counter(block_label(b) for b in blocks).items()):
+            if n and name.startswith(prefix):
+                name = name[len(prefix):]
+            words.append(name if count == 1 else f"{name} ×{count}")
+        said.append(", ".join(words))
+    return "; ".join(said)
 
 
 def card_mon(card_id: str) -> str:

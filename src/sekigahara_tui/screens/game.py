@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Static, TabbedContent, TabPane
+from textual.widgets import ContentSwitcher, Footer, TabbedContent, TabPane
 
 from rules.describe import describe
 from rules.notation import format_command
@@ -39,7 +39,7 @@ from rules.surface import (
     printable,
     printable_path,
 )
-from sekigahara_tui.labels import block_label, done_label, notation_label, place_label, side_name
+from sekigahara_tui.labels import done_label, notation_label, place_label, side_name
 from sekigahara_tui.seat import Answer, Seat, Table, game_stats
 from sekigahara_tui.palette import LegalCommands
 from sekigahara_tui.screens.dialogs import SaveDialog
@@ -54,7 +54,8 @@ from sekigahara_tui.screens.info import (
 from sekigahara_tui.widgets.battle import BattlePanel
 from sekigahara_tui.widgets.hand import HandPanel
 from sekigahara_tui.widgets.log import LogPanel
-from sekigahara_tui.widgets.map_panel import MapPanel, marks
+from sekigahara_tui.widgets.location_info import LocationInfo, movement_lines  # noqa: F401 (movement_lines: tests)
+from sekigahara_tui.widgets.map_panel import MapPanel
 from sekigahara_tui.widgets.prompt import PromptPanel
 from sekigahara_tui.widgets.public import PublicPanel
 from sekigahara_tui.widgets.status import StatusBar
@@ -115,49 +116,6 @@ def battle_summaries(log: list[Event], start: int, side: Side, battle_on: bool) 
     return summaries, done
 
 
-def location_info(view: PlayerView, location: str) -> str:
-    """The cursor's location in words: marks, control, your blocks, what you know of the enemy."""
-    loc = default_components().location(location)
-    facts = []
-    if loc.castle:
-        facts.append(f"castle ({'gold' if loc.castle is Side.ISHIDA else 'black'})")
-    if loc.capital:
-        facts.append("capital")
-    elif loc.resource:
-        facts.append("resource")
-    controllers = dict(view.castle_control) | dict(view.resource_control)
-    if location in controllers:
-        facts.append(f"controlled by {side_name(controllers[location])}")
-    own = [block_label(b) for b in view.blocks_at(location)]
-    known = [block_label(b) for b, place in view.enemy_known if place == location]
-    enemy = view.enemy_count_at(location)
-    lines = [f"{loc.name} {marks(location)}" + (f": {', '.join(facts)}" if facts else "")]
-    lines.append("yours: " + (", ".join(own) if own else "none"))
-    if enemy:
-        lines.append(f"enemy: {enemy} block{'s' if enemy != 1 else ''}" + (f" (seen: {', '.join(known)})" if known else ""))
-    return "\n".join(movement_lines(view) + lines)
-
-
-def movement_lines(view: PlayerView) -> list[str]:
-    """While your stack moves: the steps each selected block has left (all of the
-    stack's blocks before any is selected), and whether the group may force march."""
-    movement = view.movement
-    move = movement.stack_move if movement else None
-    if move is None:
-        return []
-    selected = set(move.selection)
-    steps = [(b, n) for b, n in movement.steps_left if not selected or b in selected]
-    counts = sorted({n for _, n in steps}, reverse=True)
-    if not selected and len(counts) == 1:
-        said = f"{counts[0]} for each block of the stack"
-    else:
-        said = "; ".join(f"{n} for " + ", ".join(block_label(b) for b, m in steps if m == n) for n in counts)
-    lines = [f"Steps left: {said or 'none'}"]
-    why = movement.why_no_force_march
-    lines.append("Force march: allowed, for a card" if why is None else f"No force march: {why}")
-    return lines
-
-
 class GameScreen(Screen[None]):
     COMMANDS = {LegalCommands}
     # Priority bindings: these keys work wherever focus is, the command line included
@@ -195,6 +153,7 @@ class GameScreen(Screen[None]):
         self._seat_state: dict[Side, SeatScreen] = {}
         self._summarised: dict[Side, tuple[int, int]] = {}  # per seat: log generation, events summarised
         self.auto_allow: dict[Side, bool] = {}  # hot seat: each seat's own "allow without asking" setting
+        self._choices_had_focus = False  # when the list was hidden for a seat not to act
 
     @property
     def current(self) -> Seat:
@@ -210,7 +169,7 @@ class GameScreen(Screen[None]):
             with ContentSwitcher(initial="map-view", id="board"):
                 with Vertical(id="map-view"):
                     yield MapPanel(id="map")
-                    yield Static(id="map-info", markup=False)
+                    yield LocationInfo(id="map-info")
                 with VerticalScroll(id="battle-view"):
                     yield BattlePanel(id="battle")
             with Vertical(id="side"):
@@ -316,11 +275,12 @@ class GameScreen(Screen[None]):
         prompt = self.query_one(PromptPanel)
         prompt.show(view)
         prompt.say(*self._feedback.get(self.seat, ("", False)))
+        self._show_waiting(not view.legal)
         self.query_one(HandPanel).show(view)
         self.query_one(PublicPanel).show(view)
         map_panel = self.query_one(MapPanel)
         map_panel.show(view)
-        self.query_one("#map-info", Static).update(location_info(view, map_panel.cursor))
+        self.query_one(LocationInfo).show(view, map_panel.cursor)
         self.query_one(BattlePanel).show(view)
         in_battle = view.combat is not None and view.combat.battle is not None
         if in_battle != self._in_battle:
@@ -330,6 +290,25 @@ class GameScreen(Screen[None]):
         self._show_status()
         self._refresh_bindings_if_changed()
 
+    def _show_waiting(self, waiting: bool) -> None:
+        """The side not to act sees no empty list of choices: the prompt says whom
+        it waits for, and the tabs take the room (the stylesheet's #side.-waiting).
+        Hiding the list moves the focus from it to the command line; when the
+        choices come back, the focus goes back to them (unless the player moved
+        it or typed meanwhile)."""
+        side = self.query_one("#side")
+        if waiting == side.has_class("-waiting"):
+            return
+        prompt = self.query_one(PromptPanel)
+        if waiting:
+            self._choices_had_focus = self.focused is prompt.choices
+            side.add_class("-waiting")
+            return
+        side.remove_class("-waiting")
+        line = prompt.command_line
+        if self._choices_had_focus and (self.focused is None or (self.focused is line and not line.value)):
+            self.set_focus(prompt.choices)
+
     def _show_status(self) -> None:
         """A networked seat: the connection, the other player, a command on its way."""
         seat = self.current
@@ -338,6 +317,8 @@ class GameScreen(Screen[None]):
             return
         self._status_shown = status
         self.query_one(PromptPanel).show_connection(connection_line(seat))
+        # The other player's command to join takes rows: at 80 columns, from the tabs.
+        self.query_one("#side").set_class(seat.opponent_present is False and bool(seat.join_hint), "-joining")
 
     def _refresh_bindings_if_changed(self) -> None:
         """The Footer rebuilds itself on every refresh, so refresh only when a check changed."""
@@ -568,7 +549,7 @@ class GameScreen(Screen[None]):
     @on(MapPanel.CursorMoved)
     def _cursor_moved(self, event: MapPanel.CursorMoved) -> None:
         if self.view is not None:
-            self.query_one("#map-info", Static).update(location_info(self.view, event.location))
+            self.query_one(LocationInfo).show(self.view, event.location)
 
     # --- actions ---------------------------------------------------------------
 

@@ -92,6 +92,7 @@ class PromptPanel(Vertical):
         self.filter_location: str | None = None
         self._refilled = False
         self._view: PlayerView | None = None
+        self._decision = ""
 
     def compose(self) -> ComposeResult:
         yield Static(id="decision", markup=False)
@@ -109,7 +110,10 @@ class PromptPanel(Vertical):
         return self.query_one("#command-line", Input)
 
     def show(self, view: PlayerView) -> None:
-        self.query_one("#decision", Static).update(decision_line(view), layout=False)
+        decision = decision_line(view)
+        if decision != self._decision:  # height auto: a longer line may need another row
+            self._decision = decision
+            self.query_one("#decision", Static).update(decision)
         self._view = view
         if view.legal == self._legal:
             return
@@ -145,7 +149,7 @@ class PromptPanel(Vertical):
     def show_connection(self, text: str) -> None:
         line = self.query_one("#connection", Static)
         line.display = bool(text)
-        line.update(text, layout=False)
+        line.update(text)  # height auto: a longer line (a join hint) takes the rows it needs
 
     def say(self, text: str, error: bool = False) -> None:
         message = self.query_one("#message", Static)

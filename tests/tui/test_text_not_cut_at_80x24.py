@@ -1,0 +1,96 @@
+"""At 80x24 the lines under the map and the prompt's decision line are shown
+whole (issue 29): a stack's blocks are all named (or counted: "+3 more"), never
+cut off after the widget's last row, and a long decision keeps its rule number."""
+
+from __future__ import annotations
+
+import re
+
+from rules.state import DecisionKind, Side
+from rules.surface import default_components
+from sekigahara_tui.widgets.map_panel import MapPanel
+from sekigahara_tui.widgets.prompt import decision_line
+from tui.driving import take_seat, type_command
+from tui.positions import battle_with_a_challenge_open, record_until
+from tui.screen_text import screen_text
+
+
+def region_text(app, selector: str) -> str:
+    """The screen's text inside a widget, its rows joined by spaces."""
+    widget = app.screen.query_one(selector)
+    region = widget.region
+    rows = screen_text(app).split("\n")[region.y:region.bottom]
+    return " ".join(row[region.x:region.right].strip() for row in rows)
+
+
+def words(text: str) -> list[str]:
+    return text.split()
+
+
+async def test_the_location_line_names_every_block_of_the_moving_stack(make_app):
+    """Osaka's 8 blocks during a stack move: all named under the map, under the
+    steps left and the force march."""
+    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+    app = make_app(record)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_command(pilot, "move osaka")
+        await type_command(pilot, "select ukita-2-1")
+        screen = await take_seat(pilot)
+        await pilot.pause()
+        blocks = screen.view.blocks_at("osaka")
+        assert len(blocks) == 8
+        shown = region_text(app, "#map-info")
+        assert "Steps left: 3 for Ukita 2-mon" in shown
+        # each block by daimyo and kind, in the short form ("Kobayakawa leader, 3-mon ×2"); the
+        # place's line (castle, control) gives way to them
+        assert shown.endswith("yours at Osaka #: Ishida Mitsunari; Mori 2-mon, cavalry; Ukita leader, 2-mon; "
+                              "Kobayakawa leader, 3-mon ×2"), shown
+
+
+async def test_a_stack_too_big_for_the_rows_is_counted_not_cut(make_app):
+    """A stack of 16 or more blocks about to move from Osaka, under the steps
+    left and the force march: as many named as fit, the rest counted, so that
+    named and counted make the whole stack."""
+    record = record_until(0, lambda s: len(s.blocks_at("osaka", Side.ISHIDA)) >= 16 and s.decision.kind is DecisionKind.MOVE
+                          and s.decision.sides == frozenset({Side.ISHIDA}))
+    app = make_app(record)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await type_command(pilot, "move osaka")
+        assert screen.seat is Side.ISHIDA
+        screen.query_one(MapPanel).move_cursor("osaka")
+        await pilot.pause()
+        blocks = screen.view.blocks_at("osaka")
+        shown = region_text(app, "#map-info")
+        match = re.search(r"yours at Osaka # \((\d+)\): (.*); \+(\d+) more$", shown)
+        assert match, shown
+        total, named, rest = int(match[1]), match[2], int(match[3])
+        assert total == len(blocks) and rest > 0
+        from sekigahara_tui.labels import blocks_label
+
+        assert named == blocks_label(blocks[: total - rest]), named  # the first ones, whole
+        assert shown.startswith("Steps left: "), shown
+
+
+def test_the_short_form_names_every_block():
+    from sekigahara_tui.labels import blocks_label
+
+    components = default_components()
+    blocks = ("ishida-leader", "mori-2-1", "mori-cav-1", "ukita-leader", "ukita-2-1", "kobayakawa-leader", "kobayakawa-3-1", "kobayakawa-3-2")
+    assert blocks_label(blocks) == "Ishida Mitsunari; Mori 2-mon, cavalry; Ukita leader, 2-mon; Kobayakawa leader, 3-mon ×2"
+    assert blocks_label(("tokugawa-2-1", "tokugawa-leader", "tokugawa-2-2", "ii-4")) == "Tokugawa Ieyasu, 2-mon ×2; Ii Naomasa"
+    everything = tuple(b.id for b in components.blocks)
+    said = blocks_label(everything)
+    counted = sum(int(m[1]) if m[1] else 1 for m in re.finditer(r"[^,;]+?(?: ×(\d+))?(?:[,;]|$)", said))
+    assert counted == len(everything)
+
+
+async def test_a_long_decision_line_keeps_its_rule_number(make_app):
+    """'You: challenge the loyalty of the play just made, or allow it (8.6)' takes
+    three rows at 80 columns: all of them shown."""
+    app = make_app(battle_with_a_challenge_open())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        await pilot.pause()
+        line = decision_line(screen.view)
+        assert line.endswith("(8.6)")
+        assert words(region_text(app, "#decision")) == words(line)
