@@ -73,7 +73,8 @@ def test_7_recruitment_locations_gold_and_black(c):
 
 def test_locations_lie_on_the_map_sheet(c):
     assert all(0 < loc.x < 3354 and 0 < loc.y < 2115 for loc in c.locations)
-    assert c.location("kyoto") == c.location("kyoto")
+    again = load_components().location("kyoto")  # a second load: another object, equal by value
+    assert again is not c.location("kyoto") and again == c.location("kyoto")
     assert (c.location("kyoto").x, c.location("kyoto").y) == (733, 812)
 
 
