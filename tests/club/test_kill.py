@@ -112,7 +112,7 @@ async def kill_under_load(data_dir, games: int, to_the_end: bool) -> None:
         for game in store.game_ids():
             info, actions = store.load_game(game)
             state = replay(record_of(info, actions))  # the record replays
-            assert len(actions) >= before[game] + (0 if state.is_over else 20) or state.is_over
+            assert len(actions) >= before[game] + (0 if state.is_over else 20), (game, len(actions), before[game])
             if to_the_end:
                 assert state.is_over and info.status == "over"
             for action in actions:
