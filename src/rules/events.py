@@ -7,6 +7,8 @@ other side. Log lines are rendered from events (rules.describe), never stored.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from attrs import frozen
 
 from rules.sides import BOTH_SIDES, Side
@@ -14,6 +16,11 @@ from rules.state import MovementOption, Phase, Turn
 
 
 class Event:
+    # R55 for someone who plays neither side (a spectator, rules.view.events_for):
+    # an event both sides see, yes; a side's private event, never (it names
+    # hidden blocks or hand cards); a count-only twin, decided class by class.
+    for_spectators: ClassVar[bool | None] = True
+
     def visible_to(self) -> frozenset[Side]:
         return frozenset(BOTH_SIDES)
 
@@ -21,6 +28,7 @@ class Event:
 class PrivateEvent(Event):
     """Seen only by `self.side`."""
 
+    for_spectators = False
     side: Side
 
     def visible_to(self) -> frozenset[Side]:
@@ -28,8 +36,11 @@ class PrivateEvent(Event):
 
 
 class OpponentEvent(Event):
-    """The redacted twin of a private event, seen only by the other side."""
+    """The redacted twin of a private event, seen only by the other side.
+    Both sides know all a twin says (its owner from the full event), so a
+    spectator may have it too: each twin says so, after a look at its fields."""
 
+    for_spectators = None  # undecided: SPECTATOR_TWINS refuses to load
     side: Side
 
     def visible_to(self) -> frozenset[Side]:
@@ -44,6 +55,7 @@ class CardsDrawn(PrivateEvent):
 
 @frozen
 class OpponentDrewCards(OpponentEvent):
+    for_spectators = True  # side, count: how many cards were drawn; hand sizes are public (R55)
     side: Side
     count: int
 
@@ -78,6 +90,7 @@ class CardSetAside(PrivateEvent):
 class OpponentDecided(OpponentEvent):
     """The other side made a secret choice; what it was stays hidden."""
 
+    for_spectators = True  # side, purpose ("bid"/"reinforcement"): a secret choice was made, not which card
     side: Side
     purpose: str
 
@@ -93,6 +106,7 @@ class BlocksPlaced(PrivateEvent):
 
 @frozen
 class OpponentPlacedBlocks(OpponentEvent):
+    for_spectators = True  # side, place, count: hidden blocks reached a place; counts are public (R55)
     side: Side
     place: str
     count: int
@@ -181,6 +195,7 @@ class BlocksMoved(PrivateEvent):
 
 @frozen
 class OpponentMovedBlocks(OpponentEvent):
+    for_spectators = True  # side, count, origin, destination: blocks are counted publicly (R55)
     side: Side
     count: int
     origin: str
@@ -309,6 +324,7 @@ class BlocksRetreated(PrivateEvent):
 
 @frozen
 class OpponentRetreated(OpponentEvent):
+    for_spectators = True  # side, count, origin, destination, garrison (a count): counts (R55)
     side: Side
     count: int
     origin: str
@@ -322,3 +338,23 @@ class CastleFell(Event):
 
     location: str
     side: Side
+
+
+def _spectator_twins() -> frozenset[type]:
+    twins = {cls for cls in _subclasses(OpponentEvent)}
+    undecided = sorted(cls.__name__ for cls in twins if cls.for_spectators is None)
+    if undecided:  # a new twin: say whether a spectator may see it (R55)
+        raise TypeError(f"for_spectators undecided for {', '.join(undecided)}")
+    return frozenset(cls for cls in twins if cls.for_spectators)
+
+
+def _subclasses(cls: type) -> list[type]:
+    """The event classes of this module under `cls` (attrs' slotted classes
+    replace the ones they were made from, which linger as subclasses)."""
+    return [sub for sub in globals().values() if isinstance(sub, type) and issubclass(sub, cls) and sub is not cls]
+
+
+SPECTATOR_TWINS = _spectator_twins()
+"""The count-only twins a spectator is given (R55)."""
+NOT_FOR_SPECTATORS = frozenset(_subclasses(PrivateEvent))
+"""The private events a spectator never is: they name hidden blocks or hand cards."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache, lru_cache
 from operator import itemgetter
-from typing import Callable
+from typing import Callable, Iterable
 
 from attrs import evolve, frozen
 
@@ -22,6 +22,7 @@ from rules.commands import Command
 from rules.components import default_components
 from rules.decision_help import DecisionHelp, help_for
 from rules.engine import asks, legal_commands
+from rules.events import Event
 from rules.stack_moves import steps_left, why_no_force_march
 from rules.pair import Pair
 from rules.places import place_index
@@ -310,6 +311,15 @@ def _made(state: GameState, side: Side, legal: tuple[Command, ...], parts: dict[
         legal=legal,
         **parts,
     )
+
+
+def events_for(viewer: Side | None, events: Iterable[Event]) -> tuple[Event, ...]:
+    """R55: the events `viewer` may see, in order. None is a spectator, who
+    plays neither side: the events both sides see and the count-only twins
+    of private ones (Event.for_spectators), never a side's private event."""
+    if viewer is None:
+        return tuple(event for event in events if event.for_spectators)
+    return tuple(event for event in events if viewer in event.visible_to())
 
 
 def spectator_view(state: GameState) -> PlayerView:

@@ -21,7 +21,7 @@ from rules.sides import BOTH_SIDES, Side
 from rules.state import GameState
 from rules.undo import why_step_is_final, why_undo_illegal
 from rules.untrusted import printable_path
-from rules.view import PlayerView, spectator_view, view
+from rules.view import PlayerView, events_for, spectator_view, view
 
 
 @frozen
@@ -103,19 +103,15 @@ class GameHost:
         """What someone who plays neither side may see (R55 for both sides)."""
         return spectator_view(self.state)
 
-    def events_for(self, side: Side, since: int = 0) -> list[Event]:
-        """The events `side` may see (R55), from step `since` on, oldest first."""
-        return [e for step in self._steps[since:] for e in step.events if side in e.visible_to()]
+    def events_for(self, viewer: Side | None, since: int = 0) -> list[Event]:
+        """The events `viewer` (a side, or None: a spectator) may see (R55),
+        from step `since` on, oldest first."""
+        return [e for step in self._steps[since:] for e in events_for(viewer, step.events)]
 
-    def step_events(self, side: Side, since: int = 0) -> list[list[Event]]:
-        """The events `side` may see (R55) step by step, from step `since` on."""
-        return [[e for e in step.events if side in e.visible_to()] for step in self._steps[since:]]
-
-    def every_step_events(self, since: int = 0) -> list[tuple[Event, ...]]:
-        """Every event of each step from step `since` on, whoever may see it:
-        for the host's own use (the club picks a spectator's out of them),
-        never to be sent to a seat as it is."""
-        return [step.events for step in self._steps[since:]]
+    def step_events(self, viewer: Side | None, since: int = 0) -> list[tuple[Event, ...]]:
+        """The events `viewer` (a side, or None: a spectator) may see (R55)
+        step by step, from step `since` on."""
+        return [events_for(viewer, step.events) for step in self._steps[since:]]
 
     @property
     def step_count(self) -> int:

@@ -12,7 +12,7 @@ skips the setup's events (which say the same).
 A log of only the events both sides see lacks the counts of blocks moved,
 retreated or mustered one at a time, so its figures are not exact and
 `Standing.exact` says so. The club gives a spectator the count-only twins as
-well (club/server.py, SPECTATOR_TWINS), which make them exact again.
+well (rules/events.py, SPECTATOR_TWINS), which make them exact again.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """R55 for spectators (issue 12): besides the events both sides see, the club
-passes a spectator the count-only twins of private events (club/server.py,
-SPECTATOR_TWINS) and never the full ones. Every event class that one side
+passes a spectator the count-only twins of private events (each twin says
+so: rules/events.py, for_spectators, SPECTATOR_TWINS) and never the full ones. Every event class that one side
 alone sees is decided; the twins name no block id and no card, by class and
 over whole games; and with them a spectator's game-over screen plots each
 side's VP and blocks on the map week by week, exactly the engine's figures."""
@@ -25,7 +25,8 @@ from rules.state import OFF_MAP
 from rules.surface import EVENT_TYPES
 from rules.victory import victory_points
 from sekigahara_tui.app import SekigaharaApp
-from sekigahara_tui.club.server import NOT_FOR_SPECTATORS, SPECTATOR_TWINS, public_events
+from rules.events import NOT_FOR_SPECTATORS, SPECTATOR_TWINS
+from sekigahara_tui.club.server import public_events
 from sekigahara_tui.screens.info import GameOverScreen, week_plots, weekly_figures
 from sekigahara_tui.seat import game_stats
 from test_spectators import ClubGameTruth

@@ -2,7 +2,7 @@
 spectator receives across a whole game, captured on the wire, holds no hidden
 block id and no hand card of either side, and is exactly the public view and
 the events both sides see, with the count-only twins of private events that
-the club passes (club/server.py, SPECTATOR_TWINS): each names no block, no card."""
+the engine passes (rules/events.py, SPECTATOR_TWINS; rules.view.events_for): each names no block, no card."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from rules.record import GameRecord, replay_steps
 from rules.sides import BOTH_SIDES, Side
 from rules.view import PlayerView, spectator_view
 from knowledge_model import KnowledgeModel, assert_justified, models_along
-from sekigahara_tui.club.server import SPECTATOR_TWINS, public_events
+from rules.events import SPECTATOR_TWINS
+from sekigahara_tui.club.server import public_events
 from sekigahara_tui.net.locations import Address
 from sekigahara_tui.net.protocol import AnyEvent, converter
 from sekigahara_tui.net.store import commands_standing

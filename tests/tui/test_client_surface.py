@@ -23,6 +23,7 @@ GAME_OWNERS = {
     "replay_model.py",  # the replay screen's frames: replays a whole record (a finished game's, or the CLI's file)
     "net/server.py",  # the networked host
     "net/store.py",  # the networked host's SQLite store
+    "club/server.py",  # the club's host of many games: a spectator's events picked by the engine (R55)
     "bots/play.py",  # the referee of local bot games (the bots themselves see views only)
     "bots/sampler.py",  # builds whole states consistent with a bot's view, for its playouts
     "bots/planner.py",  # level 2: plays out states it sampled itself (never the game's)

@@ -314,7 +314,7 @@ class WatchClient(Client):
     """A spectator: a Client whose connection begins with watch_game instead
     of a seat's hello. It receives the public view (Ishida's chair, nothing
     hidden of either side), the events both sides see and the count-only twins
-of private ones (club/server.py); it cannot play."""
+of private ones (rules.view.events_for); it cannot play."""
 
     def __init__(self, address: Address, game: str, token: str, listener=None, **options) -> None:
         super().__init__(address, game, Side.ISHIDA, token, listener, **options)

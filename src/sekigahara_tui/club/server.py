@@ -27,16 +27,17 @@ import os
 import random
 import secrets
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from attrs import define
 
 from rules.notation import format_command
-from rules.surface import BOTH_SIDES, EVENT_TYPES, Event, Side, default_components, printable
+from rules.surface import BOTH_SIDES, Event, Side, default_components, printable
+from rules.view import events_for
 from sekigahara_tui.bots.base import make_bot
 from sekigahara_tui.club import members
 from sekigahara_tui.club.members import COMPUTER
-from sekigahara_tui.host import GameHost
 from sekigahara_tui.club.protocol import (
     MAX_LISTED,
     ClubHello,
@@ -67,48 +68,16 @@ DEFAULT_EVICT_AFTER = 5 * 60.0
 # many seconds: a burst of changes (a bot game under load) becomes one push.
 LOBBY_PUSH_EVERY = 0.25
 SPECTATOR_UNDO = "a spectator does not play"
-PUBLIC = frozenset(BOTH_SIDES)
 
 
 # --- what a spectator may see ------------------------------------------------------
+# The engine decides (R55): rules.view.events_for(None, ...) and spectator_view;
+# SPECTATOR_TWINS and NOT_FOR_SPECTATORS are rules.events'. The club forwards.
 
 
-_EVENT_CLASSES = {cls.__name__: cls for cls in EVENT_TYPES}  # by name: a missing one fails at import
-
-# R55, decided class by class for every event that only one side sees. A private
-# fact comes as two events (rules/events.py): the full one for the side that
-# knows, and a count-only twin for the other side. Both sides know all a twin
-# says (its owner from the full event), so a spectator may have it too; the
-# full events name hidden blocks or hand cards and are never passed. Every field
-# of each twin is listed: a side, a place, a count, a purpose; no block id, no card.
-SPECTATOR_TWINS: frozenset[type] = frozenset(_EVENT_CLASSES[name] for name in (
-    "OpponentDrewCards",  # side, count: how many cards were drawn; hand sizes are public (R55)
-    "OpponentDecided",  # side, purpose ("bid"/"reinforcement"): a secret choice was made, not which card
-    "OpponentPlacedBlocks",  # side, place, count: how many hidden blocks reached a place; counts are public (R55)
-    "OpponentMovedBlocks",  # side, count, origin, destination: blocks in each location are counted publicly (R55)
-    "OpponentRetreated",  # side, count, origin, destination, garrison (a count): the same counts (R55)
-))
-NOT_FOR_SPECTATORS: frozenset[type] = frozenset(_EVENT_CLASSES[name] for name in (
-    "CardsDrawn",  # cards: the cards now in a hand
-    "CardSetAside",  # card: the secret bid or reinforcement discard, from a hand
-    "BlocksPlaced",  # blocks: the hidden blocks placed
-    "BlocksMoved",  # blocks: the hidden blocks moved
-    "BlocksRetreated",  # blocks: the hidden blocks retreated
-))
-
-
-def public_events(step: list[Event]) -> tuple[Event, ...]:
-    """The events of a step a spectator may see: those both sides see, and the
-    count-only twins of private ones (SPECTATOR_TWINS); no side's private event."""
-    return tuple(event for event in step if event.visible_to() == PUBLIC or type(event) in SPECTATOR_TWINS)
-
-
-def spectator_steps(host: GameHost, first: int) -> tuple[tuple[Event, ...], ...]:
-    """A spectator's events step by step from step `first` on, in the engine's
-    order. A twin is seen by one side only (the owner's opponent), so no one
-    side's events hold both sides' twins: this reads each step's whole list and
-    keeps what public_events allows."""
-    return tuple(public_events(list(events)) for events in host.every_step_events(first))
+def public_events(step: Iterable[Event]) -> tuple[Event, ...]:
+    """The events of a step a spectator may see (rules.view.events_for)."""
+    return events_for(None, step)
 
 
 # --- the catalog: every game of the store, as the lobby needs it --------------------
@@ -479,7 +448,7 @@ class ClubServer(GameServer):
         host = game.host
         chair = self._chair(game, None)
         first = min(connection.synced, host.step_count)
-        events = spectator_steps(host, first)
+        events = tuple(host.step_events(None, first))
         connection.synced = host.step_count
         message = State(game.version, host.step_count, None, chair.view, first, events, SPECTATOR_UNDO, host.is_over)
         connection.send_line(encode_state(message, chair.json, self._events_json(chair, first, events)))
