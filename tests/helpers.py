@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from attrs import evolve
 
 from rules.arrival import has_enemy_units
@@ -15,6 +16,13 @@ from rules.state import BAG, GameState, SideCards, with_positions
 
 
 POSITIONS = Path(__file__).parent / "rules" / "positions"
+
+
+def needs_program(path: str | None, what: str) -> pytest.MarkDecorator:
+    """Mark tests that drive the program at `path` (None: not found), which a
+    README feature rests on. Missing, they skip on a developer's machine and
+    fail under CI (tests/conftest.py): `pytestmark = needs_program(...)`."""
+    return pytest.mark.needs_program(path, what)
 
 
 def position_text(name: str) -> str:

@@ -5,7 +5,8 @@ club's page, which starts the terminal emulator shipped in textual-serve and
 opens the session's websocket; keys go in as a person types them; what the
 page receives on its websocket is read into a screen. The test also records
 every request the browser makes: none leaves this machine.
-Skipped only where no Chromium is installed (CI installs Debian's chromium).
+Without Chromium it is skipped on a developer's machine and fails under CI
+(.ci/run installs Debian's chromium).
 """
 
 from __future__ import annotations
@@ -20,15 +21,15 @@ import sys
 from urllib.parse import parse_qs, urlparse
 
 import aiohttp
-import pytest
 
 from front_helpers import HERE, WAIT, real_club
 from front_vt import Screen
+from helpers import needs_program
 from sekigahara_tui.club import web_front
 from sekigahara_tui.club.web_front import issue_web_token, start_web
 
 CHROMIUM = next((path for name in ("chromium", "chromium-browser", "google-chrome") if (path := shutil.which(name))), None)
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: apt-get install chromium")
+pytestmark = needs_program(CHROMIUM, "Chromium (apt-get install chromium)")
 SIGN_IN_CHILD = [sys.executable, str(HERE / "sign_in_child.py")]
 
 

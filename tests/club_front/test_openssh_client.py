@@ -8,17 +8,17 @@ reaches the app on the server's PTY: the whole chain a player's resize takes.
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 
 import asyncssh
 import pytest
 
 from front_helpers import LocalTerminal, StubClub, hot_seat_app, serving, write_member
+from helpers import needs_program
 from sekigahara_tui.screens.info import HandOverScreen
 
 SSH = shutil.which("ssh") or "/usr/bin/ssh"
-pytestmark = pytest.mark.skipif(not os.path.exists(SSH), reason="no OpenSSH client (/usr/bin/ssh): apt-get install openssh-client")
+pytestmark = needs_program(SSH, "the OpenSSH client (apt-get install openssh-client)")
 
 
 @pytest.fixture
