@@ -161,8 +161,11 @@ class ClubClient:
         try:
             while True:
                 try:
-                    line = await asyncio.wait_for(reader.readline(), PING_EVERY)
-                except asyncio.TimeoutError:
+                    # asyncio.timeout, not wait_for: on 3.11 wait_for returns a line
+                    # that came with a cancel (close) and drops the cancel, and close waited for ever.
+                    async with asyncio.timeout(PING_EVERY):
+                        line = await reader.readline()
+                except TimeoutError:
                     quiet += 1
                     if quiet > 1:
                         reason = f"no word from the club for {PING_EVERY * quiet:.0f} s"
