@@ -63,6 +63,15 @@ async def bot_plays(club: ClubClient, entry, seed: int, **options):
     return client
 
 
+async def wait_until(predicate, what: str, timeout: float = TIMEOUT) -> None:
+    """Wait until predicate() holds (the club catching up), failing after
+    `timeout` seconds: a failure, not a timing."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)
+
+
 def short_tmp() -> Path:
     import tempfile
 

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from club_helpers import bot_plays
+from club_helpers import bot_plays, wait_until
 from rules.record import replay
 from rules.sides import Side
 from sekigahara_tui.club.client import ClubClient, ClubRefused
@@ -135,7 +135,9 @@ async def test_an_idle_game_is_evicted_and_reloaded_where_it_was(club):
         await c.close()
     await asyncio.gather(*tasks)
     game = club.server.games[made.game]
-    await asyncio.sleep(0.05)  # the server notices the connections went, and stores what it was sent
+    # The server notices the connections went: a seat is detached only after
+    # the last command it read was stored (each is stored before the next is read).
+    await wait_until(lambda: not game.connections, "both seats detached")
     async with game.changing:
         version, state = game.version, game.host.state
     assert club.server.evict_idle(now=10**9) == [made.game]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from club_helpers import start_club
+from club_helpers import start_club, wait_until
 from rules.notation import format_command
 from rules.sides import Side
 from sekigahara_tui.club import client as club_client
@@ -24,6 +24,7 @@ class Follower:
     """A member's lobby connection that records every lobby pushed to it."""
 
     def __init__(self, club, member: str) -> None:
+        self.club, self.member = club, member
         self.client = club.lobby_client(member)
         self.pushes: asyncio.Queue[tuple[float, Lobby]] = asyncio.Queue()
         self.seen: list[tuple[float, Lobby]] = []
@@ -45,6 +46,13 @@ class Follower:
             self.seen.append((at, lobby))
             if check(lobby):
                 return lobby
+
+    async def heard_all(self) -> None:
+        """Every push the club has decided on for this member has arrived: none
+        is due (a game's change makes its pushes due at once), and a request
+        answered on the same connection comes after any push sent before it."""
+        await wait_until(lambda: self.member not in self.club.server._lobby_due, f"{self.member}'s due push sent", WAIT)
+        await self.client.lobby()
 
     def drain(self) -> list[Lobby]:
         got = []
@@ -90,7 +98,7 @@ async def test_a_lobby_is_pushed_when_a_game_is_made_joined_moved_and_finished(c
         bidder = seats[TOKUGAWA]
         bidder.submit(format_command(bidder.view.legal[0], with_side=False))
         await alice.push_where(lambda lobby: line_of(lobby.mine, mine.game).to_move == (ISHIDA,), "alice's move")
-        await asyncio.sleep(3 * LOBBY_PUSH_EVERY)  # when carol's push would have been due
+        await carol.heard_all()
         assert carol.drain() == []
     finally:
         for seat in seats.values():
@@ -108,7 +116,8 @@ async def test_a_lobby_is_pushed_when_a_game_is_made_joined_moved_and_finished(c
     lobby = await carol.push_where(lambda lobby: mine.game not in games(lobby.watchable), "the finished game is gone")
     assert lobby.finished == ()  # others' finished games are not in a lobby
 
-    # coalesced: a game of hundreds of moves, at most a push per LOBBY_PUSH_EVERY (and one at the end)
+    # coalesced: a game of hundreds of moves, at most a push per LOBBY_PUSH_EVERY (and one at the end).
+    # A rate over the wall time the game took: a slow machine makes `took` longer, the bound only looser.
     took = time.monotonic() - started
     pushed = len(alice.seen) - pushes_before
     assert 0 < pushed <= took / LOBBY_PUSH_EVERY + 2, (pushed, took)
@@ -135,7 +144,7 @@ async def test_a_member_is_told_nothing_of_what_their_lobby_does_not_show(club):
     await asyncio.wait_for(asyncio.gather(*(b.run() for b in bots)), 120)
     assert bots[0].version > 50  # many moves, each a change of the game
     await carol.push_where(lambda lobby: lobby.watchable == (), "the game gone from watchable")
-    await asyncio.sleep(3 * LOBBY_PUSH_EVERY)
+    await carol.heard_all()
     carol.drain()
     assert len(carol.seen) <= 3, [games(lobby.watchable) for _, lobby in carol.seen]  # made, joined, finished
     for _, lobby in carol.seen:
@@ -155,7 +164,10 @@ async def test_a_quiet_lobby_connection_pings_and_is_not_reaped(data_dir, monkey
     try:
         alice = Follower(club, "alice")
         await alice.follow()
-        await asyncio.sleep(3.0)  # three reaping periods of silence but for the pings
+        # A guard that holds for a time: three reaping periods of silence but for
+        # the pings pass, and the club's watcher looks after them.
+        followed = time.monotonic()
+        await wait_until(lambda: club.server.looked_at > followed + 3 * club.server.reap_after, "the watcher's look", WAIT)
         made = await club.lobby_client("bob").new_game(None, "open")
         await alice.push_where(lambda lobby: games(lobby.open) == [made.game], "the game made")
         assert alice.lost == []
@@ -171,9 +183,6 @@ async def test_a_lobby_hears_that_the_club_went_away(data_dir):
         await alice.follow()
     finally:
         await club.stop()
-    deadline = time.monotonic() + WAIT
-    while not alice.lost:
-        assert time.monotonic() < deadline, "on_lost never called"
-        await asyncio.sleep(0.02)
+    await wait_until(lambda: alice.lost, "on_lost called", WAIT)
     assert not alice.client.connected
     await alice.client.close()

@@ -8,10 +8,10 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-import time
 
 import pytest
 
+from club_helpers import wait_until
 from rules.notation import format_command
 from rules.sides import Side
 from sekigahara_tui.club.client import ClubRefused
@@ -43,10 +43,27 @@ def in_club(club, game_id: str) -> bool:
 
 
 async def until(predicate, what: str) -> None:
-    deadline = time.monotonic() + WAIT
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.01)
+    await wait_until(predicate, what, WAIT)
+
+
+class WatchedLock(asyncio.Lock):
+    """A game's `changing` lock that counts who waits for it: the sign that a
+    withdrawal or a command reached the club and queued behind the holder."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waiting = 0
+
+    async def acquire(self) -> bool:
+        self.waiting += 1
+        try:
+            return await super().acquire()
+        finally:
+            self.waiting -= 1
+
+
+def stored_actions(club, game_id: str) -> int:
+    return store_rows(club, "SELECT count(*) FROM actions WHERE game = ?", (game_id,))[0][0]
 
 
 async def test_an_open_game_is_withdrawn_from_the_store_the_club_and_every_lobby(club):
@@ -101,7 +118,7 @@ async def test_refusals_are_one_line_and_change_nothing(club):
     await bob.join(joined.game)
     computer = await alice.new_game(TOKUGAWA, "computer")
     open_game = await alice.new_game(ISHIDA, "open")
-    await asyncio.sleep(0.3)  # the computer's bid is stored
+    await until(lambda: stored_actions(club, computer.game) == 1, "the computer's bid stored")  # then it waits for alice's
     before = (club.store.summaries(), store_rows(club, "SELECT * FROM actions ORDER BY game, seq"))
     catalog = {game_id: (dict(entry.players), entry.status) for game_id, entry in club.server.catalog.items()}
 
@@ -145,18 +162,20 @@ async def test_a_withdrawal_waits_for_a_command_being_stored_and_no_later_comman
     run = asyncio.create_task(seat.run())
     await seat.wait_for(lambda c: c.view is not None, WAIT)
     game = club.server.games[made.game]
+    game.changing = changing = WatchedLock()
     bid = format_command(seat.view.legal[0])
-    async with game.changing:  # as while a command of the game is being stored
+    async with changing:  # as while a command of the game is being stored
         withdrawing = asyncio.create_task(alice.withdraw(made.game))
-        await asyncio.sleep(0.2)
+        await until(lambda: changing.waiting == 1, "the withdrawal waiting for the command being stored")
         assert not withdrawing.done()
         assert [s.id for s in club.store.summaries()] == [made.game]  # not yet: it waits
         seat.submit(bid)  # a command that comes after the withdrawal, and waits behind it
-        await asyncio.sleep(0.2)
+        await until(lambda: changing.waiting == 2, "the bid waiting behind the withdrawal")
     await asyncio.wait_for(withdrawing, WAIT)
     await asyncio.wait_for(run, WAIT)
     assert seat.fatal is not None and seat.fatal.reason == "alice withdrew this game"
-    await asyncio.sleep(0.2)  # the bid, had it been let through, would be stored by now
+    # the bid has had its turn: had it been let through, it would be stored by now
+    await until(lambda: changing.waiting == 0 and not changing.locked(), "the bid's turn over")
     assert club.store.summaries() == []
     assert store_rows(club, "SELECT count(*) FROM actions") == [(0,)]
     store_sound(club)
@@ -170,9 +189,10 @@ async def test_a_join_that_comes_first_wins_and_the_withdrawal_is_refused(club):
     run = asyncio.create_task(seat.run())
     await seat.wait_for(lambda c: c.view is not None, WAIT)
     game = club.server.games[made.game]
-    async with game.changing:
+    game.changing = changing = WatchedLock()
+    async with changing:
         withdrawing = asyncio.create_task(alice.withdraw(made.game))
-        await asyncio.sleep(0.2)
+        await until(lambda: changing.waiting == 1, "the withdrawal past its first check, waiting")
         joined = await bob.join(made.game)  # between the withdrawal's first check and the store
     with pytest.raises(ClubRefused, match="bob has joined that game") as refused:
         await asyncio.wait_for(withdrawing, WAIT)

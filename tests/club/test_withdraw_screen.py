@@ -12,6 +12,11 @@ from sekigahara_tui.screens.lobby import ClubGameScreen, LobbyScreen
 from tui.screen_text import screen_text
 
 
+def withdrawing(app) -> bool:
+    """Whether the lobby's withdraw worker (started by a yes) is under way."""
+    return any(worker.group == "withdraw" and not worker.is_finished for worker in app.workers)
+
+
 def footer(app) -> str:
     return screen_text(app).splitlines()[-1]
 
@@ -47,8 +52,7 @@ async def test_x_withdraws_my_open_game_after_a_yes_and_does_nothing_on_anyone_e
         # bob's open game: no x in the Footer, and x does nothing
         await choose(pilot, lobby, theirs.game)
         assert "Withdraw" not in footer(app) and "Watch" in footer(app)
-        await pilot.press("x")
-        await pilot.pause(0.2)
+        await pilot.press("x")  # read once press returns; x would push its question at once
         assert app.screen is lobby
         assert {s.id for s in club.store.summaries()} == {theirs.game, mine}
 
@@ -60,7 +64,8 @@ async def test_x_withdraws_my_open_game_after_a_yes_and_does_nothing_on_anyone_e
         assert f"Withdraw game {mine}?" in screen_text(app)
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is lobby, "the lobby again")
-        await pilot.pause(0.2)
+        await pilot.pause()  # the question's answer is handed to the lobby
+        await until(pilot, lambda: not withdrawing(app), "no withdrawal under way")  # one begun would be over
         assert mine in {s.id for s in club.store.summaries()}
 
         # x and a yes: gone from the lobby, the screen and the store
@@ -73,8 +78,7 @@ async def test_x_withdraws_my_open_game_after_a_yes_and_does_nothing_on_anyone_e
         assert f"Withdrew game {mine}" in screen_text(app)
         assert [s.id for s in club.store.summaries()] == [theirs.game]
         assert mine not in club.server.catalog
-        await pilot.pause(0.1)
-        assert "Withdraw" not in footer(app)  # the cursor is on bob's game now
+        await until(pilot, lambda: "Withdraw" not in footer(app), "x no longer shown")  # the cursor is on bob's game now
     await bob.close()
 
 

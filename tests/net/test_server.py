@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import sqlite3
+import time
 
 import pytest
 
@@ -158,8 +159,8 @@ async def test_a_silent_connection_is_reaped_and_frees_its_seat(tmp_path, runtim
     hosted = await start_hosted(tmp_path, runtime_dir, reap_after=0.3)
     try:
         ghost, _ = await welcomed(hosted, ISHIDA)  # then never a ping: half-open, as far as the host knows
-        await asyncio.sleep(0.8)
-        assert await ghost.receive() is None
+        assert await ghost.receive(timeout=20) is None  # the host closes it (20 s: a failure, not a timing)
+        await until(lambda: ISHIDA not in hosted.game.connections)
         again, _ = await welcomed(hosted, ISHIDA)
         await again.close()
     finally:
@@ -373,7 +374,10 @@ async def test_the_host_is_done_after_idling_with_nobody_connected(tmp_path, run
     hosted = await start_hosted(tmp_path, runtime_dir, idle_timeout=0.3)
     try:
         raw, _ = await welcomed(hosted, ISHIDA)
-        await asyncio.sleep(0.5)
+        # A guard that holds for a time: the host's watcher looks after idle_timeout
+        # has passed, and the host is not done because somebody is connected.
+        connected = time.monotonic()
+        await until(lambda: hosted.server.looked_at > connected + 0.3, timeout=20)
         assert not hosted.server.done.is_set()  # somebody is connected
         await raw.close()
         await asyncio.wait_for(hosted.server.done.wait(), 5)

@@ -75,12 +75,13 @@ def tune_garbage_collector() -> None:
 YOUNG_COLLECTION_EVERY = 0.2  # seconds
 
 
-async def collect_young_generation(every: float = YOUNG_COLLECTION_EVERY) -> None:
-    """Collect the youngest generation every `every` seconds, for ever."""
+async def collect_young_generation(every: float = YOUNG_COLLECTION_EVERY, sleep=asyncio.sleep) -> None:
+    """Collect the youngest generation every `every` seconds, for ever. (A test
+    passes its own `sleep`, to count the timer's ticks rather than seconds.)"""
     import gc
 
     while True:
-        await asyncio.sleep(every)
+        await sleep(every)
         gc.collect(0)
 
 

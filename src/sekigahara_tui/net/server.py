@@ -180,6 +180,7 @@ class GameServer:
         self._handlers: set[asyncio.Task] = set()
         self._quiet_since = time.monotonic()  # when the last connection went (or the start)
         self._watcher: asyncio.Task | None = None
+        self.looked_at = float("-inf")  # when the watcher last looked (for a test that waits for a look)
 
     # --- games -------------------------------------------------------------------
 
@@ -234,7 +235,7 @@ class GameServer:
         tick = max(0.05, min(1.0, self.grace / 4, self.reap_after / 4))
         while not self.done.is_set():
             await asyncio.sleep(tick)
-            now = time.monotonic()
+            now = self.looked_at = time.monotonic()  # what it decides at `now` is decided before it next awaits
             for connection in list(self._connections):
                 if now - connection.last_heard > self.reap_after:
                     connection.writer.transport.abort()
