@@ -311,3 +311,28 @@ def test_7_3_3_the_moving_side_sees_each_blocks_steps_left_and_why_it_may_not_fo
     assert movement.why_no_force_march == "a force march applies to a group that starts its move together (7.3.3, R16)"
     enemy = view(state, TOKUGAWA).movement
     assert enemy.steps_left == () and enemy.why_no_force_march is None  # R55: the enemy sees none of it
+
+
+def test_7_3_3_a_block_that_has_used_its_whole_move_has_no_step_left():
+    """Ayabe, no leadership: 1 location; the view says 0 more once it is spent
+    (a road that is not a highway took the highway bonus away)."""
+    state = movement_phase(ISHIDA, FULL, ayabe=["mori-2-1"])
+    state, _ = run(state, "ishida: move ayabe", "ishida: select mori-2-1", "ishida: step himeji")
+    assert dict(view(state, ISHIDA).movement.steps_left) == {"mori-2-1": 0}
+
+
+def test_7_3_3_r16_a_force_march_adds_one_to_the_steps_left():
+    state = movement_phase(ISHIDA, FULL, ayabe=["mori-2-1"])
+    state, _ = run(state, "ishida: move ayabe", "ishida: select mori-2-1")
+    assert dict(view(state, ISHIDA).movement.steps_left) == {"mori-2-1": 2}  # 1 +1 if by highway
+    state, _ = run(state, "ishida: march ukita-plain-1")
+    assert dict(view(state, ISHIDA).movement.steps_left) == {"mori-2-1": 3}
+
+
+def test_7_3_3_a_force_march_costs_a_card_so_an_empty_hand_cannot_pay_for_one():
+    from helpers import with_hand
+
+    state = movement_phase(ISHIDA, FULL, ayabe=["mori-2-1"])
+    state, _ = run(state, "ishida: move ayabe", "ishida: select mori-2-1")
+    state = with_hand(state, ISHIDA, ())
+    assert view(state, ISHIDA).movement.why_no_force_march == "a force march costs a card, and your hand is empty (7.3.3)"

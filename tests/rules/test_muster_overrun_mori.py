@@ -300,3 +300,10 @@ def test_r5_a_muster_into_a_resource_location_takes_control():
     state = evolve(state, resource_control=(("edo", ISHIDA),))
     state, events = run(state, "tokugawa: muster edo tokugawa-2-1")
     assert state.control_of_resource("edo") is TOKUGAWA
+
+
+def test_r41_r62_blocks_the_hook_brings_from_the_mori_box_stay_known_in_osaka():
+    from rules.mori_box import enter_all_from_mori_box
+
+    state, _ = enter_all_from_mori_box(mori_state(osaka=["ukita-2-1"]))
+    assert known_to(state, TOKUGAWA) == {b: "osaka" for b in ("mori-leader", "mori-3-1", "mori-3-2", "mori-3-3", "mori-3-4")}

@@ -1,0 +1,39 @@
+"""8.2-8.6 battles (src/rules/battle.py): what the other tests of 8 leave
+unchecked, found by mutation testing (benchmarks/mutation.py)."""
+
+from helpers import combat_phase, run
+from rules.battle import battle_of
+from rules.events import BlocksDefected, ChallengeRefuted, LoyaltyChallenged
+from rules.sides import Side
+
+ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
+
+
+# --- 8.6 Loyalty Challenges, R31, R48 -----------------------------------------------------------
+
+
+def test_8_6_1_r48_the_challengers_loyalty_card_leaves_his_hand_and_counts_as_played():
+    """Ishida challenges a Tokugawa play; Tokugawa holds no Date card, so the block defects."""
+    state = combat_phase(TOKUGAWA, ("ishida-loyalty-1", "mori-plain-1"), ("date-plain-1",),
+                         sawayama=["mori-2-1", "date-2-1"])
+    state, _ = run(state, "tokugawa: combat sawayama", "tokugawa: deploy date-plain-1 date-2-1")
+    state, events = run(state, "ishida: challenge ishida-loyalty-1")
+    assert events[:2] == [LoyaltyChallenged(ISHIDA, "ishida-loyalty-1", ("date-2-1",)),
+                          BlocksDefected(TOKUGAWA, ("date-2-1",))]
+    assert state.cards[ISHIDA].hand == ("mori-plain-1",) and state.cards[TOKUGAWA].hand == ()
+    battle = battle_of(state)
+    assert battle.cards_played.ishida == ("ishida-loyalty-1",)
+    assert battle.cards_played.tokugawa == ("date-plain-1",)
+
+
+def test_r31_r48_a_challenged_play_is_marked_and_its_window_closes_refuted_or_not():
+    state = combat_phase(TOKUGAWA, ("ishida-loyalty-1",), ("date-plain-1", "date-plain-2"),
+                         sawayama=["mori-2-1", "date-2-1"])
+    state, _ = run(state, "tokugawa: combat sawayama", "tokugawa: deploy date-plain-1 date-2-1")
+    assert battle_of(state).open_play == 1
+    state, events = run(state, "ishida: challenge ishida-loyalty-1")
+    assert ChallengeRefuted(TOKUGAWA, "date-plain-2") in events
+    battle = battle_of(state)
+    assert battle.open_play is None
+    assert [(d.block, d.side, d.challenged) for d in battle.deployments] == [("date-2-1", TOKUGAWA, True)]
+    assert state.cards[ISHIDA].hand == () and state.cards[TOKUGAWA].hand == ("date-plain-2",)
