@@ -46,6 +46,7 @@ BLOCK_IDS = frozenset(block.id for block in C.blocks)
 CARD_IDS = frozenset(card.id for card in C.cards)
 PIECE_IDS = BLOCK_IDS | CARD_IDS
 SIDE_OF = {block.id: block.side for block in C.blocks} | {card.id: card.side for card in C.cards}
+OWN_PIECES = {side: frozenset(piece for piece, owner in SIDE_OF.items() if owner is side) for side in BOTH_SIDES}
 
 
 def enemy_pieces(viewer: Side) -> frozenset[str]:
@@ -102,7 +103,10 @@ class KnowledgeModel:
         self.of = {viewer: Knowledge(viewer, frozenset(), frozenset(), frozenset()) for viewer in BOTH_SIDES}
         self._add_public(start)
 
-    def _add_public(self, state: GameState) -> None:
+    def _add_public(self, state: GameState, before: GameState | None = None) -> None:
+        if before is not None and state.positions is before.positions and state.cards is before.cards \
+                and state.combat is before.combat and state.result is before.result:
+            return  # nothing made public (the shown blocks are added as they are revealed)
         for viewer in BOTH_SIDES:
             enemy = viewer.other
             now = self.of[viewer]
@@ -114,7 +118,8 @@ class KnowledgeModel:
             )
 
     def follow(self, before: GameState, command, after: GameState, events) -> None:
-        moved = {b.id for b, p, q in zip(C.blocks, before.positions, after.positions) if p != q}
+        same_places = before.positions is after.positions
+        moved = set() if same_places else {b.id for b, p, q in zip(C.blocks, before.positions, after.positions) if p != q}
         ended = _battle(before)
         going_on = _battle(after)
         ended_at = ended.location if ended and (going_on is None or going_on.location != ended.location) else None
@@ -123,10 +128,7 @@ class KnowledgeModel:
             now = self.of[viewer]
             new = self._revealed_by(before, command) if command is not None and command.side is enemy else set()
             # 9.3, R41: the Mori Box empties into Osaka, face up
-            new |= {
-                b.id for b, p, q in zip(C.blocks, before.positions, after.positions)
-                if b.side is enemy and p == MORI_BOX and q not in ALWAYS_PUBLIC
-            }
+            new |= {b for b in moved if SIDE_OF[b] is enemy and before.place_of(b) == MORI_BOX and after.place_of(b) not in ALWAYS_PUBLIC}
             shown = (set(now.shown) - moved) | new  # R62: known until it next moves or retreats
             if ended_at is not None:  # R22, R62: the survivors are hidden again
                 shown -= set(before.blocks_at(ended_at)) | set(after.blocks_at(ended_at))
@@ -136,7 +138,7 @@ class KnowledgeModel:
             self.of[viewer] = evolve(
                 now, shown=frozenset(shown), blocks_ever=now.blocks_ever | new, cards_ever=frozenset(cards)
             )
-        self._add_public(after)
+        self._add_public(after, before)
 
     @staticmethod
     def _revealed_by(before: GameState, command) -> set[str]:
@@ -183,7 +185,7 @@ class KnowledgeModel:
         for seer in sides:
             allowed |= set(self.known_now(seer, state)) | cards_public_now(state, seer.other)
         if viewer is not None:
-            allowed |= {piece for piece, side in SIDE_OF.items() if side is viewer}
+            allowed |= OWN_PIECES[viewer]
         return frozenset(allowed)
 
     def may_name_in_log(self, viewer: Side | None) -> frozenset[str]:
@@ -194,7 +196,7 @@ class KnowledgeModel:
         for seer in sides:
             allowed |= self.of[seer].blocks_ever | self.of[seer].cards_ever
         if viewer is not None:
-            allowed |= {piece for piece, side in SIDE_OF.items() if side is viewer}
+            allowed |= OWN_PIECES[viewer]
         return frozenset(allowed)
 
     def copy(self) -> KnowledgeModel:

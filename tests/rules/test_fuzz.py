@@ -39,14 +39,14 @@ def check_conservation(state: GameState) -> None:
         assert set(state.secret[side]) <= set(cards.hand)
 
 
-def check_views(state: GameState, model: KnowledgeModel) -> None:
+def check_views(state: GameState, model: KnowledgeModel, seen: dict, watched) -> None:
     """R55: changing what a side hides (by the knowledge model, not the view)
     changes neither the other side's view nor a spectator's."""
     for hider in BOTH_SIDES:
         variant = hidden_variant(state, hider, shown=set(model.known_now(hider.other, state)))
         if variant is not None:
-            assert view(variant, hider.other) == view(state, hider.other), f"{hider.value}'s hidden state leaks"
-            assert spectator_view(variant) == spectator_view(state), f"{hider.value}'s hidden state leaks to spectators"
+            assert view(variant, hider.other) == seen[hider.other], f"{hider.value}'s hidden state leaks"
+            assert spectator_view(variant) == watched, f"{hider.value}'s hidden state leaks to spectators"
 
 
 def check_step(before: GameState, command, after: GameState, events) -> None:
@@ -63,24 +63,34 @@ def quoted_ids(value) -> set[str]:
     return set(re.findall(r"'([^']*)'", repr(value))) & PIECE_IDS
 
 
-def check_no_hidden_ids(state: GameState, model: KnowledgeModel) -> None:
+def check_no_hidden_ids(state: GameState, model: KnowledgeModel, seen: dict, watched) -> None:
     """No block or card id the knowledge model does not allow appears anywhere
-    in a side's view, and none that both sides do not know in a spectator's."""
+    in a side's view (`seen`), and none that both sides do not know in a
+    spectator's (`watched`)."""
     for viewer in BOTH_SIDES:
-        leaked = quoted_ids(view(state, viewer)) - model.may_name_in_view(viewer, state)
+        leaked = quoted_ids(seen[viewer]) - model.may_name_in_view(viewer, state)
         assert not leaked, f"{viewer.value}'s view shows hidden {sorted(leaked)}"
-    leaked = quoted_ids(spectator_view(state)) - model.may_name_in_view(None, state)
+    leaked = quoted_ids(watched) - model.may_name_in_view(None, state)
     assert not leaked, f"a spectator's view shows hidden {sorted(leaked)}"
 
 
-def check_known_blocks(state: GameState, model: KnowledgeModel) -> None:
-    """R55, R62: each view names exactly the enemy blocks the model says the
-    side knows, where they stand; a spectator's, those both sides know."""
+def check_events_seen(events, model: KnowledgeModel) -> None:
+    """R55, R62: the events a side sees name no enemy block or card the model
+    says it has not been shown (the log keeps every reveal)."""
     for viewer in BOTH_SIDES:
-        shown = dict(view(state, viewer).enemy_known)
+        named = quoted_ids([e for e in events if viewer in e.visible_to()])
+        leaked = named and named - model.may_name_in_log(viewer)
+        assert not leaked, f"{viewer.value}'s events name hidden {sorted(leaked)}"
+
+
+def check_known_blocks(state: GameState, model: KnowledgeModel, seen: dict, watched) -> None:
+    """R55, R62: each view (`seen`) names exactly the enemy blocks the model
+    says the side knows, where they stand; a spectator's (`watched`), those
+    both sides know."""
+    for viewer in BOTH_SIDES:
+        shown = dict(seen[viewer].enemy_known)
         expected = model.known_now(viewer, state)
         assert shown == expected, f"{viewer.value} knows {sorted(set(shown.items()) ^ set(expected.items()))} wrongly (R62)"
-    watched = spectator_view(state)
     shown = dict(watched.own_blocks) | dict(watched.enemy_known)
     expected = model.spectator_known_now(state)
     assert shown == expected, f"a spectator knows {sorted(set(shown.items()) ^ set(expected.items()))} wrongly (R55)"
@@ -97,12 +107,15 @@ def play_and_check(seed: int, check_every: int = 1, avoid=None) -> None:
             if not model:
                 model.append(KnowledgeModel(before))
             model[0].follow(before, command, after, events)
+            check_events_seen(events, model[0])
             if steps[0] % check_every == 0:
                 assert state_from_json(state_to_json(after)) == after, "save/load changed the state"
                 if not after.is_over:  # the final board is face up (R56)
-                    check_known_blocks(after, model[0])
-                    check_views(after, model[0])
-                    check_no_hidden_ids(after, model[0])
+                    seen = {side: view(after, side) for side in BOTH_SIDES}
+                    watched = spectator_view(after)
+                    check_known_blocks(after, model[0], seen, watched)
+                    check_views(after, model[0], seen, watched)
+                    check_no_hidden_ids(after, model[0], seen, watched)
         except AssertionError as error:
             raise AssertionError(f"seed {seed}, decision {steps[0]} ({format_command(command)}): {error}") from None
 

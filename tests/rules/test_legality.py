@@ -229,6 +229,29 @@ def test_legal_if_and_only_if_the_rules_allow_it_up_to_alike_pieces(block):
     assert counts[True] > 50 and counts[False] > 50, counts
 
 
+def test_the_rules_decide_every_deployment_and_challenge_of_hand_built_battles():
+    """Random games seldom reach a battle with a Loyalty Challenge card, a double
+    card and Ishida Mitsunari or Ii Naomasa at hand: these battles have them all
+    (8.2.2, 8.2.4, 8.4.2, 8.6.1, 9.4, 9.5, R48), and each is played out by
+    random listed commands, the oracle checked at every decision."""
+    counts: Counter = Counter()
+    for seed in range(12):
+        chooser = random.Random(f"legality/battle/{seed}")
+        state = combat_phase(
+            Side.ISHIDA,
+            ishida_hand=("ishida-loyalty-1", "ukita-double", "ukita-plain-1", "kobayakawa-plain-1", "mori-plain-1"),
+            tokugawa_hand=("tokugawa-loyalty-4", "tokugawa-double", "tokugawa-plain-10", "maeda-plain-7", "fukushima-double"),
+            minakuchi=["ishida-leader", "ukita-leader", "ukita-2-1", "ukita-3-1", "kobayakawa-cav-1",
+                       "ii-4", "tokugawa-leader", "tokugawa-3-1", "tokugawa-2-1", "fukushima-2-1"],
+        )
+        state, _ = apply(state, DeclareCombat(Side.ISHIDA, "minakuchi"))
+        while state.combat is not None and state.combat.battle is not None and not state.is_over:
+            check_state(state, chooser, counts)
+            side = chooser.choice(sorted(state.decision.sides))
+            state, _ = apply(state, chooser.choice(legal_commands(state, side)))
+    assert counts["decisions"] > 50 and counts[True] > 50 and counts[False] > 50, counts
+
+
 # --- the holes the issue names ---------------------------------------------------------
 
 
