@@ -74,3 +74,11 @@ def test_6_3_winner_names_first_player_who_moves_first(started):
     assert PhaseBegan(1, Turn.A, Phase.MOVEMENT, ISHIDA) in events
     assert state.decision.kind is DecisionKind.CHOOSE_MOVEMENT and state.decision.sides == {ISHIDA}
     assert legal_commands(state, ISHIDA) == [ChooseMovement(ISHIDA, MovementOption.PASS), ChooseMovement(ISHIDA, MovementOption.MINIMAL)]
+
+
+def test_6_3_a_bid_is_set_aside_in_secret_and_the_opponent_told_only_that_it_is_in(started):
+    from rules.events import CardSetAside, OpponentDecided
+
+    state = hands(started, ("mori-double",), ("tokugawa-plain-1", "tokugawa-plain-2"))
+    _, events = apply(state, Bid(TOKUGAWA, "tokugawa-plain-1"))
+    assert events == (CardSetAside(TOKUGAWA, "tokugawa-plain-1", "bid"), OpponentDecided(TOKUGAWA, "bid"))

@@ -336,3 +336,24 @@ def test_7_3_3_a_force_march_costs_a_card_so_an_empty_hand_cannot_pay_for_one():
     state, _ = run(state, "ishida: move ayabe", "ishida: select mori-2-1")
     state = with_hand(state, ISHIDA, ())
     assert view(state, ISHIDA).movement.why_no_force_march == "a force march costs a card, and your hand is empty (7.3.3)"
+
+
+def refused_exactly(state, line, message):
+    with pytest.raises(IllegalCommand) as refusal:
+        apply(state, parse_command(line))
+    assert str(refusal.value) == message
+
+
+def test_r14_a_group_that_halts_has_ended_its_move():
+    state = movement_phase(ISHIDA, FULL, osaka=["ukita-2-1", "ukita-3-1"])
+    state, _ = run(state, "ishida: move osaka", "ishida: select ukita-3-1", "ishida: step himeji", "ishida: halt")
+    assert [c.block for c in legal_commands(state, ISHIDA) if isinstance(c, Select)] == ["ukita-2-1"]
+    refused_exactly(state, "ishida: select ukita-3-1", "ukita-3-1 has ended its move (7.3.1)")
+
+
+def test_7_3_1_once_a_stack_move_ends_none_is_under_way():
+    state = movement_phase(ISHIDA, FULL, osaka=["ukita-2-1"])
+    state, _ = run(state, "ishida: move osaka", "ishida: select ukita-2-1", "ishida: step kyoto", "ishida: done")
+    assert state.movement.current is None
+    assert view(state, ISHIDA).movement.current_source is None
+    assert state.decision.kind is DecisionKind.MOVE

@@ -307,3 +307,17 @@ def test_r41_r62_blocks_the_hook_brings_from_the_mori_box_stay_known_in_osaka():
 
     state, _ = enter_all_from_mori_box(mori_state(osaka=["ukita-2-1"]))
     assert known_to(state, TOKUGAWA) == {b: "osaka" for b in ("mori-leader", "mori-3-1", "mori-3-2", "mori-3-3", "mori-3-4")}
+
+
+def test_7_4_3_r36_a_disc_no_longer_in_play_does_not_stop_an_overrun():
+    """Ueda held by Tokugawa, an Ishida block beside it and the Sanada disc
+    gone: 4 Tokugawa blocks to 1 overrun it (the garrison counts, 7.4.3)."""
+    from helpers import fresh_game
+
+    start = evolve(fresh_game(), discs=fresh_game().discs - {"sanada"})
+    state = movement_phase(TOKUGAWA, FULL, state=start, ueda=["tokugawa-2-1", "ukita-2-1"],
+                           saku=["date-2-1", "date-2-2", "date-3-1"])
+    state = evolve(state, castle_control=tuple(sorted({**dict(state.castle_control), "ueda": TOKUGAWA}.items())))
+    state, events = run(state, "tokugawa: move saku", *(f"tokugawa: select {b}" for b in
+                        ["date-2-1", "date-2-2", "date-3-1"]), "tokugawa: step ueda")
+    assert Overrun(TOKUGAWA, "ueda", ("ukita-2-1",)) in events

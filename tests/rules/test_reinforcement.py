@@ -104,3 +104,14 @@ def test_r45_an_empty_bag_gives_only_what_it_holds(started):
     assert state.blocks_at(BAG, ISHIDA) == ()
     assert state.place_of(in_bag[0]) == "ishida_recruitment"
     assert len(c.blocks_of(ISHIDA)) == 48
+
+
+def test_r45_the_last_discard_is_set_aside_and_told_before_both_are_revealed(started):
+    state, _ = week(started, 2, ISHIDA_7, TOKUGAWA_4)
+    for side, card in [(ISHIDA, "mori-plain-1"), (ISHIDA, "mori-plain-2"), (ISHIDA, "mori-plain-3"),
+                       (TOKUGAWA, "tokugawa-plain-1")]:
+        state, _ = apply(state, ReinforcementDiscard(side, card))
+    state, events = apply(state, ReinforcementDiscard(TOKUGAWA, "tokugawa-plain-2"))
+    assert events[:3] == (CardSetAside(TOKUGAWA, "tokugawa-plain-2", "reinforcement"),
+                          OpponentDecided(TOKUGAWA, "reinforcement"),
+                          CardsDiscarded(ISHIDA, ("mori-plain-1", "mori-plain-2", "mori-plain-3"), "reinforcement"))
