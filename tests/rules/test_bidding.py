@@ -82,3 +82,22 @@ def test_6_3_a_bid_is_set_aside_in_secret_and_the_opponent_told_only_that_it_is_
     state = hands(started, ("mori-double",), ("tokugawa-plain-1", "tokugawa-plain-2"))
     _, events = apply(state, Bid(TOKUGAWA, "tokugawa-plain-1"))
     assert events == (CardSetAside(TOKUGAWA, "tokugawa-plain-1", "bid"), OpponentDecided(TOKUGAWA, "bid"))
+
+
+def test_6_3_the_second_bid_is_set_aside_then_both_are_revealed(started):
+    from rules.events import CardSetAside, OpponentDecided
+
+    state = hands(started, ("mori-double", "mori-plain-1"), ("tokugawa-swords-1",))
+    state, _ = apply(state, Bid(TOKUGAWA, "tokugawa-swords-1"))
+    state, events = apply(state, Bid(ISHIDA, "mori-double"))
+    assert events[:3] == (CardSetAside(ISHIDA, "mori-double", "bid"), OpponentDecided(ISHIDA, "bid"),
+                          BidsRevealed("mori-double", "tokugawa-swords-1", ISHIDA))
+    # Revealed and discarded: nothing is left set aside.
+    assert view(state, ISHIDA).set_aside == () and view(state, TOKUGAWA).set_aside == ()
+
+
+def test_r9_no_card_is_a_bid_of_zero():
+    from rules.bidding import bid_value
+
+    assert bid_value(None) == 0
+    assert bid_value("tokugawa-plain-1") == 2
