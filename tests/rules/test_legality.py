@@ -2,8 +2,8 @@
 against an oracle that knows the rules, not the engine.
 
 For the decisions it covers (a battle's deployments and Loyalty Challenges,
-8.2-8.6, R48; musters and Mori entries in a Movement Phase, 7.2, 9.3, R11, R12,
-R40, R42, R61) the oracle below builds every legal command itself, from the
+8.2-8.6, R48; retreats, 8.8, R34, R51; musters and Mori entries in a Movement
+Phase, 7.2, 9.3, R11, R12, R40, R42, R61) the oracle below builds every legal command itself, from the
 rules and the true state, naming every piece (not one of each alike kind).
 At every decision of random games:
 
@@ -15,8 +15,9 @@ At every decision of random games:
 
 What the oracle takes from the state: whose decision it is and of what kind,
 the battle's deployments, cards played and open play, the Movement Phase's
-option, stack moves and muster so far, where every block is, the hands, and
-the discs in play. Retreats (8.8) are not covered.
+option, stack moves and muster so far, where every block is, the hands, the
+discs in play, the R51 record of where blocks entered from, and who held the
+battle's castle before the combat.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from itertools import combinations
 import attrs
 import pytest
 
-from rules.commands import Challenge, DeclareCombat, Deploy, DeployLeader, EnterFromMoriBox, Muster
+from rules.commands import Challenge, DeclareCombat, Deploy, DeployLeader, EnterFromMoriBox, Muster, Retreat
 from rules.components import default_components
 from rules.engine import apply, legal_commands, why_illegal
 from rules.errors import IllegalCommand
@@ -52,11 +53,13 @@ PIECE_FIELDS = {
     Challenge: {"card": "card"},
     Muster: {"blocks": "block"},
     EnterFromMoriBox: {"block": "block", "card": "card"},
+    Retreat: {"garrison": "block"},
 }
 COVERED = {  # the decisions the oracle covers, and the commands it builds for them
     DecisionKind.DEPLOY: (Deploy, DeployLeader),
     DecisionKind.CHALLENGE: (Challenge,),
     DecisionKind.MOVE: (Muster, EnterFromMoriBox),
+    DecisionKind.RETREAT: (Retreat,),
 }
 
 
@@ -106,6 +109,32 @@ def challenges(state: GameState, side: Side) -> set:
     if battle.siege or not play or any(d.owner is side or d.card is None or d.challenged for d in play):
         return set()
     return {Challenge(side, card) for card in set(state.cards[side].hand) if C.card(card).is_loyalty}
+
+
+def retreats(state: GameState, side: Side) -> set:
+    """8.8.1-8.8.4, R34, R51: every surviving block retreats together to one
+    adjacent location: the attacker to one his blocks entered the battle from
+    this turn, else any; the defender to one holding no enemy units (R36) that
+    no enemy entered from, else any. Only the side that held the castle before
+    the combat may keep 0, 1 or 2 blocks inside (the rest still go out
+    together), or all of them when they fit ("castle")."""
+    battle = state.combat.battle
+    blocks = state.blocks_at(battle.location, side)
+    neighbours = C.neighbours(battle.location)
+
+    def came_from(who: Side) -> set[str]:
+        return {origin for location, s, origin in state.entered_from if location == battle.location and s is who}
+
+    if side is battle.attacker:
+        preferred = [n for n in neighbours if n in came_from(side)]
+    else:
+        preferred = [n for n in neighbours if n not in came_from(side.other) and not enemy_units_at(state, side, n)]
+    holds_castle = battle.castle_owner is side
+    garrisons = [g for n in range(3) for g in combinations(blocks, n)] if holds_castle else [()]
+    legal = {Retreat(side, to, g) for to in preferred or neighbours for g in garrisons if len(g) < len(blocks)}
+    if holds_castle and len(blocks) <= 2:
+        legal.add(Retreat(side, "castle", blocks))
+    return legal
 
 
 def enemy_units_at(state: GameState, side: Side, location: str) -> bool:
@@ -164,6 +193,8 @@ def oracle(state: GameState, side: Side) -> set | None:
         return deployments(state, side)
     if kind is DecisionKind.CHALLENGE:
         return challenges(state, side)
+    if kind is DecisionKind.RETREAT:
+        return retreats(state, side)
     return musters(state, side) | mori_entries(state, side)
 
 
@@ -250,6 +281,31 @@ def test_the_rules_decide_every_deployment_and_challenge_of_hand_built_battles()
             side = chooser.choice(sorted(state.decision.sides))
             state, _ = apply(state, chooser.choice(legal_commands(state, side)))
     assert counts["decisions"] > 50 and counts[True] > 50 and counts[False] > 50, counts
+
+
+def test_the_rules_decide_every_retreat_from_a_castle_location():
+    """A castle's holder retreating with 1 to 4 survivors (8.8.4, R34) and an
+    attacker who came from two places (8.8.2, R51), played out at random until
+    someone must retreat, the oracle checked there."""
+    counts: Counter = Counter()
+    for seed in range(16):
+        chooser = random.Random(f"legality/retreat/{seed}")
+        ishida = ["mori-2-1", "mori-2-2", "mori-3-1", "ukita-2-1", "ukita-cav-1"][: 2 + seed % 4]
+        state = combat_phase(
+            Side.TOKUGAWA,
+            ishida_hand=("mori-plain-1", "ukita-plain-1", "mori-double"),
+            tokugawa_hand=("date-double", "date-plain-1", "tokugawa-plain-1"),
+            entered=[("gifu", Side.TOKUGAWA, "kiyosu"), ("gifu", Side.TOKUGAWA, "iwamura")],
+            gifu=[*ishida, "date-3-1", "date-3-2", "date-2-1", "tokugawa-2-1"],
+            sawayama=["ukita-2-2"] if seed % 2 else [],
+        )
+        state, _ = apply(state, DeclareCombat(Side.TOKUGAWA, "gifu"))
+        while state.combat is not None and state.combat.battle is not None and not state.is_over:
+            check_state(state, chooser, counts)
+            counts["retreats"] += state.decision.kind is DecisionKind.RETREAT
+            side = chooser.choice(sorted(state.decision.sides))
+            state, _ = apply(state, chooser.choice(legal_commands(state, side)))
+    assert counts["retreats"] >= 10 and counts[True] > 20 and counts[False] > 20, counts
 
 
 # --- the holes the issue names ---------------------------------------------------------
