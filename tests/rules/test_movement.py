@@ -357,3 +357,31 @@ def test_7_3_1_once_a_stack_move_ends_none_is_under_way():
     assert state.movement.current is None
     assert view(state, ISHIDA).movement.current_source is None
     assert state.decision.kind is DecisionKind.MOVE
+
+
+def test_7_3_1_r55_a_step_tells_the_owner_which_blocks_and_the_opponent_how_many():
+    state = movement_phase(ISHIDA, FULL, sawayama=["ukita-2-1", "ukita-2-2"])
+    state, _ = run(state, "ishida: move sawayama", "ishida: select ukita-2-1", "ishida: select ukita-2-2")
+    _, events = apply(state, parse_command("ishida: step tsuruga"))
+    from rules.events import BlocksMoved, OpponentMovedBlocks
+
+    assert list(events) == [BlocksMoved(ISHIDA, ("ukita-2-1", "ukita-2-2"), "sawayama", "tsuruga"),
+                            OpponentMovedBlocks(ISHIDA, 2, "sawayama", "tsuruga"),
+                            ControlChanged("tsuruga", ISHIDA)]  # R4: entering a resource location
+
+
+def test_7_3_3_a_move_that_took_a_road_gets_no_highway_bonus_on_later_highways():
+    """Himeji-Osaka is a road, Osaka-Kyoto a highway: 1 location, not 2."""
+    state = movement_phase(ISHIDA, FULL, himeji=["mori-2-1"])
+    state, _ = run(state, "ishida: move himeji", "ishida: select mori-2-1", "ishida: step osaka")
+    refused_exactly(state, "ishida: step kyoto", "mori-2-1 may move 1 location in a group of 1 (7.3.3-7.3.6)")
+    assert dict(view(state, ISHIDA).movement.steps_left) == {"mori-2-1": 0}
+
+
+def test_7_3_2_r14_blocks_left_at_the_source_may_still_move_after_a_group_stops():
+    state = movement_phase(ISHIDA, FULL, osaka=["ukita-2-1", "ukita-2-2"], kyoto=["tokugawa-3-1"])
+    state, events = run(state, "ishida: move osaka", "ishida: select ukita-2-1", "ishida: step kyoto")
+    assert BlocksStopped(ISHIDA, "kyoto") in events
+    assert [c.block for c in legal_commands(state, ISHIDA) if isinstance(c, Select)] == ["ukita-2-2"]
+    state, _ = run(state, "ishida: select ukita-2-2", "ishida: step himeji")
+    assert state.place_of("ukita-2-2") == "himeji"

@@ -8,7 +8,7 @@ from rules.commands import BeginMove, EnterFromMoriBox, Muster
 from rules.engine import apply, legal_commands
 from rules.errors import IllegalCommand
 from rules.events import (
-    BlocksMustered, BlocksPlaced, BlocksStopped, CardsDrawn, MoriBlockEntered, OpponentPlacedBlocks, Overrun,
+    BlocksMustered, CardsDiscarded, BlocksPlaced, BlocksStopped, CardsDrawn, MoriBlockEntered, OpponentPlacedBlocks, Overrun,
 )
 from rules.notation import parse_command
 from rules.sides import Side
@@ -53,7 +53,7 @@ def test_7_2_r11_legal_musters_offer_each_choice_up_to_alike_blocks():
 
 def test_7_2_option_1_needs_the_locations_mon():
     state = movement_phase(ISHIDA, FULL, ishida_recruitment=["mori-2-1", "mori-2-2"])
-    refused(state, "ishida: muster osaka mori-2-1 mori-2-2", r"only if all are of the daimyo whose mon is at the location \(7.2 option 1, R11\)")
+    refused(state, "ishida: muster osaka mori-2-1 mori-2-2", r"^several blocks may be mustered only if all are of the daimyo whose mon is at the location \(7.2 option 1, R11\)$")
 
 
 def test_7_2_only_to_own_recruitment_locations():
@@ -65,7 +65,7 @@ def test_7_2_only_to_own_recruitment_locations():
 def test_7_2_once_a_turn_and_mustered_blocks_do_not_move():
     state = movement_phase(ISHIDA, FULL, ishida_recruitment=["mori-2-1", "mori-2-2"])
     state, _ = run(state, "ishida: muster himeji mori-2-1")
-    refused(state, "ishida: muster himeji mori-2-2", r"you may muster only once a turn \(7.2\)")
+    refused(state, "ishida: muster himeji mori-2-2", r"^you may muster only once a turn \(7.2\)$")
     assert BeginMove(ISHIDA, "himeji") not in legal_commands(state, ISHIDA)
     refused(state, "ishida: move himeji", r"no block at Himeji that may still move this phase \(7.3.1\)")
 
@@ -164,7 +164,7 @@ def test_9_3_r40_each_block_costs_a_card_and_the_leader_enters_last():
     state = mori_state()
     offered = {c.block for c in legal_commands(state, ISHIDA) if isinstance(c, EnterFromMoriBox)}
     assert offered == {"mori-3-1"}  # alike blocks; never the leader first
-    refused(state, "ishida: mori mori-leader ukita-plain-1", r"the Mori leader enters last \(9.3, R40\)")
+    refused(state, "ishida: mori mori-leader ukita-plain-1", r"^the Mori leader enters last \(9.3, R40\)$")
     state, events = run(state, "ishida: mori mori-3-2 ukita-plain-1")
     assert MoriBlockEntered(ISHIDA, "mori-3-2") in events
     assert state.place_of("mori-3-2") == "osaka" and "ukita-plain-1" not in state.cards[ISHIDA].hand
@@ -270,7 +270,7 @@ def test_r42_a_mori_entry_can_overrun():
 
 def test_9_3_only_ishida_has_the_mori_box():
     state = movement_phase(TOKUGAWA, FULL)
-    refused(state, "tokugawa: mori mori-3-1 tokugawa-plain-3", r"only Ishida has the Mori Box \(9.3\)")
+    refused(state, "tokugawa: mori mori-3-1 tokugawa-plain-3", r"^only Ishida has the Mori Box \(9.3\)$")
 
 
 def test_r41_hook_empties_the_mori_box_into_osaka_leader_last():
@@ -321,3 +321,18 @@ def test_7_4_3_r36_a_disc_no_longer_in_play_does_not_stop_an_overrun():
     state, events = run(state, "tokugawa: move saku", *(f"tokugawa: select {b}" for b in
                         ["date-2-1", "date-2-2", "date-3-1"]), "tokugawa: step ueda")
     assert Overrun(TOKUGAWA, "ueda", ("ukita-2-1",)) in events
+
+
+def test_7_2_a_muster_names_its_blocks():
+    state = movement_phase(ISHIDA, FULL, ishida_recruitment=["mori-2-1"])
+    with pytest.raises(IllegalCommand, match=r"^name the blocks to muster \(7.2\)$"):
+        apply(state, Muster(ISHIDA, "himeji", ()))
+
+
+def test_9_3_r40_the_leader_waits_while_one_other_block_is_left_in_the_box():
+    state = with_positions(movement_phase(ISHIDA, FULL), {"mori-leader": MORI_BOX, "mori-3-1": MORI_BOX})
+    refused(state, "ishida: mori mori-leader ukita-plain-1", r"^the Mori leader enters last \(9.3, R40\)$")
+    state, events = run(state, "ishida: mori mori-3-1 ukita-plain-1")
+    assert CardsDiscarded(ISHIDA, ("ukita-plain-1",), "mori box") in events  # R40: one card a block, public (R2)
+    state, _ = run(state, "ishida: mori mori-leader ukita-plain-2")  # now the last
+    assert state.place_of("mori-leader") == "osaka"

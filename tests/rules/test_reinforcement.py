@@ -115,3 +115,9 @@ def test_r45_the_last_discard_is_set_aside_and_told_before_both_are_revealed(sta
     assert events[:3] == (CardSetAside(TOKUGAWA, "tokugawa-plain-2", "reinforcement"),
                           OpponentDecided(TOKUGAWA, "reinforcement"),
                           CardsDiscarded(ISHIDA, ("mori-plain-1", "mori-plain-2", "mori-plain-3"), "reinforcement"))
+
+
+def test_r45_both_sides_decide_at_once_so_no_side_is_active(started):
+    state, _ = week(evolve(started, active=TOKUGAWA), 2, ISHIDA_7, TOKUGAWA_4)
+    assert state.phase is Phase.REINFORCEMENT and state.active is None
+
