@@ -100,7 +100,8 @@ def test_r13_r14_groups_split_at_the_source_and_on_the_way_and_drop_blocks_off()
 def test_r14_a_moving_group_never_picks_blocks_up():
     state = movement_phase(ISHIDA, FULL, osaka=["ukita-2-1", "ukita-2-2"], kyoto=["mori-2-1"])
     state, _ = run(state, "ishida: move osaka", "ishida: select ukita-2-1", "ishida: step kyoto")
-    refused(state, "ishida: select ukita-2-2", r"never picks up blocks")  # waiting at Osaka, not with the group
+    refused(state, "ishida: select ukita-2-2",
+            r"^a moving group never picks up blocks: select blocks that have moved together \(7.3.1, R14\)$")  # waiting at Osaka, not with the group
     refused(state, "ishida: select mori-2-1", r"not in this stack move")
 
 
@@ -191,9 +192,9 @@ def test_7_3_3_r16_force_march_costs_a_card_and_adds_one_to_a_group():
     state, events = run(state, "ishida: move ayabe", "ishida: select mori-2-1", "ishida: select mori-2-2",
                         "ishida: march ukita-plain-1")
     assert CardsDiscarded(ISHIDA, ("ukita-plain-1",), "force march") in events
-    refused(state, "ishida: march ukita-plain-2", r"only one force march may apply to a block \(7.3.3, R16\)")
+    refused(state, "ishida: march ukita-plain-2", r"^only one force march may apply to a block \(7.3.3, R16\)$")
     state, _ = run(state, "ishida: step himeji", "ishida: deselect mori-2-2")
-    refused(state, "ishida: step osaka", r"a force-marched group must move and end together \(7.3.3, R16\)")
+    refused(state, "ishida: step osaka", r"^a force-marched group must move and end together \(7.3.3, R16\)$")
     state, _ = run(state, "ishida: select mori-2-2", "ishida: step osaka", "ishida: done")
     assert state.place_of("mori-2-1") == state.place_of("mori-2-2") == "osaka"
 
@@ -213,7 +214,7 @@ def test_r60_two_groups_of_one_stack_each_force_marched_move_on_their_own():
                    "ishida: deselect mori-2-1", "ishida: select mori-2-2", "ishida: march ukita-plain-2",
                    "ishida: deselect mori-2-2")
     state, _ = run(state, "ishida: select mori-2-1")
-    refused(state, "ishida: select mori-2-2", r"moves only with the group it was force-marched with \(R60\)")
+    refused(state, "ishida: select mori-2-2", r"^a force-marched block moves only with the group it was force-marched with \(R60\)$")
     state, _ = run(state, "ishida: step himeji", "ishida: step osaka", "ishida: halt",
                    "ishida: select mori-2-2", "ishida: step kyoto", "ishida: step sawayama", "ishida: done")
     assert (state.place_of("mori-2-1"), state.place_of("mori-2-2")) == ("osaka", "sawayama")
@@ -385,3 +386,14 @@ def test_7_3_2_r14_blocks_left_at_the_source_may_still_move_after_a_group_stops(
     assert [c.block for c in legal_commands(state, ISHIDA) if isinstance(c, Select)] == ["ukita-2-2"]
     state, _ = run(state, "ishida: select ukita-2-2", "ishida: step himeji")
     assert state.place_of("ukita-2-2") == "himeji"
+
+
+def test_7_3_1_r14_steps_halts_and_force_marches_need_a_selected_group():
+    state = movement_phase(ISHIDA, FULL, osaka=["ukita-2-1"])
+    state, _ = run(state, "ishida: move osaka")
+    refused_exactly(state, "ishida: step kyoto", "select the blocks to move first (7.3.1)")
+    refused_exactly(state, "ishida: halt", "select the blocks that end their move (R14)")
+    refused_exactly(state, "ishida: march ukita-plain-1", "select the group to force march first (7.3.3)")
+    state, _ = run(state, "ishida: select ukita-2-1")
+    refused_exactly(state, "ishida: halt", "blocks that have not moved simply stay behind (7.3.1)")
+    refused_exactly(state, "ishida: step edo", "Osaka and Edo are not connected by a road (7.3.1)")
