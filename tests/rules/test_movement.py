@@ -397,3 +397,14 @@ def test_7_3_1_r14_steps_halts_and_force_marches_need_a_selected_group():
     state, _ = run(state, "ishida: select ukita-2-1")
     refused_exactly(state, "ishida: halt", "blocks that have not moved simply stay behind (7.3.1)")
     refused_exactly(state, "ishida: step edo", "Osaka and Edo are not connected by a road (7.3.1)")
+
+
+def test_7_3_6_seventeen_blocks_or_more_lose_4_however_many():
+    assert [size_penalty(n) for n in (17, 21, 25, 48)] == [4, 4, 4, 4]
+
+
+def test_r16_a_force_marched_group_cannot_halt_without_all_of_it():
+    state = movement_phase(ISHIDA, FULL, ayabe=["mori-2-1", "mori-2-2"])
+    state, _ = run(state, "ishida: move ayabe", "ishida: select mori-2-1", "ishida: select mori-2-2",
+                   "ishida: march ukita-plain-1", "ishida: step himeji", "ishida: deselect mori-2-2")
+    refused_exactly(state, "ishida: halt", "a force-marched group must move and end together (7.3.3, R16)")
