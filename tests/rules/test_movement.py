@@ -4,7 +4,7 @@ import pytest
 from attrs import evolve
 
 from helpers import movement_phase, run
-from rules.commands import BeginMove, Select, Step
+from rules.commands import BeginMove, Muster, Select, Step
 from rules.engine import apply, legal_commands
 from rules.errors import IllegalCommand
 from rules.describe import describe
@@ -408,3 +408,39 @@ def test_r16_a_force_marched_group_cannot_halt_without_all_of_it():
     state, _ = run(state, "ishida: move ayabe", "ishida: select mori-2-1", "ishida: select mori-2-2",
                    "ishida: march ukita-plain-1", "ishida: step himeji", "ishida: deselect mori-2-2")
     refused_exactly(state, "ishida: halt", "a force-marched group must move and end together (7.3.3, R16)")
+
+
+def test_7_1_limited_after_three_stack_moves_allows_no_muster():
+    state = movement_phase(ISHIDA, LIMITED, osaka=["ukita-2-1"], kyoto=["mori-2-1"], gifu=["mori-2-2"],
+                           ishida_recruitment=["mori-3-5"])
+    state, _ = run(state, "ishida: move osaka", "ishida: done", "ishida: move kyoto", "ishida: done",
+                   "ishida: move gifu", "ishida: done")
+    assert not any(isinstance(c, Muster) for c in legal_commands(state, ISHIDA))
+    refused_exactly(state, "ishida: muster himeji mori-3-5", "limited movement allows no more musters (7.1)")
+
+
+def test_8_9_6_besiegers_move_away_without_the_blocks_they_besiege():
+    """Tokugawa besieges Ishida in Gifu; the stack move from Gifu is
+    Tokugawa's blocks only, and the Ishida leader inside gives them nothing to declare."""
+    state = movement_phase(TOKUGAWA, FULL, gifu=["mori-leader", "mori-2-1", "date-2-1", "date-2-2"])
+    state = evolve(state, besieged=(("gifu", ISHIDA),))
+    assert BeginMove(TOKUGAWA, "gifu", leader=True) not in legal_commands(state, TOKUGAWA)
+    refused_exactly(state, "tokugawa: move gifu leader", "you have no leader block at Gifu to declare (7.3.4, R17)")
+    state, _ = run(state, "tokugawa: move gifu")
+    assert [p.block for p in state.movement.current.blocks] == ["date-2-1", "date-2-2"]
+    assert [c.block for c in legal_commands(state, TOKUGAWA) if isinstance(c, Select)] == ["date-2-1", "date-2-2"]
+
+
+def test_8_9_6_besiegers_whose_blocks_have_all_moved_have_none_left_to_move():
+    state = movement_phase(TOKUGAWA, FULL, gifu=["mori-2-1", "date-2-1"], ishida_recruitment=[])
+    state = evolve(state, besieged=(("gifu", ISHIDA),))
+    state = evolve(state, movement=evolve(state.movement, fixed=frozenset({"date-2-1"})))
+    refused_exactly(state, "tokugawa: move gifu", "you have no block at Gifu that may still move this phase (7.3.1)")
+
+
+def test_r17_a_declared_leader_is_recorded_and_no_leader_is_declared_where_the_place_leads():
+    state = movement_phase(ISHIDA, FULL, gifu=["mori-leader", "mori-2-1"], tanabe=["kobayakawa-leader"])
+    refused_exactly(state, "ishida: move gifu leader",
+                    "Gifu gives leadership already; no leader need be declared (7.3.4, R17)")
+    state, _ = run(state, "ishida: move tanabe leader")
+    assert state.movement.current.leader_declared is True and state.movement.current.leadership is True

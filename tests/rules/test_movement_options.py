@@ -75,3 +75,10 @@ def test_7_1_no_movement_with_no_exchange_keeps_the_hand(started):
     state, events = apply(state, EndExchange(ISHIDA))
     assert state.cards[ISHIDA].hand == HAND
     assert not any(isinstance(e, CardsDrawn) for e in events)
+
+
+def test_7_1_full_movement_costs_two_cards_and_the_same_card_cannot_pay_twice(started):
+    with pytest.raises(IllegalCommand, match=r"^full movement costs 2 cards, not 1 \(7\.1\)$"):
+        apply(phase(started), ChooseMovement(ISHIDA, MovementOption.FULL, ("mori-plain-1",)))
+    with pytest.raises(IllegalCommand, match=r"^the same card cannot be discarded twice \(7\.1\)$"):
+        apply(phase(started), ChooseMovement(ISHIDA, MovementOption.FULL, ("mori-plain-1", "mori-plain-1")))
