@@ -1,9 +1,14 @@
 """8.2-8.6 battles (src/rules/battle.py): what the other tests of 8 leave
 unchecked, found by mutation testing (benchmarks/mutation.py)."""
 
+import pytest
+
 from helpers import combat_phase, run
 from rules.battle import battle_of
+from rules.engine import apply
+from rules.errors import IllegalCommand
 from rules.events import BlocksDefected, ChallengeRefuted, LoyaltyChallenged
+from rules.notation import parse_command
 from rules.sides import Side
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
@@ -37,3 +42,26 @@ def test_r31_r48_a_challenged_play_is_marked_and_its_window_closes_refuted_or_no
     assert battle.open_play is None
     assert [(d.block, d.side, d.challenged) for d in battle.deployments] == [("date-2-1", TOKUGAWA, True)]
     assert state.cards[ISHIDA].hand == () and state.cards[TOKUGAWA].hand == ("date-plain-2",)
+
+
+def test_r48_allowing_a_play_closes_its_challenge_window():
+    state = combat_phase(TOKUGAWA, ("ishida-loyalty-1",), ("date-plain-1",), sawayama=["mori-2-1", "date-2-1"])
+    state, _ = run(state, "tokugawa: combat sawayama", "tokugawa: deploy date-plain-1 date-2-1")
+    assert battle_of(state).open_play == 1
+    state, _ = run(state, "ishida: allow")
+    assert battle_of(state).open_play is None
+
+
+# --- 8.2.4 leaders deployed without a card --------------------------------------------------------
+
+
+def test_8_2_4_a_side_deploys_only_its_own_leaders_and_only_before_its_first_card():
+    state = combat_phase(ISHIDA, ("mori-plain-1",), (), sawayama=["mori-leader", "mori-2-1", "tokugawa-leader", "date-2-1"])
+    state, _ = run(state, "ishida: combat sawayama")
+    with pytest.raises(IllegalCommand) as refusal:
+        apply(state, parse_command("ishida: lead tokugawa-leader"))
+    assert str(refusal.value) == "tokugawa-leader is not one of your undeployed blocks here (8.2.4)"
+    state, _ = run(state, "ishida: deploy mori-plain-1 mori-2-1", "tokugawa: pass")
+    with pytest.raises(IllegalCommand) as refusal:
+        apply(state, parse_command("ishida: lead mori-leader"))
+    assert str(refusal.value) == "a leader deploys without a card only before your first card deployment (8.2.4)"

@@ -1,11 +1,15 @@
 """8.1 and 8.9 the Combat Phase (src/rules/combat.py): what the other tests of 8
 leave unchecked, found by mutation testing (benchmarks/mutation.py)."""
 
+import pytest
 from attrs import evolve
 
 from helpers import combat_phase, run
 from rules.battle import battle_of
-from rules.events import CombatDeclared
+from rules.engine import apply, legal_commands
+from rules.errors import IllegalCommand
+from rules.events import CardsDrawn, CastleFell, CombatDeclared, ControlChanged
+from rules.notation import parse_command
 from rules.sides import Side
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
@@ -21,3 +25,42 @@ def test_8_9_2_an_owner_who_comes_outside_fights_a_battle_and_is_no_longer_besie
     assert CombatDeclared("gifu", TOKUGAWA, False) in events
     assert battle_of(state).siege is False
     assert state.besieged == (("ueda", ISHIDA),)
+
+
+def test_8_9_4_8_10_a_castle_whose_last_piece_falls_is_the_attackers_and_the_cards_are_replenished():
+    """Tokugawa besieges Gifu: 7 Impact takes the one block inside (R49: all it
+    has), the castle falls (8.9.4 step 4); the played card is discarded and
+    redrawn, and the defender draws 1 for the block lost (8.10)."""
+    state = combat_phase(TOKUGAWA, (), ("date-double",), gifu=["mori-2-1", "date-3-1", "date-3-2"])
+    state, _ = run(state, "tokugawa: combat gifu", "ishida: inside", "tokugawa: deploy date-double date-3-1 date-3-2")
+    tops = state.cards.map(lambda cards: cards.draw_pile[0])
+    state, events = run(state, "tokugawa: pass")
+    assert CastleFell("gifu", TOKUGAWA) in events and ControlChanged("gifu", TOKUGAWA) in events
+    assert CardsDrawn(ISHIDA, (tops.ishida,)) in events and CardsDrawn(TOKUGAWA, (tops.tokugawa,)) in events
+    assert state.control_of_castle("gifu") is TOKUGAWA
+    assert state.cards[TOKUGAWA].discard_pile[-1:] == ("date-double",)
+    assert state.cards[TOKUGAWA].hand == (tops.tokugawa,) and state.cards[ISHIDA].hand == (tops.ishida,)
+
+
+def test_r22_r62_every_block_of_the_battle_is_hidden_again_deployed_or_not():
+    """mori-2-1 was shown before the battle (a muster, R62) and is not deployed:
+    it is hidden again when the battle ends, with the deployed blocks."""
+    state = combat_phase(ISHIDA, ("mori-double",), (), entered=[("sawayama", ISHIDA, "kyoto")],
+                         sawayama=["mori-3-1", "mori-3-2", "mori-2-1", "date-2-1", "date-2-2", "date-2-3"])
+    state = evolve(state, revealed=frozenset({"mori-2-1"}))
+    state, _ = run(state, "ishida: combat sawayama", "ishida: deploy mori-double mori-3-1 mori-3-2",
+                   "tokugawa: pass", "ishida: pass", "tokugawa: lose date-2-1", "tokugawa: lose date-2-2",
+                   "tokugawa: retreat gifu")
+    assert state.revealed == frozenset()
+
+
+def test_8_7_2_r32_undeployed_losses_come_from_the_sides_own_blocks():
+    """Ishida attacks with no card to deploy and loses 0-0 (R23): his one loss
+    is one of his own undeployed blocks."""
+    state = combat_phase(ISHIDA, ("ukita-plain-1",), (), entered=[("sawayama", ISHIDA, "kyoto")],
+                         sawayama=["mori-2-1", "mori-2-2", "date-2-1"])
+    state, _ = run(state, "ishida: combat sawayama", "tokugawa: pass")
+    assert [c.piece for c in legal_commands(state, ISHIDA)] == ["mori-2-1", "mori-2-2"]
+    with pytest.raises(IllegalCommand) as refusal:
+        apply(state, parse_command("ishida: lose date-2-1"))
+    assert str(refusal.value) == "date-2-1 cannot be lost now: choose among mori-2-1, mori-2-2 (8.7.2, R32)"
