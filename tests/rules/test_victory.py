@@ -84,3 +84,17 @@ def test_r56_game_ends_after_turn_b_of_week_7_scored_by_vp():
     assert (event.winner, event.ishida_vp, event.tokugawa_vp) == (
         state.result.winner, state.result.vp.ishida, state.result.vp.tokugawa)
     assert legal_commands(state, Side.ISHIDA) == legal_commands(state, Side.TOKUGAWA) == []
+
+
+def test_2_1_r56_an_overrun_of_ishida_mitsunari_ends_the_game_there_and_then():
+    """The game ends at once, in the middle of Tokugawa's Movement Phase: no
+    movement is left under way and the event names the cause."""
+    from helpers import movement_phase, run
+    from rules.state import MovementOption
+
+    state = movement_phase(Side.TOKUGAWA, MovementOption.FULL, kiyosu=["date-2-1", "date-2-2", "date-3-1", "date-3-2"],
+                           kuwana=["ishida-leader"])
+    state, events = run(state, "tokugawa: move kiyosu", *(f"tokugawa: select {b}" for b in
+                        ["date-2-1", "date-2-2", "date-3-1", "date-3-2"]), "tokugawa: step kuwana")
+    assert events[-1] == GameEnded(Side.TOKUGAWA, ISHIDA_ELIMINATED, None, None)
+    assert state.phase is Phase.OVER and state.movement is None
