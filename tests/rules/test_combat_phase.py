@@ -8,7 +8,7 @@ from helpers import combat_phase, run
 from rules.battle import battle_of
 from rules.engine import apply, legal_commands
 from rules.errors import IllegalCommand
-from rules.events import CardsDrawn, CastleFell, CombatDeclared, ControlChanged
+from rules.events import CardsDrawn, CastleFell, CombatDeclared, CombatEnded, ControlChanged, PieceLost
 from rules.notation import parse_command
 from rules.sides import Side
 
@@ -64,3 +64,19 @@ def test_8_7_2_r32_undeployed_losses_come_from_the_sides_own_blocks():
     with pytest.raises(IllegalCommand) as refusal:
         apply(state, parse_command("ishida: lose date-2-1"))
     assert str(refusal.value) == "date-2-1 cannot be lost now: choose among mori-2-1, mori-2-2 (8.7.2, R32)"
+
+
+def test_8_9_3_r49_a_battle_takes_every_block_of_a_side_but_never_its_disc():
+    """Tokugawa attacks 3 Ishida blocks outside Osaka (a battle, 8.9.1) with 17
+    Impact: 2 + 1 losses take all three at once (R49); the Hideyori disc is
+    not a block and only a siege can touch it (8.9.3)."""
+    state = combat_phase(TOKUGAWA, (), ("tokugawa-double", "tokugawa-plain-1", "tokugawa-plain-2"),
+                         osaka=["ukita-2-1", "ukita-2-2", "ukita-2-3",
+                                "tokugawa-3-1", "tokugawa-3-2", "tokugawa-3-3", "tokugawa-2-1"])
+    state, _ = run(state, "tokugawa: combat osaka", "tokugawa: deploy tokugawa-double tokugawa-3-1 tokugawa-3-2",
+                   "ishida: pass", "tokugawa: deploy tokugawa-plain-1 tokugawa-3-3",
+                   "tokugawa: deploy tokugawa-plain-2 tokugawa-2-1")
+    state, events = run(state, "tokugawa: pass")
+    assert CombatEnded("osaka", TOKUGAWA, 0, 17, 3, 0) in events  # Ishida loses 3
+    assert [e.piece for e in events if isinstance(e, PieceLost)] == ["ukita-2-1", "ukita-2-2", "ukita-2-3"]
+    assert "hideyori" in state.discs and not state.is_over
