@@ -11,6 +11,7 @@ from rules.errors import IllegalCommand
 from rules.events import CardsDrawn, CastleFell, CombatDeclared, CombatEnded, ControlChanged, PieceLost
 from rules.notation import parse_command
 from rules.sides import Side
+from rules.state import DecisionKind
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 
@@ -80,3 +81,19 @@ def test_8_9_3_r49_a_battle_takes_every_block_of_a_side_but_never_its_disc():
     assert CombatEnded("osaka", TOKUGAWA, 0, 17, 3, 0) in events  # Ishida loses 3
     assert [e.piece for e in events if isinstance(e, PieceLost)] == ["ukita-2-1", "ukita-2-2", "ukita-2-3"]
     assert "hideyori" in state.discs and not state.is_over
+
+
+def test_8_7_1_r49_when_the_attacker_loses_everything_the_defender_still_takes_his_losses():
+    """Ishida scores 7 (1 Tokugawa loss) and loses 17 to 7: 2 + 1 losses take
+    both his blocks at once (R49); Tokugawa must still choose his one loss."""
+    state = combat_phase(ISHIDA, ("mori-double",), ("tokugawa-double", "tokugawa-plain-1", "tokugawa-plain-2"),
+                         entered=[("sawayama", ISHIDA, "kyoto")],
+                         sawayama=["mori-3-1", "mori-3-2", "tokugawa-3-1", "tokugawa-3-2", "tokugawa-3-3", "tokugawa-2-1"])
+    state, _ = run(state, "ishida: combat sawayama", "ishida: deploy mori-double mori-3-1 mori-3-2", "tokugawa: allow",
+                   "tokugawa: deploy tokugawa-double tokugawa-3-1 tokugawa-3-2", "ishida: pass",
+                   "tokugawa: deploy tokugawa-plain-1 tokugawa-3-3", "tokugawa: deploy tokugawa-plain-2 tokugawa-2-1")
+    state, events = run(state, "tokugawa: pass")
+    assert CombatEnded("sawayama", TOKUGAWA, 7, 17, 2, 1) in events
+    assert state.blocks_at("sawayama", ISHIDA) == ()
+    assert state.decision.kind is DecisionKind.CASUALTY and state.decision.sides == {TOKUGAWA}
+    assert battle_of(state).losses.tokugawa == 1
