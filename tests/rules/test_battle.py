@@ -65,3 +65,11 @@ def test_8_2_4_a_side_deploys_only_its_own_leaders_and_only_before_its_first_car
     with pytest.raises(IllegalCommand) as refusal:
         apply(state, parse_command("ishida: lead mori-leader"))
     assert str(refusal.value) == "a leader deploys without a card only before your first card deployment (8.2.4)"
+
+
+def test_r23_the_attacker_may_not_be_done_before_his_first_deployment_whatever_the_defender_holds():
+    state = combat_phase(ISHIDA, ("mori-plain-1",), (), sawayama=["mori-2-1", "date-2-1"])
+    state, _ = run(state, "ishida: combat sawayama")
+    with pytest.raises(IllegalCommand) as refusal:
+        apply(state, parse_command("ishida: pass"))
+    assert str(refusal.value) == "the attacker starts the battle by making the first deployment (8.2.1, R23)"
