@@ -73,3 +73,24 @@ def test_r23_the_attacker_may_not_be_done_before_his_first_deployment_whatever_t
     with pytest.raises(IllegalCommand) as refusal:
         apply(state, parse_command("ishida: pass"))
     assert str(refusal.value) == "the attacker starts the battle by making the first deployment (8.2.1, R23)"
+
+
+def test_8_2_3_a_deployment_is_told_with_its_card_and_impact():
+    from rules.events import BlockDeployed
+
+    state = combat_phase(TOKUGAWA, (), ("date-plain-1",), sawayama=["mori-2-1", "date-2-1"])
+    _, events = run(state, "tokugawa: combat sawayama", "tokugawa: deploy date-plain-1 date-2-1")
+    assert BlockDeployed(TOKUGAWA, "date-2-1", "date-plain-1", 2) in events
+
+
+def test_8_2_2_a_card_deploys_only_its_own_sides_blocks_and_a_loyalty_card_none():
+    """ii-4 takes any card (9.4), but only a Tokugawa card: it is not Ishida's block."""
+    state = combat_phase(ISHIDA, ("mori-plain-1", "ishida-loyalty-1"), (), sawayama=["mori-2-1", "ii-4"])
+    state, _ = run(state, "ishida: combat sawayama")
+    for line, message in [
+        ("ishida: deploy mori-plain-1 ii-4", "ii-4 is not one of your undeployed blocks at Sawayama (8.2.2)"),
+        ("ishida: deploy ishida-loyalty-1 mori-2-1", "a Loyalty Challenge card deploys no block (8.2.2)"),
+    ]:
+        with pytest.raises(IllegalCommand) as refusal:
+            apply(state, parse_command(line))
+        assert str(refusal.value) == message

@@ -336,3 +336,13 @@ def test_9_3_r40_the_leader_waits_while_one_other_block_is_left_in_the_box():
     assert CardsDiscarded(ISHIDA, ("ukita-plain-1",), "mori box") in events  # R40: one card a block, public (R2)
     state, _ = run(state, "ishida: mori mori-leader ukita-plain-2")  # now the last
     assert state.place_of("mori-leader") == "osaka"
+
+
+def test_7_4_2_r62_an_overrun_block_is_no_longer_a_revealed_block_on_the_map():
+    state = movement_phase(ISHIDA, FULL, kyoto=["ukita-2-1", "ukita-2-2", "ukita-3-1", "ukita-3-2"],
+                           sawayama=["date-2-1"])
+    state = evolve(state, revealed=frozenset({"date-2-1"}))
+    state, events = run(state, "ishida: move kyoto", *(f"ishida: select {b}" for b in
+                        ["ukita-2-1", "ukita-2-2", "ukita-3-1", "ukita-3-2"]), "ishida: step sawayama")
+    assert Overrun(ISHIDA, "sawayama", ("date-2-1",)) in events
+    assert state.revealed == frozenset()
