@@ -8,10 +8,10 @@ from helpers import combat_phase, run
 from rules.battle import battle_of
 from rules.engine import apply, legal_commands
 from rules.errors import IllegalCommand
-from rules.events import CardsDrawn, CastleFell, CombatDeclared, CombatEnded, ControlChanged, PieceLost
+from rules.events import CardsDrawn, CastleFell, CombatDeclared, CombatEnded, ControlChanged, NoCombat, PieceLost
 from rules.notation import parse_command
 from rules.sides import Side
-from rules.state import DecisionKind
+from rules.state import Battle, DecisionKind
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 
@@ -97,3 +97,20 @@ def test_8_7_1_r49_when_the_attacker_loses_everything_the_defender_still_takes_h
     assert state.blocks_at("sawayama", ISHIDA) == ()
     assert state.decision.kind is DecisionKind.CASUALTY and state.decision.sides == {TOKUGAWA}
     assert battle_of(state).losses.tokugawa == 1
+
+
+def test_r36_an_attacker_whose_castle_holds_only_his_disc_fights_nobody():
+    """Ishida's Combat Phase: Tokugawa blocks stand at Ueda, where only the
+    Sanada disc is Ishida's. Ishida owns the castle, so there is no combat
+    (8.9.2), and the phase goes on to the next location."""
+    state = combat_phase(ISHIDA, (), (), ueda=["date-2-1"], sawayama=["mori-2-1", "date-2-2"])
+    state, events = run(state, "ishida: combat ueda")
+    assert events == [NoCombat("ueda", ISHIDA)]
+    assert state.decision.kind is DecisionKind.DECLARE_COMBAT and state.combat.pending == {"sawayama"}
+
+
+def test_8_9_2_at_the_declaration_the_castles_owner_chooses_before_any_battle():
+    state = combat_phase(TOKUGAWA, (), ("date-plain-1",), gifu=["mori-2-1", "date-2-1"])
+    state, _ = run(state, "tokugawa: combat gifu")
+    assert state.decision.kind is DecisionKind.CASTLE_CHOICE and state.decision.sides == {ISHIDA}
+    assert battle_of(state) == Battle("gifu", TOKUGAWA, siege=False, castle_owner=ISHIDA)

@@ -54,3 +54,22 @@ def test_6_4_a_combat_phase_with_no_combat_passes_at_once(started):
     state, events = minimal_move(state)
     assert PhaseBegan(1, Turn.A, Phase.COMBAT, ISHIDA) in events
     assert (state.phase, state.active) == (Phase.MOVEMENT, TOKUGAWA)
+
+
+def test_r51_the_record_of_entries_starts_afresh_with_a_new_weeks_first_turn(started):
+    """A move in week 1's turn B is recorded (R51); when week 2's turn A
+    begins, after reinforcement and the bid, the record is empty again."""
+    from attrs import evolve
+
+    from rules.engine import legal_commands
+
+    state, _ = through_the_bid(started, ISHIDA)
+    for _ in range(2):
+        state, _ = minimal_move(state)
+    state = evolve(state, entered_from=(("kyoto", ISHIDA, "osaka"),))  # as if a turn B move had been made
+    for _ in range(2):
+        state, _ = minimal_move(state)
+    while state.phase is not Phase.MOVEMENT:
+        side = sorted(state.decision.sides)[0]
+        state, _ = apply(state, legal_commands(state, side)[0])
+    assert (state.week, state.turn) == (2, Turn.A) and state.entered_from == ()
