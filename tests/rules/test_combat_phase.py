@@ -114,3 +114,14 @@ def test_8_9_2_at_the_declaration_the_castles_owner_chooses_before_any_battle():
     state, _ = run(state, "tokugawa: combat gifu")
     assert state.decision.kind is DecisionKind.CASTLE_CHOICE and state.decision.sides == {ISHIDA}
     assert battle_of(state) == Battle("gifu", TOKUGAWA, siege=False, castle_owner=ISHIDA)
+
+
+def test_8_1_the_combat_phase_comes_after_all_movement_and_declares_every_contact():
+    from helpers import movement_phase
+    from rules.state import MovementOption
+
+    state = movement_phase(ISHIDA, MovementOption.FULL, osaka=["ukita-2-1"], kyoto=["date-2-1"])
+    state, _ = run(state, "ishida: move osaka", "ishida: select ukita-2-1", "ishida: step kyoto", "ishida: done",
+                   "ishida: end")
+    assert state.phase.value == "combat" and state.movement is None
+    assert state.combat.pending == {"kyoto"} and state.decision.kind is DecisionKind.DECLARE_COMBAT
