@@ -44,7 +44,7 @@ async def test_a_member_plays_a_whole_game_against_the_computer_over_ssh(club_wi
             terminal.press(b"\x1b[B" * downs + b"\r")  # a random choice of the list
             presses += downs + 1
             await terminal.wait_for(lambda t: len(t.raw) > before, "the screen to answer")
-            assert presses < 5000, "the game does not end"
+            assert presses < 5000, "the game does not end\n" + terminal.screen.text()
         shown = terminal.screen.text()  # then the member hangs up
     winner = re.search(r"(Ishida|Tokugawa) wins", shown).group(1).lower()
     club = front.club

@@ -144,3 +144,28 @@ async def test_a_save_naming_an_unknown_computer_level_is_refused_and_nothing_op
         await pilot.pause()
         assert not isinstance(app.screen, GameScreen)
         assert not app.autosave_path.exists()  # the refused save did not become the autosave
+
+
+async def test_the_choices_have_the_focus_again_each_time_the_computer_hands_back_the_decision(make_app):
+    # While the computer decides, the list of choices is hidden (nothing to
+    # choose); when the decision comes back, the keys must reach the list again,
+    # not the map (over SSH, Down and Enter went to the map: issue 29).
+    from sekigahara_tui.widgets.prompt import PromptPanel
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.versus(7, Side.ISHIDA, "random", pace=0.05)
+        await pilot.pause()
+        screen = await take_seat(pilot)
+        choices, side = screen.query_one(PromptPanel).choices, screen.query_one("#side")
+        handed_back = 0
+        for _ in range(24):
+            await wait_for(pilot, lambda: bool(screen.view.legal) and not side.has_class("-waiting"), tries=6000)
+            await pilot.pause()
+            assert app.focused is choices, f"the focus is on {app.focused!r} at {screen.view.prompt!r}"
+            before = len(screen.table.host.record.commands)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: len(screen.table.host.record.commands) > before)
+            await pilot.pause()
+            handed_back += side.has_class("-waiting")
+        assert handed_back >= 2  # the decision came back from the computer that often

@@ -293,15 +293,18 @@ class GameScreen(Screen[None]):
     def _show_waiting(self, waiting: bool) -> None:
         """The side not to act sees no empty list of choices: the prompt says whom
         it waits for, and the tabs take the room (the stylesheet's #side.-waiting).
-        Hiding the list moves the focus from it to the command line; when the
-        choices come back, the focus goes back to them (unless the player moved
-        it or typed meanwhile)."""
+        Hiding the list moves the focus from it to the command line (here, not
+        left to Textual, which may pick the map); when the choices come back,
+        the focus goes back to them (unless the player moved it or typed
+        meanwhile)."""
         side = self.query_one("#side")
         if waiting == side.has_class("-waiting"):
             return
         prompt = self.query_one(PromptPanel)
         if waiting:
             self._choices_had_focus = self.focused is prompt.choices
+            if self._choices_had_focus:
+                self.set_focus(prompt.command_line)
             side.add_class("-waiting")
             return
         side.remove_class("-waiting")
