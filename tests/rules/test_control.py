@@ -77,3 +77,23 @@ def test_r36_disc_alone_controls_its_castle(started):
     assert castle_controller(state, "ueda") is ISHIDA  # Sanada is there: a contested castle
     state, _ = update_castle_control(evolve(state, discs=frozenset({"hideyori"})))
     assert state.control_of_castle("ueda") is TOKUGAWA
+
+
+def test_r4_entering_a_resource_location_one_already_controls_changes_nothing():
+    from helpers import movement_phase, run
+    from rules.state import MovementOption
+
+    state = movement_phase(ISHIDA, MovementOption.FULL, sawayama=["ukita-2-1"])
+    state = evolve(state, resource_control=tuple(sorted({**dict(state.resource_control), "tsuruga": ISHIDA}.items())))
+    state, events = run(state, "ishida: move sawayama", "ishida: select ukita-2-1", "ishida: step tsuruga")
+    assert not any(isinstance(e, ControlChanged) for e in events)
+
+
+def test_8_9_6_a_siege_ends_when_the_besiegers_leave():
+    from helpers import movement_phase, run
+    from rules.state import MovementOption
+
+    state = movement_phase(TOKUGAWA, MovementOption.FULL, gifu=["mori-2-1", "date-2-1"])
+    state = evolve(state, besieged=(("gifu", ISHIDA),))
+    state, _ = run(state, "tokugawa: move gifu", "tokugawa: select date-2-1", "tokugawa: step kiyosu")
+    assert state.besieged == ()

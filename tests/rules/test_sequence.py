@@ -73,3 +73,16 @@ def test_r51_the_record_of_entries_starts_afresh_with_a_new_weeks_first_turn(sta
         side = sorted(state.decision.sides)[0]
         state, _ = apply(state, legal_commands(state, side)[0])
     assert (state.week, state.turn) == (2, Turn.A) and state.entered_from == ()
+
+
+def test_6_1_a_new_week_has_no_first_player_until_its_bid(started):
+    """Week 2's reinforcement step (6.2) comes before the bid (6.3): until the
+    bid is won nobody is first, and nobody is active."""
+    state, _ = through_the_bid(started, ISHIDA)
+    for _ in range(3):
+        state, _ = minimal_move(state)
+    state = with_hand(with_hand(state, ISHIDA, ("mori-plain-1", "mori-plain-2")), TOKUGAWA,
+                      ("tokugawa-plain-1", "tokugawa-plain-2"))
+    state, _ = minimal_move(state)
+    assert (state.week, state.phase) == (2, Phase.REINFORCEMENT)
+    assert state.first_player is None and state.active is None

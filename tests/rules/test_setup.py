@@ -77,3 +77,31 @@ def test_a_pair_iterates_ishida_then_tokugawa():
 
     assert list(Pair(1, 2)) == [1, 2]
     assert any(Pair(0, 3)) and not any(Pair(0, 0))
+
+
+def test_5_1_both_decks_are_shuffled_before_the_five_cards_are_drawn():
+    c = default_components()
+    state, _ = start_game(1)
+    for side in (ISHIDA, TOKUGAWA):
+        deck_order = tuple(card.id for card in c.cards_of(side))
+        cards = state.cards[side]
+        assert sorted(cards.hand + cards.draw_pile) == sorted(deck_order)
+        assert cards.hand + cards.draw_pile != deck_order
+
+
+def test_5_1_5_2_r55_the_setup_tells_each_draw_and_placement_to_its_side_and_the_count_to_the_other():
+    from rules.events import BlocksPlaced, CardsDrawn, OpponentPlacedBlocks, WeekBegan
+
+    c = default_components()
+    _, events = start_game(1)
+    drawn = [e for e in events if isinstance(e, CardsDrawn)]
+    assert [(e.side, len(e.cards)) for e in drawn] == [(ISHIDA, 5), (TOKUGAWA, 5)]
+    placed = [e for e in events if isinstance(e, BlocksPlaced)]
+    told = [e for e in events if isinstance(e, OpponentPlacedBlocks)]
+    assert [(e.side, e.place, len(e.blocks)) for e in placed] == [(e.side, e.place, e.count) for e in told]
+    assert all(c.block(b).side is e.side for e in placed for b in e.blocks)
+    places = {e.place for e in placed}
+    assert {"ishida_recruitment", "tokugawa_recruitment"} <= places  # 5.2.3
+    assert {place for place, _ in c.setup.fixed if place != MORI_BOX} <= places  # 5.2.1
+    assert {loc for _, placements in c.setup.random for loc, _ in placements} <= places  # 5.2.2
+    assert WeekBegan(1) in events
