@@ -32,8 +32,10 @@ limits both the run and the table; each named module's mutants are run again
 even if an earlier run checked them. Without it, `mutmut run` checks only
 the mutants it has no result for (all of them, the first time). A full run
 takes a long time (see README.md); run it under `nice` on a shared machine.
---survivors lists the mutants that were not killed, per module; --diff also
-prints each one's diff (`mutmut show NAME`).
+--rerun-survivors runs again only the mutants the last run left alive (new
+tests cannot bring a killed mutant back). --survivors lists the mutants that
+were not killed, per module; --diff also prints each one's diff
+(`mutmut show NAME`).
 """
 
 from __future__ import annotations
@@ -106,12 +108,24 @@ def mutmut() -> str:
     return found
 
 
-def run_mutmut(modules: list[str] | None, max_children: int) -> float:
+def run_mutmut(modules: list[str] | None, max_children: int, survivors_only: bool = False) -> float:
     command = [mutmut(), "run", "--max-children", str(max_children)]
     # Without names mutmut runs what it has no result for yet; with names it
     # runs exactly those mutants again.
-    command += [f"rules.{m}.*" for m in modules or ()]
-    print("$", " ".join(command), flush=True)
+    if survivors_only:
+        names = [
+            name
+            for module in modules or all_modules()
+            for name, s in (read_results(module) or {}).items()
+            if s not in ("killed", "not checked", "skipped")
+        ]
+        if not names:
+            print("no mutant left alive to run again")
+            return 0.0
+        command += names
+    else:
+        command += [f"rules.{m}.*" for m in modules or ()]
+    print("$", " ".join(command[:6]), "..." if len(command) > 6 else "", flush=True)
     start = time.monotonic()
     subprocess.run(command, cwd=ROOT, check=False)
     return time.monotonic() - start
@@ -175,6 +189,11 @@ def main() -> None:
     parser.add_argument("--modules", help="comma-separated modules of src/rules (default: all)")
     parser.add_argument("--rulebook", action="store_true", help="the rulebook modules: " + " ".join(RULEBOOK))
     parser.add_argument("--no-run", action="store_true", help="only read the results in mutants/")
+    parser.add_argument(
+        "--rerun-survivors",
+        action="store_true",
+        help="run again only the mutants the last run left alive (after adding tests: killed ones stay killed)",
+    )
     parser.add_argument("--max-children", type=int, default=2, help="mutmut workers (default 2)")
     parser.add_argument("--survivors", action="store_true", help="list the mutants not killed")
     parser.add_argument("--diff", action="store_true", help="with --survivors, print each one's diff")
@@ -190,7 +209,7 @@ def main() -> None:
         parser.error(f"no such module in src/rules: {', '.join(unknown)}")
 
     if not args.no_run:
-        elapsed = run_mutmut(chosen, args.max_children)
+        elapsed = run_mutmut(chosen, args.max_children, args.rerun_survivors)
         print(f"\nmutmut run took {elapsed / 60:.1f} min with {args.max_children} workers\n")
     print_table(chosen or all_modules(), args.survivors, args.diff)
 
