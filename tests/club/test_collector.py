@@ -1,6 +1,6 @@
 """The club server collects the young generation on a timer (club/cli.py):
-CPython's own trigger lets it grow to ~150,000 objects under 500 games, and
-walking it paused the server for up to 140 ms (benchmarks/club.py)."""
+CPython's own trigger lets it grow far past its threshold under hundreds of
+games, and walking it then pauses the server."""
 
 from __future__ import annotations
 

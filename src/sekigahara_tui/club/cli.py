@@ -49,11 +49,11 @@ def _fail(program: str, message: str, status: int) -> int:
 
 # The server makes a few hundred short-lived objects per command (states,
 # views, messages), almost none of them in cycles. At the default gen-0
-# threshold of 700 the collector ran about 80 times a second under load and
-# its older generations walked every resident game: about 15% of the server's
-# time and pauses up to 100 ms (benchmarks/club.py, N=100). A larger young
-# generation, rare older collections, and the modules and components frozen
-# out of the collector's sight after start-up cut that to about 1-2%.
+# threshold of 700 the collector runs many times a second under load, and its
+# older generations walk every resident game. A larger young generation, rare
+# older collections, and the modules and components frozen out of the
+# collector's sight after start-up make those walks rare (their pauses show in
+# the p99 that benchmarks/club.py prints).
 GC_THRESHOLDS = (20_000, 50, 1_000)
 
 
@@ -67,11 +67,10 @@ def tune_garbage_collector() -> None:
 
 # CPython starts a young collection when allocations minus deallocations reach
 # the threshold, and an old object freed (a host letting go of the states
-# before a final step, R58) counts as a deallocation: under 500 games the
-# young generation grew to about 150,000 objects before the count said 20,000,
-# and walking it paused the server up to 140 ms (p99 79 ms at a human pace).
-# Collected every 0.2 s it is walked in about 7-14 ms (p99 17 ms), for about
-# 1-3% more of the server's time (benchmarks/club.py, 2026-11-22).
+# before a final step, R58) counts as a deallocation: under hundreds of games
+# the young generation grows far past the threshold before the count reaches
+# it, and walking it pauses the server. Collected on a timer it stays small
+# (benchmarks/club.py --games 500 --think 1 shows the p99 with it).
 YOUNG_COLLECTION_EVERY = 0.2  # seconds
 
 
