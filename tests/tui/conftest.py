@@ -6,6 +6,7 @@ import pytest
 
 from rules.record import save_record
 from sekigahara_tui.app import SekigaharaApp
+from sekigahara_tui.screens import info
 
 
 @pytest.fixture
@@ -20,3 +21,25 @@ def make_app(tmp_path):
         return SekigaharaApp(save_dir=tmp_path / "data", **kwargs)
 
     return make
+
+
+class SettleClock:
+    """The settle guards' clock (info.settle_clock), moved only by the test: an
+    Enter is typed within SETTLE_S or after it because the test says so, not
+    because a loaded machine was quick or slow."""
+
+    def __init__(self) -> None:
+        self.now = 0.0  # SETTLE_S after it is exactly SETTLE_S (1000.0 + 0.3 - 1000.0 is not)
+
+    def __call__(self) -> float:
+        return self.now
+
+    def wait(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def settle_clock(monkeypatch) -> SettleClock:
+    clock = SettleClock()
+    monkeypatch.setattr(info, "settle_clock", clock)
+    return clock

@@ -9,7 +9,6 @@ import time
 
 import pytest
 from rules.sides import Side
-from sekigahara_tui.screens import info
 from sekigahara_tui.screens.info import HandOverScreen
 from tui.driving import choice_notations, press_at_once, type_command
 from tui.screen_text import screen_text
@@ -29,27 +28,6 @@ def given(screen) -> int:
     """How many commands the game has been given."""
     return len(screen.table.host.record.commands)
 
-
-class SettleClock:
-    """The settle guards' clock (info.settle_clock), moved only by the test: an
-    Enter is typed within SETTLE_S or after it because the test says so, not
-    because a loaded machine was quick or slow."""
-
-    def __init__(self) -> None:
-        self.now = 0.0  # SETTLE_S after it is exactly SETTLE_S (1000.0 + 0.3 - 1000.0 is not)
-
-    def __call__(self) -> float:
-        return self.now
-
-    def wait(self, seconds: float) -> None:
-        self.now += seconds
-
-
-@pytest.fixture
-def settle_clock(monkeypatch) -> SettleClock:
-    clock = SettleClock()
-    monkeypatch.setattr(info, "settle_clock", clock)
-    return clock
 
 async def tokugawa_takes_over(pilot):
     """Ishida bids on the command line (his focus, not Tokugawa's to inherit);

@@ -13,7 +13,6 @@ from rules.describe import card_name, piece_name
 from rules.record import load_record, save_record
 from rules.sides import BOTH_SIDES, Side
 from rules.state import BAG, DecisionKind
-from sekigahara_tui.screens import info
 from sekigahara_tui.screens.dialogs import SaveDialog
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import DecisionHelpScreen, HandOverScreen
@@ -33,28 +32,6 @@ async def until(pilot, predicate, what: str) -> None:
     while not predicate():
         assert time.monotonic() < deadline, f"timed out waiting for {what}: {screen_text(pilot.app)[-800:]}"
         await pilot.pause(0.02)
-
-
-class SettleClock:
-    """The settle guards' clock (info.settle_clock), moved only by the test: an
-    Enter is typed within SETTLE_S or after it because the test says so, not
-    because a loaded machine was quick or slow."""
-
-    def __init__(self) -> None:
-        self.now = 0.0  # SETTLE_S after it is exactly SETTLE_S (1000.0 + 0.3 - 1000.0 is not)
-
-    def __call__(self) -> float:
-        return self.now
-
-    def wait(self, seconds: float) -> None:
-        self.now += seconds
-
-
-@pytest.fixture
-def settle_clock(monkeypatch) -> SettleClock:
-    clock = SettleClock()
-    monkeypatch.setattr(info, "settle_clock", clock)
-    return clock
 
 
 def hidden_names(state, viewer: Side) -> set[str]:
