@@ -12,12 +12,12 @@ import json
 import pytest
 
 from club_helpers import bot_plays
-from net.net_helpers import FORBIDDEN_KEYS, RecordingProxy, words
+from net.net_helpers import FORBIDDEN_KEYS, RecordingProxy, check_names_by_the_model, words
 from rules.components import default_components
 from rules.record import GameRecord, replay_steps
 from rules.sides import BOTH_SIDES, Side
 from rules.view import PlayerView, spectator_view
-from knowledge_model import KnowledgeModel, assert_justified, models_along
+from knowledge_model import KnowledgeModel, models_along
 from rules.events import SPECTATOR_TWINS
 from sekigahara_tui.club.server import public_events
 from sekigahara_tui.net.locations import Address
@@ -82,12 +82,7 @@ def check_spectator_bytes(lines: list[bytes], truth: ClubGameTruth) -> int:
         steps, models = cache.setdefault(version, truth.at(version))
         state, model = steps[-1][1], models[-1]
         where = f"at version {version}"
-        _, rest = words({key: value for key, value in data.items() if key not in ("view", "events")})
-        _, in_view = words(data["view"])
-        assert_justified(rest | in_view, model.may_name_in_view(None, state), None, state, where)
-        for number, step in enumerate(data["events"], start=data["first_step"]):
-            _, in_events = words(step)
-            assert_justified(in_events, models[number].may_name_in_log(None), None, state, f"in the events of step {number} {where}")
+        check_names_by_the_model(data, None, state, models, where)
         sent = converter.structure(data["view"], PlayerView)
         named_blocks = dict(sent.own_blocks) | dict(sent.enemy_known)
         expected = model.spectator_known_now(state)

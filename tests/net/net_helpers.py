@@ -226,6 +226,18 @@ class TrueGame:
         return steps, models_along(steps)
 
 
+def check_names_by_the_model(data: dict, viewer: Side | None, state, models: list[KnowledgeModel], where: str) -> None:
+    """A state line names only what `viewer` (a seat, or None: a spectator) may:
+    the rest of the line (reply_to, undo, ...) and the view only what it knows
+    now; each step's events only what it had been shown by that step (R55, R62)."""
+    _, rest = words({key: value for key, value in data.items() if key not in ("view", "events")})
+    _, in_view = words(data["view"])
+    assert_justified(rest | in_view, models[-1].may_name_in_view(viewer, state), viewer, state, where)
+    for number, step in enumerate(data["events"], start=data["first_step"]):
+        _, in_events = words(step)
+        assert_justified(in_events, models[number].may_name_in_log(viewer), viewer, state, f"in the events of step {number} {where}")
+
+
 def check_seat_bytes(lines: list[bytes], side: Side, truth: TrueGame) -> int:
     """R55 on the wire, judged by the knowledge model (tests/knowledge_model.py),
     not by the engine's view: each state line names no enemy block or card the
@@ -250,14 +262,7 @@ def check_seat_bytes(lines: list[bytes], side: Side, truth: TrueGame) -> int:
         assert data["steps"] == len(steps)
         state, model = steps[-1][1], models[-1]
         where = f"at version {version}"
-        # The rest of the line (reply_to, undo, ...) and the view: only what the seat knows now.
-        _, rest = words({key: value for key, value in data.items() if key not in ("view", "events")})
-        _, in_view = words(data["view"])
-        assert_justified(rest | in_view, model.may_name_in_view(side, state), side, state, where)
-        # Each step's events: only what the seat had been shown by that step.
-        for number, step in enumerate(data["events"], start=data["first_step"]):
-            _, in_events = words(step)
-            assert_justified(in_events, models[number].may_name_in_log(side), side, state, f"in the events of step {number} {where}")
+        check_names_by_the_model(data, side, state, models, where)
         sent_view = converter.structure(data["view"], PlayerView)
         known = dict(sent_view.enemy_known)
         expected = model.known_now(side, state)
