@@ -18,7 +18,8 @@ from rules.errors import IllegalCommand
 from rules.record import GameRecord, new_record
 from rules.sides import BOTH_SIDES, Side
 from rules.view import view
-from sekigahara_tui.bots.base import Bot, make_bot
+from sekigahara_tui.bots.base import Bot
+from sekigahara_tui.bots.driver import BotPlayer
 
 MAX_DECISIONS = 20_000
 
@@ -55,17 +56,23 @@ def play_game(
     """Play one game from `start_game(seed)`. A level name builds a bot seeded
     with `bot_seed` (default: the game's seed). A bot's illegal command or
     exception ends the game with no winner; the outcome says which.
-    `on_decision(side, view, command)` sees every decision (tests use it)."""
+    `on_decision(side, view, command)` sees every decision (tests use it).
+    Each bot is driven by a BotPlayer (bots/driver.py) fed from its side's
+    log, which here only grows (no undo between bots)."""
     chosen_seed = seed if bot_seed is None else bot_seed
-    bots: dict[Side, Bot] = {}
+    players: dict[Side, BotPlayer] = {}
     levels: dict[str, str] = {}
     for side, player in zip(BOTH_SIDES, (ishida, tokugawa)):
-        bots[side] = make_bot(player, side, chosen_seed) if isinstance(player, str) else player
+        if isinstance(player, str):
+            players[side] = BotPlayer.of_level(player, side, chosen_seed, budget_s=budget_s)
+        else:
+            players[side] = BotPlayer(lambda bot=player: bot, budget_s=budget_s)
         levels[side.value] = player if isinstance(player, str) else type(player).__name__
     state, events = start_game(seed)
     record = new_record(seed)
-    for side, bot in bots.items():
-        bot.observe(_events_for(side, events))
+    logs: dict[Side, list] = {side: _events_for(side, events) for side in BOTH_SIDES}
+    for side, player in players.items():
+        player.feed(logs[side])
     times: dict[str, list[float]] = {side.value: [] for side in BOTH_SIDES}
     decisions = 0
 
@@ -81,7 +88,7 @@ def play_game(
             return unfinished(f"{side.value} must decide but has no legal command")
         started = time.perf_counter()
         try:
-            command = bots[side].choose(seen, budget_s)
+            command = players[side].choose(seen, logs[side])
         except Exception:
             return unfinished(f"{side.value} crashed", crash=traceback.format_exc())
         times[side.value].append(time.perf_counter() - started)
@@ -98,10 +105,9 @@ def play_game(
             return unfinished(f"{side.value}'s command broke the engine", crash=traceback.format_exc())
         record = record.with_command(command)
         decisions += 1
-        for each, bot in bots.items():
-            visible = _events_for(each, events)
-            if visible:
-                bot.observe(visible)
+        for each, player in players.items():
+            logs[each] += _events_for(each, events)
+            player.feed(logs[each])  # as they happen, as `observe` asks
     result = state.result
     assert result is not None
     vp = (result.vp.ishida, result.vp.tokugawa) if result.vp is not None else None
