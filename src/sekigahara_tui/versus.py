@@ -2,9 +2,9 @@
 
 A VersusTable is a hot-seat table (sekigahara_tui.local) with only the human's
 seat in `seats`, so the game screen never hands the keyboard over. The bot
-sits at the other side and is given only what that side may know (R55): the
-side's view (`host.view(side)`) and the events visible to it
-(`host.events_for(side)`). It answers on a timer in the app's event loop, one
+sits at the other side, driven by a BotPlayer (bots/driver.py), and is given
+only what that side may know (R55): the side's view (`host.view(side)`) and
+the events visible to it (`host.events_for(side)`). It answers on a timer in the app's event loop, one
 command at a time, `pace` seconds apart, so the player can follow each move in
 the log and on the map; `skip()` plays the bot's moves at once until the
 player must decide again. Saving and the autosave are the record's, as in hot
@@ -20,6 +20,7 @@ from typing import Callable
 
 from rules.surface import Side
 from sekigahara_tui.bots.base import LEVELS, Bot, make_bot
+from sekigahara_tui.bots.driver import BotPlayer
 from sekigahara_tui.host import GameHost
 from sekigahara_tui.local import LocalSeat, LocalTable
 from sekigahara_tui.seat import Seat
@@ -65,14 +66,11 @@ class VersusTable(LocalTable):
         self.human = human
         self.bot_side = human.other
         self.level = level
-        self.pace = pace  # seconds between the computer's commands; the screen may change it
-        self.budget_s = budget_s
         self.skipping = False  # play the computer's moves at once until the player decides
-        self._make = make
         self._bot_seed = random.SystemRandom().randrange(2**31) if bot_seed is None else bot_seed
         self.seats = {human: LocalSeat(self, human)}
-        self.bot = make(level, self.bot_side, self._bot_seed)
-        self._fed = 0  # events of host.events_for(bot_side) given to the bot
+        seed = self._bot_seed
+        self.player = BotPlayer(lambda: make(level, self.bot_side, seed), budget_s=budget_s, pace=pace)
         self._task: asyncio.Task | None = None
         self._wake = asyncio.Event()
         self._closed = False
@@ -88,7 +86,7 @@ class VersusTable(LocalTable):
     @classmethod
     def resume(cls, host: GameHost, **options) -> VersusTable:
         """A saved game against the computer, the computer back at its side. A
-        fresh bot hears the whole log of its side before it decides (_feed)."""
+        fresh bot hears the whole log of its side before it decides (BotPlayer.feed)."""
         computer = computer_of(host.computer)
         if computer is None:
             raise ValueError("this save is not a game against the computer")
@@ -96,6 +94,19 @@ class VersusTable(LocalTable):
         if level not in LEVELS:
             raise ValueError(f"the computer's level {level!r} is not one of {', '.join(LEVELS)}")
         return cls(host, bot_side.other, level, **options)
+
+    @property
+    def pace(self) -> float:
+        """Seconds between the computer's commands; the screen may change it."""
+        return self.player.pace
+
+    @pace.setter
+    def pace(self, seconds: float) -> None:
+        self.player.pace = seconds
+
+    @property
+    def bot(self) -> Bot:
+        return self.player.bot
 
     @property
     def seat(self) -> LocalSeat:
@@ -154,8 +165,8 @@ class VersusTable(LocalTable):
             seen = self.host.view(self.bot_side)
             if not seen.legal:
                 break
-            self._feed()
-            command = await asyncio.to_thread(self.bot.choose, seen, self.budget_s)
+            log = self.host.events_for(self.bot_side)
+            command = await asyncio.to_thread(self.player.choose, seen, log)
             if self._closed:
                 return
             if self.changes != before:  # the player moved meanwhile (a simultaneous decision): decide again
@@ -172,17 +183,6 @@ class VersusTable(LocalTable):
         self.changed()
         if self.seat.deciding():
             self.skipping = False
-
-    def _feed(self) -> None:
-        """Give the bot the events its side has seen since it was last fed. If the
-        log shrank (the player took back a command, R58), a fresh bot hears it all."""
-        events = self.host.events_for(self.bot_side)
-        if len(events) < self._fed:
-            self.bot = self._make(self.level, self.bot_side, self._bot_seed)
-            self._fed = 0
-        if len(events) > self._fed:
-            self.bot.observe(events[self._fed :])
-            self._fed = len(events)
 
     def default_save_name(self) -> str:
         # By the time of saving, like hot seat: the seed would tell the computer's cards.
