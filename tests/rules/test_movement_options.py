@@ -82,3 +82,11 @@ def test_7_1_full_movement_costs_two_cards_and_the_same_card_cannot_pay_twice(st
         apply(phase(started), ChooseMovement(ISHIDA, MovementOption.FULL, ("mori-plain-1",)))
     with pytest.raises(IllegalCommand, match=r"^the same card cannot be discarded twice \(7\.1\)$"):
         apply(phase(started), ChooseMovement(ISHIDA, MovementOption.FULL, ("mori-plain-1", "mori-plain-1")))
+
+
+def test_7_1_a_movement_phase_begins_with_nothing_chosen_or_used(started):
+    from rules.state import MovementPhase
+
+    state = phase(started)
+    assert state.decision.kind is DecisionKind.CHOOSE_MOVEMENT
+    assert state.movement == MovementPhase()
