@@ -35,7 +35,7 @@ from attrs import define
 from rules.notation import format_command
 from rules.surface import BOTH_SIDES, Event, Side, default_components, printable
 from rules.view import events_for
-from sekigahara_tui.bots.base import make_bot
+from sekigahara_tui.bots.driver import BotPlayer
 from sekigahara_tui.club import members
 from sekigahara_tui.club.members import COMPUTER
 from sekigahara_tui.club.protocol import (
@@ -177,8 +177,7 @@ class ClubServer(GameServer):
         self.evictions = 0
         self._computer = random.Random(computer_seed)
         self._computer_pending: set[str] = set()
-        self._computer_bots: dict[tuple[str, Side], object] = {}
-        self._computer_seen: dict[tuple[str, Side], int] = {}  # steps whose events each bot was given
+        self._computer_players: dict[tuple[str, Side], BotPlayer] = {}
         self._computer_tasks: set[asyncio.Task] = set()
         self._withdrawals: set[asyncio.Task] = set()  # each waits for its game's command being stored
         self._evictor: asyncio.Task | None = None
@@ -238,8 +237,7 @@ class ClubServer(GameServer):
                 self.last_used.pop(game_id, None)
                 self.watchers.pop(game_id, None)
                 for side in BOTH_SIDES:  # a reloaded game's computer starts afresh
-                    self._computer_bots.pop((game_id, side), None)
-                    self._computer_seen.pop((game_id, side), None)
+                    self._computer_players.pop((game_id, side), None)
                 gone.append(game_id)
         self.evictions += len(gone)
         return gone
@@ -323,8 +321,7 @@ class ClubServer(GameServer):
             seen = game.host.view(side)
             if not seen.legal:
                 return
-            bot = self._computer_bot(game, side)
-            command = bot.choose(seen, 2.0)
+            command = self._computer_player(game, side).choose(seen, game.host.events_for(side))
             step = game.host.propose(command)
             action = Action("command", side, format_command(command), None, time.time())
 
@@ -333,19 +330,15 @@ class ClubServer(GameServer):
 
             await self._commit(None, game, action, apply)  # a failure changes nothing; the next change tries again
 
-    def _computer_bot(self, game: HostedGame, side: Side):
-        """The heuristic bot (issue 14) of this game's computer seat, told what its
-        side has seen since it last decided (R55: its own side's events only)."""
+    def _computer_player(self, game: HostedGame, side: Side) -> BotPlayer:
+        """The heuristic bot (issue 14) of this game's computer seat, driven by a
+        BotPlayer (bots/driver.py) fed from its side's log (R55: its own side's
+        events only); its seed is drawn when the game first needs it."""
         key = (game.id, side)
-        bot = self._computer_bots.get(key)
-        if bot is None:
-            bot = self._computer_bots[key] = make_bot("heuristic", side, self._computer.randrange(2**31))
-        seen_steps = self._computer_seen.get(key, 0)
-        steps = game.host.step_count
-        if seen_steps < steps:
-            bot.observe([event for step in game.host.step_events(side, seen_steps) for event in step])
-        self._computer_seen[key] = steps
-        return bot
+        player = self._computer_players.get(key)
+        if player is None:
+            player = self._computer_players[key] = BotPlayer.of_level("heuristic", side, self._computer.randrange(2**31))
+        return player
 
     # --- connections that are not seats ----------------------------------------------
 
@@ -713,8 +706,7 @@ class ClubServer(GameServer):
         self.last_used.pop(game_id, None)
         self._computer_pending.discard(game_id)
         for side in BOTH_SIDES:
-            self._computer_bots.pop((game_id, side), None)
-            self._computer_seen.pop((game_id, side), None)
+            self._computer_players.pop((game_id, side), None)
         self._lobby_game_removed(game_id)
 
     async def _commit(self, connection: Connection | None, game: HostedGame, action: Action, apply) -> bool:
