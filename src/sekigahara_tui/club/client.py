@@ -141,7 +141,8 @@ class ClubClient:
 
     @staticmethod
     async def _receive(reader: asyncio.StreamReader) -> object:
-        line = await asyncio.wait_for(reader.readline(), REPLY_TIMEOUT)
+        async with asyncio.timeout(REPLY_TIMEOUT):  # not wait_for (3.11: a swallowed cancel)
+            line = await reader.readline()
         if not line:
             raise ConnectionResetError("the club closed the connection")
         try:
@@ -229,7 +230,8 @@ class ClubClient:
                     try:
                         self._writer.write(club_encode(message))
                         await self._writer.drain()
-                        return await asyncio.wait_for(future, REPLY_TIMEOUT)
+                        async with asyncio.timeout(REPLY_TIMEOUT):  # not wait_for (3.11: a swallowed cancel)
+                            return await future
                     finally:
                         self._waiting = None
                 except asyncio.TimeoutError:

@@ -191,9 +191,10 @@ class Client:
                 wait = delay * random.uniform(0.5, 1.0)
                 delay = min(delay * 2, LONGEST_RETRY)
                 self._set_status(f"reconnecting in {wait:.1f} s")
-                try:
-                    await asyncio.wait_for(self._wake.wait(), timeout=wait)
-                except asyncio.TimeoutError:
+                try:  # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancel (club/client.py)
+                    async with asyncio.timeout(wait):
+                        await self._wake.wait()
+                except TimeoutError:
                     pass
         finally:
             self.connected = False
@@ -236,8 +237,9 @@ class Client:
             writer.write(encode(Hello(PROTOCOL_VERSION, self.game, self.side, self._token, seen)))
             while not self._finished():
                 try:
-                    line = await asyncio.wait_for(read_line(reader), timeout=self.silence_limit)
-                except asyncio.TimeoutError:
+                    async with asyncio.timeout(self.silence_limit):  # not wait_for (3.11: a swallowed cancel)
+                        line = await read_line(reader)
+                except TimeoutError:
                     return f"no word from the host for {self.silence_limit:.0f} s"
                 except LineTooLong:
                     return "the host sent a line too long to read"
