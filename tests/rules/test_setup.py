@@ -105,3 +105,20 @@ def test_5_1_5_2_r55_the_setup_tells_each_draw_and_placement_to_its_side_and_the
     assert {place for place, _ in c.setup.fixed if place != MORI_BOX} <= places  # 5.2.1
     assert {loc for _, placements in c.setup.random for loc, _ in placements} <= places  # 5.2.2
     assert WeekBegan(1) in events
+
+
+def test_5_1_before_setup_the_marker_is_on_week_1_and_every_card_is_in_its_deck():
+    """The state setup starts from (5.1 steps 1-2): week 1, turn A, the bid
+    next; hands and discard piles empty, each deck whole and not yet shuffled."""
+    from rules.setup import initial_state
+    from rules.state import Decision, Turn
+
+    c = default_components()
+    state = initial_state(7)
+    assert (state.seed, state.rng_counter, state.week, state.turn, state.phase) == (7, 0, 1, Turn.A, Phase.BID)
+    assert state.decision == Decision(DecisionKind.NONE, frozenset())
+    for side in (ISHIDA, TOKUGAWA):
+        cards = state.cards[side]
+        assert (cards.hand, cards.discard_pile) == ((), ())
+        assert cards.draw_pile == tuple(card.id for card in c.cards_of(side))
+    assert set(state.positions) == {BAG}
