@@ -329,7 +329,7 @@ def run_export(args: argparse.Namespace) -> int:
 def run_bot(args: argparse.Namespace) -> int:
     import asyncio
 
-    from sekigahara_tui.bots.seat import play
+    from sekigahara_tui.bots.driver import play
     from sekigahara_tui.net.locations import LocationError
 
     try:

@@ -8,7 +8,7 @@ import random
 
 from rules.sides import Side
 from sekigahara_tui.bots.base import make_bot
-from sekigahara_tui.bots.driver import BotPlayer, ClientBot, UniformBot
+from sekigahara_tui.bots.driver import BotPlayer, ClientBot, UniformBot, level_player
 from sekigahara_tui.host import GameHost
 
 
@@ -142,7 +142,7 @@ class FakeClient:
 def test_a_client_bot_answers_each_decision_of_its_seat_and_waits_otherwise():
     host = GameHost.new(4)
     client = FakeClient(host, Side.ISHIDA)
-    listener = ClientBot(BotPlayer.of_level("heuristic", Side.ISHIDA, 3))
+    listener = ClientBot(level_player("heuristic", Side.ISHIDA, 3))
     listener.on_state(client)  # the opening bid is simultaneous: Ishida bids
     assert listener.submitted == 1 and len(client.sent) == 1 and client.sent[0].startswith("ishida")
     client.pending = ("1",)

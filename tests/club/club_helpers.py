@@ -15,7 +15,7 @@ from attrs import define
 from sekigahara_tui.club import members
 from sekigahara_tui.club.client import ClubClient
 from sekigahara_tui.club.server import ClubServer, load_secret
-from sekigahara_tui.net.bot import RandomBot
+from sekigahara_tui.bots.driver import RandomBot
 from sekigahara_tui.net.store import Store
 from tui.screen_text import screen_text
 

@@ -21,7 +21,7 @@ from rules.sides import Side
 from sekigahara_tui.club import members
 from sekigahara_tui.club.client import ClubClient
 from sekigahara_tui.club.serve import ADDRESS_FILE
-from sekigahara_tui.net.bot import RandomBot
+from sekigahara_tui.bots.driver import RandomBot
 from sekigahara_tui.net.store import Store, record_of
 
 TIMEOUT = 60.0

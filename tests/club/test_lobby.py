@@ -11,7 +11,7 @@ from club_helpers import bot_plays, wait_until
 from rules.record import replay
 from rules.sides import Side
 from sekigahara_tui.club.client import ClubClient, ClubRefused
-from sekigahara_tui.net.bot import RandomBot
+from sekigahara_tui.bots.driver import RandomBot
 from sekigahara_tui.net.client import Client
 from sekigahara_tui.net.store import commands_standing, record_of
 

@@ -14,7 +14,7 @@ from rules.sides import Side
 from sekigahara_tui.club import client as club_client
 from sekigahara_tui.club.protocol import Lobby, lobby_key
 from sekigahara_tui.club.server import LOBBY_PUSH_EVERY
-from sekigahara_tui.net.bot import RandomBot
+from sekigahara_tui.bots.driver import RandomBot
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 WAIT = 20.0  # a failure, not a timing: how long a push may take to come at all

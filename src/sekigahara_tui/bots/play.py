@@ -19,7 +19,7 @@ from rules.record import GameRecord, new_record
 from rules.sides import BOTH_SIDES, Side
 from rules.view import view
 from sekigahara_tui.bots.base import Bot
-from sekigahara_tui.bots.driver import BotPlayer
+from sekigahara_tui.bots.driver import BotPlayer, level_player
 
 MAX_DECISIONS = 20_000
 
@@ -64,7 +64,7 @@ def play_game(
     levels: dict[str, str] = {}
     for side, player in zip(BOTH_SIDES, (ishida, tokugawa)):
         if isinstance(player, str):
-            players[side] = BotPlayer.of_level(player, side, chosen_seed, budget_s=budget_s)
+            players[side] = level_player(player, side, chosen_seed, budget_s=budget_s)
         else:
             players[side] = BotPlayer(lambda bot=player: bot, budget_s=budget_s)
         levels[side.value] = player if isinstance(player, str) else type(player).__name__

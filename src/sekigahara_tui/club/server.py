@@ -35,7 +35,7 @@ from attrs import define
 from rules.notation import format_command
 from rules.surface import BOTH_SIDES, Event, Side, default_components, printable
 from rules.view import events_for
-from sekigahara_tui.bots.driver import BotPlayer
+from sekigahara_tui.bots.driver import BotPlayer, level_player
 from sekigahara_tui.club import members
 from sekigahara_tui.club.members import COMPUTER
 from sekigahara_tui.club.protocol import (
@@ -337,7 +337,7 @@ class ClubServer(GameServer):
         key = (game.id, side)
         player = self._computer_players.get(key)
         if player is None:
-            player = self._computer_players[key] = BotPlayer.of_level("heuristic", side, self._computer.randrange(2**31))
+            player = self._computer_players[key] = level_player("heuristic", side, self._computer.randrange(2**31))
         return player
 
     # --- connections that are not seats ----------------------------------------------
