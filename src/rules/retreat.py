@@ -91,17 +91,16 @@ def apply_retreat(state: GameState, command: Retreat) -> tuple[GameState, list[E
     battle = battle_of(state)
     side, origin = command.side, battle.location
     leaving = tuple(b for b in state.blocks_at(origin, side) if b not in command.garrison)
-    events: list[Event] = []
     if command.garrison:
         state = evolve(state, besieged=tuple(sorted(set(state.besieged) | {(origin, side)})))
     if not leaving:
-        return state, events
+        return state, []
     to = command.to
     state = with_positions(state, {b: to for b in leaving})
     state = evolve(state, revealed=state.revealed - set(leaving))  # R62: hidden again once it retreats
     state = evolve(state, entered_from=record_entry(state.entered_from, to, side, origin))
-    events += [BlocksRetreated(side, leaving, origin, to),
-               OpponentRetreated(side, len(leaving), origin, to, len(command.garrison))]
+    events: list[Event] = [BlocksRetreated(side, leaving, origin, to),
+                           OpponentRetreated(side, len(leaving), origin, to, len(command.garrison))]
     state, more = arrive(state, side, to)
     events += more
     assert state.combat is not None

@@ -107,7 +107,8 @@ def test_9_4_9_5_r24_ishida_and_ii_take_any_daimyo_card():
 def test_8_4_2_double_card_with_ii_deploys_no_second_block():
     state = combat_phase(TOKUGAWA, ("mori-plain-1",), ("date-double",), kiyosu=["ii-4", "date-2-1", "mori-2-1"])
     state, _ = run(state, "tokugawa: combat kiyosu")
-    refused(state, "tokugawa: deploy date-double date-2-1 ii-4", r"deploys no second block \(8.4.2, 9.4\)")
+    refused(state, "tokugawa: deploy date-double date-2-1 ii-4",
+            r"^a double card that deploys Ishida Mitsunari or Ii Naomasa deploys no second block \(8\.4\.2, 9\.4\)$")
     state, _ = run(state, "tokugawa: deploy date-double ii-4")
     assert totals(state) == (0, 4)
 
