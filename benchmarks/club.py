@@ -46,7 +46,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from rules.sides import Side  # noqa: E402
-from sekigahara_tui.club import members  # noqa: E402
+from sekigahara_tui.hosting import members  # noqa: E402
 from sekigahara_tui.club.cli import tune_garbage_collector  # noqa: E402
 from sekigahara_tui.club.client import ClubClient  # noqa: E402
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION  # noqa: E402

@@ -56,7 +56,7 @@ HOST_SCRIPT = """
 import sys
 synchronous, profile, arguments = sys.argv[1], sys.argv[2], sys.argv[3:]
 if synchronous != "FULL":
-    import sekigahara_tui.net.store as store
+    import sekigahara_tui.hosting.store as store
     opened = store.Store.open.__func__
     def open_with(cls, path, read_only=False):
         made = opened(cls, path, read_only)

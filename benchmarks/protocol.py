@@ -3,7 +3,7 @@
 Plays random games (each side picks uniformly among its legal commands, the
 same seeds every run) through a GameHost as the network host holds one
 (keep_states=False), and after every step encodes, for each seat, the
-`state` the host sends it (net/server.py, _send_state: that seat's view
+`state` the host sends it (hosting/game_server.py, _send_state: that seat's view
 through a ViewEncoder, the step's events, reply_to for the submitter) with
 protocol.encode_state, byte for byte as the host does. Prints:
 
@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from rules.record import MAX_COMMAND_LENGTH, MAX_COMMANDS, MAX_RECORD_BYTES, new_record, record_to_json  # noqa: E402
 from rules.sides import BOTH_SIDES  # noqa: E402
-from sekigahara_tui.host import GameHost  # noqa: E402
+from sekigahara_tui.hosting.host import GameHost  # noqa: E402
 from sekigahara_tui.net.protocol import (  # noqa: E402
     MAX_COMMAND_TEXT,
     MAX_HOST_LINE,

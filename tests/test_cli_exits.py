@@ -11,7 +11,7 @@ from rules.notation import parse_command
 from rules.record import load_record, new_record, position_record, save_record
 from sekigahara_tui.app import SekigaharaApp
 from sekigahara_tui.cli import main
-from sekigahara_tui.host import GameHost
+from sekigahara_tui.hosting.host import GameHost
 from helpers import position_text
 
 POSITION = position_text("week2_reinforcement")

@@ -1,6 +1,6 @@
 """The bytes on the wire of two seeded games, played in lock-step: what each
-seat of a two-terminal game receives (net/server.py), and what each seat and
-a spectator of a club game receive (club/server.py).
+seat of a two-terminal game receives (hosting/game_server.py), and what each seat and
+a spectator of a club game receive (hosting/club_server.py).
 
 The hosting layer is to be reshaped without changing a byte it sends (issue
 22): test_wire_transcript.py runs this file in a process of its own with a
@@ -141,10 +141,10 @@ async def two_terminal_game(work: Path) -> dict[str, bytes]:
 
 async def club_game(work: Path) -> dict[str, bytes]:
     from club.club_helpers import fake_key
-    from sekigahara_tui.club import members
+    from sekigahara_tui.hosting import members
     from sekigahara_tui.club.client import ClubClient
-    from sekigahara_tui.club.server import ClubServer, load_secret
-    from sekigahara_tui.net.store import Store
+    from sekigahara_tui.hosting.club_server import ClubServer, load_secret
+    from sekigahara_tui.hosting.store import Store
 
     data_dir = members.prepare_data_dir(work / "club")
     for name in ("alice", "bob", "carol"):

@@ -255,9 +255,9 @@ def run_host(args: argparse.Namespace) -> int:
     import asyncio
 
     from rules.record import RecordError, seed_problem
-    from sekigahara_tui.net.hosting import HostingError, HostOptions, host_game, parse_listen, parse_seat_binding
+    from sekigahara_tui.net.host_command import HostingError, HostOptions, host_game, parse_listen, parse_seat_binding
     from sekigahara_tui.net.locations import LocationError
-    from sekigahara_tui.net.store import StoreError
+    from sekigahara_tui.hosting.store import StoreError
 
     try:
         if args.seed is not None and seed_problem(args.seed) is not None:
@@ -315,8 +315,8 @@ def run_join(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     from rules.record import record_to_json
-    from sekigahara_tui.net.hosting import stored_record
-    from sekigahara_tui.net.store import StoreError
+    from sekigahara_tui.net.host_command import stored_record
+    from sekigahara_tui.hosting.store import StoreError
 
     try:
         record = stored_record(args.dir)

@@ -16,7 +16,7 @@ from rules.notation import NotationError, format_command
 from rules.record import RecordError, load_position_record, seed_problem
 from rules.sides import BOTH_SIDES, Side
 from rules.view import PlayerView
-from sekigahara_tui.host import GameHost
+from sekigahara_tui.hosting.host import GameHost
 from sekigahara_tui.seat import Answer, Seat, Table
 
 __all__ = ["LocalSeat", "LocalTable", "RecordError", "seed_problem"]

@@ -24,7 +24,7 @@ from rules.notation import format_command
 from rules.record import GameRecord, load_record
 from rules.sides import BOTH_SIDES, Side
 from rules.view import PlayerView, spectator_view, view
-from sekigahara_tui.host import GameHost, Step
+from sekigahara_tui.hosting.host import GameHost, Step
 
 PUBLIC = frozenset(BOTH_SIDES)
 

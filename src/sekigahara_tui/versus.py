@@ -21,7 +21,7 @@ from typing import Callable
 from rules.surface import Side
 from sekigahara_tui.bots.base import LEVELS, Bot, make_bot
 from sekigahara_tui.bots.driver import BotPlayer
-from sekigahara_tui.host import GameHost
+from sekigahara_tui.hosting.host import GameHost
 from sekigahara_tui.local import LocalSeat, LocalTable
 from sekigahara_tui.seat import Seat
 

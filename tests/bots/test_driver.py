@@ -9,7 +9,7 @@ import random
 from rules.sides import Side
 from sekigahara_tui.bots.base import make_bot
 from sekigahara_tui.bots.driver import BotPlayer, ClientBot, UniformBot, level_player
-from sekigahara_tui.host import GameHost
+from sekigahara_tui.hosting.host import GameHost
 
 
 class Recorder:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from attrs import define
 
-from sekigahara_tui.club import members
+from sekigahara_tui.hosting import members
 from sekigahara_tui.club.client import ClubClient
-from sekigahara_tui.club.server import ClubServer, load_secret
+from sekigahara_tui.hosting.club_server import ClubServer, load_secret
 from sekigahara_tui.bots.driver import RandomBot
-from sekigahara_tui.net.store import Store
+from sekigahara_tui.hosting.store import Store
 from tui.screen_text import screen_text
 
 TIMEOUT = 60.0

@@ -18,11 +18,11 @@ import pytest
 from club_helpers import fake_key
 from rules.record import replay
 from rules.sides import Side
-from sekigahara_tui.club import members
+from sekigahara_tui.hosting import members
 from sekigahara_tui.club.client import ClubClient
 from sekigahara_tui.club.serve import ADDRESS_FILE
 from sekigahara_tui.bots.driver import RandomBot
-from sekigahara_tui.net.store import Store, record_of
+from sekigahara_tui.hosting.store import Store, record_of
 
 TIMEOUT = 60.0
 

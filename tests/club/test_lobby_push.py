@@ -13,7 +13,7 @@ from rules.notation import format_command
 from rules.sides import Side
 from sekigahara_tui.club import client as club_client
 from sekigahara_tui.club.protocol import Lobby, lobby_key
-from sekigahara_tui.club.server import LOBBY_PUSH_EVERY
+from sekigahara_tui.hosting.club_server import LOBBY_PUSH_EVERY
 from sekigahara_tui.bots.driver import RandomBot
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA

@@ -12,7 +12,7 @@ import pytest
 from rules.notation import format_command
 from rules.sides import Side
 from sekigahara_tui.club.client import ClubClient, ClubRefused
-from sekigahara_tui.club.web_front import issue_web_token
+from sekigahara_tui.hosting.web_tokens import issue_web_token
 
 WAIT = 20.0
 

@@ -19,10 +19,10 @@ from rules.sides import BOTH_SIDES, Side
 from rules.view import PlayerView, spectator_view
 from knowledge_model import KnowledgeModel, models_along
 from rules.events import SPECTATOR_TWINS
-from sekigahara_tui.club.server import public_events
+from sekigahara_tui.hosting.club_server import public_events
 from sekigahara_tui.net.locations import Address
 from sekigahara_tui.net.protocol import AnyEvent, converter
-from sekigahara_tui.net.store import commands_standing
+from sekigahara_tui.hosting.store import commands_standing
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 

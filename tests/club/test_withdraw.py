@@ -17,7 +17,7 @@ from rules.sides import Side
 from sekigahara_tui.club.client import ClubRefused
 from sekigahara_tui.club.protocol import WithdrawGame, Withdrawn, decode_club_client_message, decode_club_host_message, encode
 from sekigahara_tui.net.protocol import BadMessage
-from sekigahara_tui.net.store import Store
+from sekigahara_tui.hosting.store import Store
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 WAIT = 20.0

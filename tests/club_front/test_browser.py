@@ -25,8 +25,9 @@ import aiohttp
 from front_helpers import HERE, WAIT, real_club
 from front_vt import Screen
 from helpers import needs_program
-from sekigahara_tui.club import web_front
-from sekigahara_tui.club.web_front import issue_web_token, start_web
+from sekigahara_tui.hosting import web_tokens
+from sekigahara_tui.club.web_front import start_web
+from sekigahara_tui.hosting.web_tokens import issue_web_token
 
 CHROMIUM = next((path for name in ("chromium", "chromium-browser", "google-chrome") if (path := shutil.which(name))), None)
 pytestmark = needs_program(CHROMIUM, "Chromium (apt-get install chromium)")
@@ -149,7 +150,7 @@ class PageTerminal:
 
 
 async def test_chromium_signs_in_and_reaches_the_lobby(monkeypatch):
-    monkeypatch.setattr(web_front, "FAILED_SIGN_IN_DELAY", 0.0)
+    monkeypatch.setattr(web_tokens, "FAILED_SIGN_IN_DELAY", 0.0)
     async with real_club("alice") as (club, data_dir, _):
         token = issue_web_token(data_dir, "alice")
         front = await start_web(club, data_dir, 0)  # the real session: `sekigahara club --web-sign-in`

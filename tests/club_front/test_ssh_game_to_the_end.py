@@ -10,7 +10,7 @@ import re
 from front_helpers import Terminal, connect
 from rules.record import replay
 from sekigahara_tui.club.ssh_front import start_ssh
-from sekigahara_tui.net.store import Store, record_of
+from sekigahara_tui.hosting.store import Store, record_of
 
 from test_club_over_ssh import club_with_alice  # noqa: F401  (the fixture)
 

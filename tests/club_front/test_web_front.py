@@ -20,15 +20,16 @@ import pytest
 
 from front_helpers import HERE, StubClub, WAIT
 from front_vt import Screen
-from sekigahara_tui.club import web_front
-from sekigahara_tui.club.web_front import check_web_token, issue_web_token, start_web
+from sekigahara_tui.hosting import web_tokens
+from sekigahara_tui.club.web_front import start_web
+from sekigahara_tui.hosting.web_tokens import WEB_TOKENS_NAME, check_web_token, issue_web_token
 
 SIGN_IN_CHILD = [sys.executable, str(HERE / "sign_in_child.py")]
 
 
 @pytest.fixture
 def club_setup(tmp_path, monkeypatch):
-    monkeypatch.setattr(web_front, "FAILED_SIGN_IN_DELAY", 0.0)
+    monkeypatch.setattr(web_tokens, "FAILED_SIGN_IN_DELAY", 0.0)
     data_dir = tmp_path / "club"
     data_dir.mkdir()
     token = issue_web_token(data_dir, "alice")
@@ -38,7 +39,7 @@ def club_setup(tmp_path, monkeypatch):
 def test_web_tokens_are_kept_hashed_and_private(tmp_path):
     first = issue_web_token(tmp_path, "alice")
     issue_web_token(tmp_path, "bob")
-    path = tmp_path / web_front.WEB_TOKENS_NAME
+    path = tmp_path / WEB_TOKENS_NAME
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert first not in path.read_text()
     assert check_web_token(tmp_path, "alice", first)

@@ -22,8 +22,8 @@ from knowledge_model import KnowledgeModel, assert_justified, models_along
 from sekigahara_tui.net.client import Client
 from sekigahara_tui.net.locations import Address, AddressFile, address_file_path, address_file_text, token_path, write_private
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION, AnyEvent, converter
-from sekigahara_tui.net.server import GameServer, HostedGame, SeatAccess
-from sekigahara_tui.net.store import Store, commands_standing
+from sekigahara_tui.hosting.game_server import GameServer, HostedGame, SeatAccess
+from sekigahara_tui.hosting.store import Store, commands_standing
 
 TOKENS = {Side.ISHIDA: "ishida-secret-token", Side.TOKUGAWA: "tokugawa-secret-token"}
 GAME = "game-1"

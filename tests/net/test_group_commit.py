@@ -1,4 +1,4 @@
-"""Group commit (net/group_commit.py): actions of many games that arrive
+"""Group commit (hosting/group_commit.py): actions of many games that arrive
 together are stored in one transaction, each on disk before its callback runs;
 a row that cannot be stored fails alone."""
 
@@ -10,8 +10,8 @@ import sqlite3
 import pytest
 
 from rules.sides import Side
-from sekigahara_tui.net.group_commit import GroupCommit
-from sekigahara_tui.net.store import Action, Store, StoreError
+from sekigahara_tui.hosting.group_commit import GroupCommit
+from sekigahara_tui.hosting.store import Action, Store, StoreError
 
 GAMES = [f"game-{n}" for n in range(5)]
 

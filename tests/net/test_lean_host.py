@@ -10,7 +10,7 @@ import pytest
 
 from rules.engine import legal_commands
 from rules.sides import BOTH_SIDES
-from sekigahara_tui.host import GameHost
+from sekigahara_tui.hosting.host import GameHost
 
 
 def play_side_by_side(seed: int) -> tuple[GameHost, GameHost, int]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from sekigahara_tui.host import GameHost
+from sekigahara_tui.hosting.host import GameHost
 from sekigahara_tui.net.protocol import notation
 from rules.notation import format_command
 

@@ -15,7 +15,7 @@ from rules.record import replay_steps
 from rules.selfplay import random_game
 from rules.sides import BOTH_SIDES, Side
 from rules.view import view
-from sekigahara_tui.host import GameHost
+from sekigahara_tui.hosting.host import GameHost
 from sekigahara_tui.net.protocol import (
     MAX_CLIENT_LINE,
     MAX_HOST_LINE,

@@ -30,8 +30,8 @@ from sekigahara_tui.cli import main
 from sekigahara_tui.net.client import Client
 from sekigahara_tui.net.locations import Address
 from sekigahara_tui.net.protocol import MAX_CLIENT_LINE
-from sekigahara_tui.net.server import SeatAccess
-from sekigahara_tui.net.store import record_of
+from sekigahara_tui.hosting.game_server import SeatAccess
+from sekigahara_tui.hosting.store import record_of
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 
@@ -400,7 +400,7 @@ async def test_a_resumed_game_catches_a_client_up_from_what_it_saw(tmp_path, run
     await raw.close()
     await tokugawa.close()
     await first.server.close()
-    from sekigahara_tui.net.server import GameServer
+    from sekigahara_tui.hosting.game_server import GameServer
 
     again = GameServer(first.store)
     game = again.add_game(GAME, {side: SeatAccess(TOKENS[side]) for side in BOTH_SIDES})

@@ -13,8 +13,8 @@ from rules.components import default_components
 from rules.record import replay
 from rules.selfplay import random_game
 from rules.sides import Side
-from sekigahara_tui.host import GameHost
-from sekigahara_tui.net.store import Action, Store, StoreError, record_of
+from sekigahara_tui.hosting.host import GameHost
+from sekigahara_tui.hosting.store import Action, Store, StoreError, record_of
 
 DATA = default_components().data_version
 

@@ -9,7 +9,7 @@ import pytest
 
 from rules.components import default_components
 from rules.sides import Side
-from sekigahara_tui.net.store import Action, Store, StoreError
+from sekigahara_tui.hosting.store import Action, Store, StoreError
 
 DATA = default_components().data_version
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA

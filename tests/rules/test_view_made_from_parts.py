@@ -18,7 +18,7 @@ from rules.sides import BOTH_SIDES, Side
 from rules.state import BAG, ELIMINATED, MORI_BOX, RECRUITMENT_BOX, GameState
 from rules.victory import victory_points
 from rules.view import DiscView, PlayerView, combat_view, movement_view, spectator_view, view
-from sekigahara_tui.host import GameHost
+from sekigahara_tui.hosting.host import GameHost
 
 
 def plain_view(state: GameState, side: Side) -> PlayerView:

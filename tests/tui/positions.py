@@ -33,7 +33,7 @@ def hot_seat_game(seed: int) -> GameRecord:
     """A random game played as the hot-seat app offers the seats: a simultaneous
     decision (the discards, the bid) is finished seat by seat, the seat that
     acted last going on while it has a command (GameHost.side_to_act)."""
-    from sekigahara_tui.host import GameHost
+    from sekigahara_tui.hosting.host import GameHost
 
     chooser = random.Random(f"hot-seat/{seed}")
     host = GameHost.new(seed)

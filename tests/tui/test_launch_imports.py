@@ -22,7 +22,7 @@ DEFERRED = (
     "rules.record",
     "rules.state",
     "rules.surface",
-    "sekigahara_tui.host",
+    "sekigahara_tui.hosting.host",
     "sekigahara_tui.local",
     "sekigahara_tui.versus",
     "sekigahara_tui.screens.game",

@@ -8,7 +8,7 @@ import random
 from rules.engine import legal_commands
 from rules.sides import BOTH_SIDES, Side
 from rules.view import spectator_view, view
-from sekigahara_tui.host import GameHost
+from sekigahara_tui.hosting.host import GameHost
 from sekigahara_tui.widgets.hand import hand_caption
 from sekigahara_tui.widgets.public import public_text
 

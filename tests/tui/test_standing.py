@@ -17,7 +17,7 @@ from rules.selfplay import random_game
 from rules.sides import BOTH_SIDES, Side
 from rules.state import OFF_MAP
 from rules.victory import victory_points
-from sekigahara_tui.host import GameHost
+from sekigahara_tui.hosting.host import GameHost
 from sekigahara_tui.net.protocol import State, decode_host_message, encode
 from sekigahara_tui.screens.info import week_plots, weekly_figures
 from sekigahara_tui.standing import weekly_standing

@@ -9,7 +9,7 @@ from rules.notation import format_command
 from rules.sides import Side
 from rules.state import DecisionKind
 from sekigahara_tui.bots.base import make_bot
-from sekigahara_tui.host import GameHost
+from sekigahara_tui.hosting.host import GameHost
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.versus_dialog import VersusDialog
 from sekigahara_tui.versus import VersusTable

@@ -86,8 +86,8 @@ async def collect_young_generation(every: float = YOUNG_COLLECTION_EVERY, sleep=
 
 def run_serve(args: argparse.Namespace) -> int:
     from sekigahara_tui.club.serve import ClubError, serve
-    from sekigahara_tui.net.hosting import HostingError, parse_listen
-    from sekigahara_tui.net.store import StoreError
+    from sekigahara_tui.net.host_command import HostingError, parse_listen
+    from sekigahara_tui.hosting.store import StoreError
 
     try:
         listen = parse_listen(args.listen) if args.listen else None
@@ -119,7 +119,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def run_member(args: argparse.Namespace) -> int:
     from rules.surface import printable_path
-    from sekigahara_tui.club import members
+    from sekigahara_tui.hosting import members
 
     try:
         if args.member_command == "add":
@@ -131,7 +131,7 @@ def run_member(args: argparse.Namespace) -> int:
             new = members.add(args.data, args.name, text)
             print(f"{args.name}: {new} key{'s' if new != 1 else ''} added")
         elif args.member_command == "web-token":
-            from sekigahara_tui.club.web_front import issue_web_token
+            from sekigahara_tui.hosting.web_tokens import issue_web_token
 
             if not members.is_member(args.data, args.name):
                 return _fail("sekigahara member web-token", f"{args.name}: no such member", 1)
@@ -154,7 +154,7 @@ def club_client_for(args: argparse.Namespace):
 
     if args.connect is not None:  # over TCP: the member's token (`member web-token`), never on the command line
         from sekigahara_tui.club.client import TOKEN_ENV
-        from sekigahara_tui.net.hosting import HostingError, parse_listen
+        from sekigahara_tui.net.host_command import HostingError, parse_listen
 
         token = os.environ.get(TOKEN_ENV)
         if args.member is None or args.data is not None or not token:

@@ -47,7 +47,7 @@ SESSION_ENV = "SEKIGAHARA_SESSION"
 TOKEN_ENV = "SEKIGAHARA_TOKEN"  # a member's token, for `sekigahara club --connect HOST:PORT --member NAME`
 REPLY_TIMEOUT = 30.0
 # A quiet lobby connection pings this often: the club reaps connections
-# silent for 45 s (net/server.py REAP_AFTER).
+# silent for 45 s (hosting/game_server.py REAP_AFTER).
 PING_EVERY = 15.0
 
 

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Callable
 
 from rules.surface import printable_path
-from sekigahara_tui.club.members import STORE_FILE, MemberError, open_members, prepare_data_dir
-from sekigahara_tui.club.server import ClubServer, load_secret
+from sekigahara_tui.hosting.members import STORE_FILE, MemberError, open_members, prepare_data_dir
+from sekigahara_tui.hosting.club_server import ClubServer, load_secret
 from sekigahara_tui.net.locations import MAX_SOCKET_PATH, HostLock, LocationError, runtime_dir, short_name, write_private
-from sekigahara_tui.net.store import Store
+from sekigahara_tui.hosting.store import Store
 
 ADDRESS_FILE = "club.json"
 SOCKET_FILE = "club.sock"

@@ -39,7 +39,7 @@ from typing import Any
 
 import asyncssh
 
-from sekigahara_tui.club.members import member_for_key
+from sekigahara_tui.hosting.members import member_for_key
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 MIN_WIDTH, MIN_HEIGHT = 80, 24

@@ -14,20 +14,16 @@ server process, over a Unix socket in a private directory whose path the app
 gets as SEKIGAHARA_SIGN_IN. A good token gets a club session
 (club.open_session) handed back; the secret never leaves the server's files
 but as its hash. Tokens come from `sekigahara member web-token NAME`
-(issue_web_token) and are kept in DATA_DIR/web_tokens as scrypt hashes (0600).
+(hosting/web_tokens.py, issue_web_token) and are kept in DATA_DIR/web_tokens as scrypt hashes (0600).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import inspect
 import json
 import logging
 import os
-import re
-import secrets
 import shlex
 import shutil
 import sys
@@ -41,14 +37,12 @@ from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
+from sekigahara_tui.hosting import web_tokens
+
 log = logging.getLogger("sekigahara.web")
 
-WEB_TOKENS_NAME = "web_tokens"
 SIGN_IN_ENV = "SEKIGAHARA_SIGN_IN"
 SESSION_STOP_GRACE = 5.0  # seconds a browser session's app has to quit before it is killed
-FAILED_SIGN_IN_DELAY = 1.0  # seconds a wrong name or token waits before its answer
-_MEMBER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
-_SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 
 # The page: textual-serve's own template less its web font from the internet.
 PAGE = """<!DOCTYPE html>
@@ -96,56 +90,6 @@ def default_child_command() -> list[str]:
     return [sys.executable, "-m", "sekigahara_tui", "club", "--web-sign-in"]
 
 
-# --- web tokens ------------------------------------------------------------
-
-
-def _hash(token: str, salt: bytes) -> bytes:
-    return hashlib.scrypt(token.encode("utf-8"), salt=salt, dklen=32, **_SCRYPT)
-
-
-def _read_tokens(data_dir: Path) -> dict[str, tuple[bytes, bytes]]:
-    try:
-        text = (Path(data_dir) / WEB_TOKENS_NAME).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    tokens = {}
-    for line in text.splitlines():
-        fields = line.split()
-        if len(fields) == 4 and fields[1] == "scrypt":
-            try:
-                tokens[fields[0]] = (bytes.fromhex(fields[2]), bytes.fromhex(fields[3]))
-            except ValueError:
-                continue
-    return tokens
-
-
-def issue_web_token(data_dir: Path, member: str) -> str:
-    """A new web token for member (replacing any earlier one); only its hash is kept."""
-    if not _MEMBER_NAME.fullmatch(member):
-        raise ValueError(f"not a member name: {member!r}")
-    token = secrets.token_urlsafe(15)
-    salt = secrets.token_bytes(16)
-    tokens = _read_tokens(data_dir)
-    tokens[member] = (salt, _hash(token, salt))
-    path = Path(data_dir) / WEB_TOKENS_NAME
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        for name, (salt_bytes, digest) in sorted(tokens.items()):
-            out.write(f"{name} scrypt {salt_bytes.hex()} {digest.hex()}\n")
-    os.replace(temporary, path)
-    return token
-
-
-def check_web_token(data_dir: Path, member: str, token: str) -> bool:
-    entry = _read_tokens(data_dir).get(member)
-    if entry is None or not token or len(token) > 200:
-        _hash("x" * 20, b"\0" * 16)  # the same work whether or not the name is known
-        return False
-    salt, digest = entry
-    return hmac.compare_digest(_hash(token, salt), digest)
-
-
 # --- the sign-in service ---------------------------------------------------
 
 
@@ -180,11 +124,11 @@ class SignInService:
             member, token = request["member"], request["token"]
         except (ValueError, KeyError, TypeError):
             return {"error": "a malformed sign-in request"}
-        if not (isinstance(member, str) and isinstance(token, str) and _MEMBER_NAME.fullmatch(member)):
-            await asyncio.sleep(FAILED_SIGN_IN_DELAY)
+        if not (isinstance(member, str) and isinstance(token, str) and web_tokens.MEMBER_NAME.fullmatch(member)):
+            await asyncio.sleep(web_tokens.FAILED_SIGN_IN_DELAY)
             return {"error": "That name and token do not match."}
-        if not await asyncio.to_thread(check_web_token, self.data_dir, member, token):
-            await asyncio.sleep(FAILED_SIGN_IN_DELAY)
+        if not await asyncio.to_thread(web_tokens.check_web_token, self.data_dir, member, token):
+            await asyncio.sleep(web_tokens.FAILED_SIGN_IN_DELAY)
             return {"error": "That name and token do not match."}
         try:
             session = self.club.open_session(member)

@@ -130,7 +130,7 @@ class GameHost:
 
     def propose(self, command: Command) -> Step:
         """The step `command` would make, without making it: a networked host
-        stores the command before the game changes (net/server.py). An illegal
+        stores the command before the game changes (hosting/game_server.py). An illegal
         command raises IllegalCommand."""
         before = self.state
         after, events = apply(before, command)

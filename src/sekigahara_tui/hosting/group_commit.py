@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
 
-from sekigahara_tui.net.store import Action, Store, StoreError
+from sekigahara_tui.hosting.store import Action, Store, StoreError
 
 Committed = Callable[[int], None]  # called with the action's version once it is on disk
 

@@ -34,8 +34,8 @@ from sekigahara_tui.net.locations import (
     token_path,
     write_private,
 )
-from sekigahara_tui.net.server import DEFAULT_GRACE, DEFAULT_IDLE_TIMEOUT, GameServer, SeatAccess, result_text
-from sekigahara_tui.net.store import Store, starting_record
+from sekigahara_tui.hosting.game_server import DEFAULT_GRACE, DEFAULT_IDLE_TIMEOUT, GameServer, SeatAccess, result_text
+from sekigahara_tui.hosting.store import Store, starting_record
 
 
 class HostingError(Exception):

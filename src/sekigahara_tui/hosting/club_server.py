@@ -1,6 +1,6 @@
 """The club server: one asyncio process holding many games (docs/club.md).
 
-It is a GameServer (net/server.py: commit before acknowledging, one
+It is a GameServer (hosting/game_server.py: commit before acknowledging, one
 connection per seat, stale and duplicate messages) with more to say:
 
 - games are loaded from the store on first use (a hello, a lobby that needs
@@ -13,7 +13,7 @@ connection per seat, stale and duplicate messages) with more to say:
 - a seat played by "computer" is decided in this process by the heuristic bot,
   through the same commit-then-broadcast path as a client's command.
 
-Server side: it reaches the engine only through GameHost (host.py).
+Server side: it reaches the engine only through GameHost (hosting/host.py).
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ from rules.notation import format_command
 from rules.surface import BOTH_SIDES, Event, Side, default_components, printable
 from rules.view import events_for
 from sekigahara_tui.bots.driver import BotPlayer, level_player
-from sekigahara_tui.club import members
-from sekigahara_tui.club.members import COMPUTER
+from sekigahara_tui.hosting import members, web_tokens
+from sekigahara_tui.hosting.members import COMPUTER
 from sekigahara_tui.club.protocol import (
     MAX_LISTED,
     ClubHello,
@@ -58,10 +58,10 @@ from sekigahara_tui.club.protocol import (
     lobby_key,
 )
 from sekigahara_tui.club.protocol import encode as club_encode
-from sekigahara_tui.club.sessions import Sessions
+from sekigahara_tui.hosting.sessions import Sessions
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION, GameOver, Hello, Ping, Pong, Refused, State, Welcome, encode_state
-from sekigahara_tui.net.server import REAP_AFTER, Connection, GameServer, HostedGame, SeatAccess, result_text
-from sekigahara_tui.net.store import Action, GameSummary, Store, StoreError
+from sekigahara_tui.hosting.game_server import REAP_AFTER, Connection, GameServer, HostedGame, SeatAccess, result_text
+from sekigahara_tui.hosting.store import Action, GameSummary, Store, StoreError
 
 DEFAULT_EVICT_AFTER = 5 * 60.0
 # A member's lobby connections are pushed at most one lobby_changed per this
@@ -404,16 +404,14 @@ class ClubServer(GameServer):
     async def _sign_in_with_token(self, connection: Connection, member: str, token: str) -> None:
         """The token is checked like the web front's (scrypt, in a thread: the
         games go on meanwhile); a wrong one is answered late and closes."""
-        from sekigahara_tui.club.web_front import FAILED_SIGN_IN_DELAY, check_web_token
-
-        good = await asyncio.to_thread(check_web_token, self.data_dir, member, token)
+        good = await asyncio.to_thread(web_tokens.check_web_token, self.data_dir, member, token)
         if connection.session is None or connection.writer.is_closing():
             return
         if good and members.is_member(self.data_dir, member):
             connection.session = LobbySession(member)
             self._send(connection, ClubWelcome(PROTOCOL_VERSION, member))
             return
-        await asyncio.sleep(FAILED_SIGN_IN_DELAY)
+        await asyncio.sleep(web_tokens.FAILED_SIGN_IN_DELAY)
         connection.send(Refused(None, "not-authorised", "that member's name and token do not match"))
         connection.writer.close()
 
@@ -437,7 +435,7 @@ class ClubServer(GameServer):
 
     def _send_spectator_state(self, connection: Connection, game: HostedGame) -> None:
         # The spectators' chair: its view and events are made and encoded once
-        # per change for every spectator (net/server.py, Chair).
+        # per change for every spectator (hosting/game_server.py, Chair).
         host = game.host
         chair = self._chair(game, None)
         first = min(connection.synced, host.step_count)

@@ -38,7 +38,7 @@ from rules.sides import Side
 from rules.state import GameState
 from rules.view import PlayerView
 from rules.untrusted import printable
-from sekigahara_tui.host import GameHost
+from sekigahara_tui.hosting.host import GameHost
 from sekigahara_tui.net.protocol import (
     MAX_CLIENT_LINE,
     PROTOCOL_VERSION,
@@ -62,8 +62,8 @@ from sekigahara_tui.net.protocol import (
     notation,
     read_line,
 )
-from sekigahara_tui.net.group_commit import GroupCommit
-from sekigahara_tui.net.store import Action, GameInfo, Store, StoreError, commands_standing, record_of
+from sekigahara_tui.hosting.group_commit import GroupCommit
+from sekigahara_tui.hosting.store import Action, GameInfo, Store, StoreError, commands_standing, record_of
 
 # Clients ping every PING_INTERVAL seconds (client.py); three missed pings and
 # the connection is taken for dead.
@@ -187,7 +187,7 @@ class GameServer:
     def add_game(self, game_id: str, seats: dict[Side, SeatAccess]) -> HostedGame:
         """Load a game from the store and replay it (StoreError, RecordError)."""
         info, actions = self.store.load_game(game_id)
-        # A host of many games keeps only the states undo may need (host.py).
+        # A host of many games keeps only the states undo may need (hosting/host.py).
         host = GameHost.from_record(record_of(info, actions), keep_states=False)
         game = HostedGame(info, host, actions, dict(seats), {}, {})
         for version, action in enumerate(actions, start=1):

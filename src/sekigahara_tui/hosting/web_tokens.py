@@ -1,0 +1,66 @@
+"""Web tokens: what a member types in the browser's sign-in (with their name).
+Only a salted scrypt hash of each is kept, in the club's data directory
+(`web_tokens`, 0600, replaced atomically); `sekigahara member web-token NAME`
+issues one. The web front end's sign-in service checks them in the server's
+process, before any client process is started for the member."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+import secrets
+from pathlib import Path
+
+WEB_TOKENS_NAME = "web_tokens"
+FAILED_SIGN_IN_DELAY = 1.0  # seconds a wrong name or token waits before its answer
+MEMBER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
+_SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+
+
+def _hash(token: str, salt: bytes) -> bytes:
+    return hashlib.scrypt(token.encode("utf-8"), salt=salt, dklen=32, **_SCRYPT)
+
+
+def _read_tokens(data_dir: Path) -> dict[str, tuple[bytes, bytes]]:
+    try:
+        text = (Path(data_dir) / WEB_TOKENS_NAME).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    tokens = {}
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) == 4 and fields[1] == "scrypt":
+            try:
+                tokens[fields[0]] = (bytes.fromhex(fields[2]), bytes.fromhex(fields[3]))
+            except ValueError:
+                continue
+    return tokens
+
+
+def issue_web_token(data_dir: Path, member: str) -> str:
+    """A new web token for member (replacing any earlier one); only its hash is kept."""
+    if not MEMBER_NAME.fullmatch(member):
+        raise ValueError(f"not a member name: {member!r}")
+    token = secrets.token_urlsafe(15)
+    salt = secrets.token_bytes(16)
+    tokens = _read_tokens(data_dir)
+    tokens[member] = (salt, _hash(token, salt))
+    path = Path(data_dir) / WEB_TOKENS_NAME
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        for name, (salt_bytes, digest) in sorted(tokens.items()):
+            out.write(f"{name} scrypt {salt_bytes.hex()} {digest.hex()}\n")
+    os.replace(temporary, path)
+    return token
+
+
+def check_web_token(data_dir: Path, member: str, token: str) -> bool:
+    entry = _read_tokens(data_dir).get(member)
+    if entry is None or not token or len(token) > 200:
+        _hash("x" * 20, b"\0" * 16)  # the same work whether or not the name is known
+        return False
+    salt, digest = entry
+    return hmac.compare_digest(_hash(token, salt), digest)
