@@ -17,7 +17,6 @@ from sekigahara_tui.club.client import ClubClient
 from sekigahara_tui.hosting.club_server import ClubServer, load_secret
 from sekigahara_tui.bots.driver import RandomBot
 from sekigahara_tui.hosting.store import Store
-from tui.screen_text import screen_text
 
 TIMEOUT = 60.0
 
@@ -79,13 +78,3 @@ def short_tmp() -> Path:
     os.chmod(directory, 0o700)
     return directory
 
-
-UNTIL = 20.0  # seconds a screen test waits for what it expects
-
-
-async def until(pilot, predicate, what: str) -> None:
-    """Wait until predicate() holds, failing with the screen after UNTIL seconds."""
-    deadline = time.monotonic() + UNTIL
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}: {screen_text(pilot.app)[-800:]}"
-        await pilot.pause(0.02)

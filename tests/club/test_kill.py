@@ -5,7 +5,6 @@ or doubled, and SQLite's integrity check is ok."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sqlite3
 import subprocess

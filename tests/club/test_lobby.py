@@ -13,7 +13,7 @@ from rules.sides import Side
 from sekigahara_tui.club.client import ClubClient, ClubRefused
 from sekigahara_tui.bots.driver import RandomBot
 from sekigahara_tui.net.client import Client
-from sekigahara_tui.hosting.store import commands_standing, record_of
+from sekigahara_tui.hosting.store import record_of
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 

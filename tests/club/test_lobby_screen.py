@@ -3,7 +3,7 @@ member, starts a game against the computer, and plays a move in it."""
 
 from __future__ import annotations
 
-from club_helpers import until
+from tui.driving import until
 from rules.surface import DecisionKind
 from sekigahara_tui.app import SekigaharaApp
 from sekigahara_tui.screens.lobby import ClubGameScreen, LobbyScreen

@@ -4,7 +4,7 @@ else's game x is not shown and does nothing."""
 
 from __future__ import annotations
 
-from club_helpers import until
+from tui.driving import until
 from rules.sides import Side
 from sekigahara_tui.app import SekigaharaApp
 from sekigahara_tui.screens.dialogs import ConfirmDialog

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import time
+
 from textual import events
 from textual.pilot import Pilot
 
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import BattleSummaryScreen, HandOverScreen
 from sekigahara_tui.widgets.prompt import PromptPanel
+from tui.screen_text import screen_text
 
 
 async def take_seat(pilot: Pilot) -> GameScreen:
@@ -82,3 +85,14 @@ async def press_at_once(pilot, *keys: str) -> None:
     for key in keys:
         pilot.app.post_message(events.Key(*KEYS.get(key, (key, key))))
     await pilot.pause()
+
+
+UNTIL = 20.0  # seconds a screen test waits for what it expects: a failure, not a timing
+
+
+async def until(pilot: Pilot, predicate, what: str) -> None:
+    """Wait until predicate() holds, failing with the screen after UNTIL seconds."""
+    deadline = time.monotonic() + UNTIL
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}: {screen_text(pilot.app)[-800:]}"
+        await pilot.pause(0.02)

@@ -5,23 +5,11 @@ typed right after it (a double tap) is ignored: no choice unseen."""
 
 from __future__ import annotations
 
-import time
 
 import pytest
 from rules.sides import Side
 from sekigahara_tui.screens.info import HandOverScreen
-from tui.driving import choice_notations, press_at_once, type_command
-from tui.screen_text import screen_text
-
-UNTIL = 20.0  # seconds: a failure, not a timing
-
-
-async def until(pilot, predicate, what: str) -> None:
-    """Wait until predicate() holds, failing after UNTIL seconds."""
-    deadline = time.monotonic() + UNTIL
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}: {screen_text(pilot.app)[-800:]}"
-        await pilot.pause(0.02)
+from tui.driving import choice_notations, press_at_once, type_command, until
 
 
 def given(screen) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -18,20 +17,9 @@ from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import DecisionHelpScreen, HandOverScreen
 from sekigahara_tui.widgets.hand import HandPanel
 from sekigahara_tui.widgets.prompt import PromptPanel
-from tui.driving import choose, take_seat, type_command
+from tui.driving import choose, take_seat, type_command, until
 from tui.positions import record_until
 from tui.screen_text import screen_text
-
-
-UNTIL = 20.0  # seconds: a failure, not a timing
-
-
-async def until(pilot, predicate, what: str) -> None:
-    """Wait until predicate() holds, failing after UNTIL seconds."""
-    deadline = time.monotonic() + UNTIL
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}: {screen_text(pilot.app)[-800:]}"
-        await pilot.pause(0.02)
 
 
 def hidden_names(state, viewer: Side) -> set[str]:
