@@ -88,3 +88,30 @@ async def test_the_log_written_before_the_tab_is_shown_is_wrapped_to_the_panel(m
         width = log.scrollable_content_region.width
         assert log.lines and all(len(strip.text.rstrip()) <= width for strip in log.lines)
         assert "".join("".join(log._texts).split()) == "".join("".join(shown(log)).split())
+
+
+async def test_lines_added_while_the_log_was_shown_then_hidden_wrap_to_the_panel_when_it_shows_again(make_app):
+    """Issue 27, fault 1: in hot seat Tokugawa's Log tab was shown, then Ishida's
+    screen (Hand tab) hid it; every line added meanwhile was wrapped at one
+    column, one character a row, for the rest of the session."""
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        tabs = screen.query_one(TabbedContent)
+        tabs.active = "log-tab"
+        await pilot.pause()
+        log = screen.query_one(LogPanel)
+        width = log.scrollable_content_region.width
+        log.clear()
+        log.add_line(a_line(60, 1))
+        tabs.active = "hand-tab"
+        await pilot.pause()
+        assert log.scrollable_content_region.width == 0  # hidden: what the old code wrapped at
+        hidden = [a_line(length, seed) for seed, length in enumerate([33, 77, 120], start=2)]
+        for line in hidden:
+            log.add_line(line)
+        tabs.active = "log-tab"
+        await pilot.pause()
+        assert log.scrollable_content_region.width == width
+        assert_whole(" ".join([a_line(60, 1), *hidden]), shown(log), width)
+        assert len(shown(log)) <= sum(-(-len(line) // width) + 1 for line in [a_line(60, 1), *hidden])

@@ -20,7 +20,8 @@ class LogPanel(RichLog):
         # min_width=1: RichLog would otherwise wrap at 78 columns and the panel cut the rest.
         super().__init__(wrap=True, markup=False, max_lines=MAX_LINES, min_width=1, **kwargs)
         self._texts: deque[str] = deque(maxlen=MAX_LINES)
-        self._wrapped_at = 0
+        self._wrapped_at = 0  # the width the lines are wrapped at (0: not yet)
+        self._unwritten = False  # lines were added while hidden
 
     def add(self, events: list[Event], side: Side, neutral: bool = False) -> None:
         """Lines as `side` sees them, or (neutral: a spectator, who plays
@@ -30,20 +31,29 @@ class LogPanel(RichLog):
 
     def add_line(self, text: str) -> None:
         self._texts.append(text)
+        if self._size_known and self.scrollable_content_region.width <= 0:
+            # Hidden (another tab, or another seat's screen in hot seat): written
+            # now it would wrap at one column; it is written when the panel shows.
+            self._unwritten = True
+            return
         self.write(text)
 
     def clear(self) -> RichLog:
         self._texts.clear()
+        self._unwritten = False
         return super().clear()
 
     def on_resize(self, event: events.Resize) -> None:
         width = self.scrollable_content_region.width
-        if width == self._wrapped_at:
+        if width <= 0:
+            return  # hidden: the lines keep the width they were wrapped at
+        if width == self._wrapped_at and not self._unwritten:
             return
         first = not self._wrapped_at
         self._wrapped_at = width
-        if first or not self._size_known:
+        if (first and not self._unwritten) or not self._size_known:
             return  # RichLog writes its deferred lines at the first size it learns
+        self._unwritten = False
         texts = list(self._texts)
         super().clear()
         for text in texts:
