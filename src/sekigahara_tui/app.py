@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from rich.console import Console
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -47,6 +47,12 @@ class SekigaharaApp(App[None]):
         # Against the computer: its moves at once until the player decides (shown only there).
         Binding("ctrl+f", "skip_ahead", "Skip", id="app.skip", priority=True),
     ]
+    # Textual's own palette entries that are no part of the game (issue 27, 15):
+    # a screenshot file, and a panel maximised out of the game's layout.
+    NOT_IN_THE_PALETTE = frozenset({"Screenshot", "Maximize", "Minimize"})
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        return (c for c in super().get_system_commands(screen) if c.title not in self.NOT_IN_THE_PALETTE)
 
     def __init__(
         self,

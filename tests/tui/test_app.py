@@ -124,3 +124,17 @@ async def test_8_6_a_loyalty_challenge_through_the_battle_view(make_app, tmp_pat
         for event in events:
             if screen.seat in event.visible_to():
                 assert describe(event, screen.seat) in log
+
+
+async def test_the_palette_offers_no_screenshot_or_maximize_only_the_game_s_and_quit(make_app):
+    """Issue 27, 15: Textual's Screenshot and Maximize do not belong in the game's palette."""
+    from tui.driving import take_seat
+
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        screen.query_one("#choices").focus()  # a focused widget is what Maximize would offer
+        await pilot.pause()
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert "Quit" in titles
+        assert not {"Screenshot", "Maximize", "Minimize"} & set(titles), titles
