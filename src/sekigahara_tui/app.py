@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 from rich.console import Console
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -91,7 +92,27 @@ class SekigaharaApp(App[None]):
             return MenuScreen()
         return super().get_default_screen()
 
+    async def on_event(self, event: events.Event) -> None:
+        await super().on_event(event)
+        if isinstance(event, events.Resize):  # the App's own handler stops it before on_resize
+            self.call_after_refresh(self.fit_the_terminal)
+
+    def fit_the_terminal(self) -> None:
+        """Below 80x24, a screen says the terminal is too small (and what is
+        needed) over whatever shows; large enough again, it goes."""
+        from sekigahara_tui.screens.too_small import TooSmallScreen, too_small
+
+        top = self.screen
+        if too_small(self.size):
+            if isinstance(top, TooSmallScreen):
+                top.show_size(self.size)
+            elif not any(isinstance(screen, TooSmallScreen) for screen in self.screen_stack):
+                self.push_screen(TooSmallScreen())
+        elif isinstance(top, TooSmallScreen):
+            top.dismiss()
+
     def on_mount(self) -> None:
+        self.call_after_refresh(self.fit_the_terminal)  # started in a small terminal
         if self._web_sign_in is not None:
             from sekigahara_tui.screens.sign_in import SignInScreen
 

@@ -138,3 +138,34 @@ async def test_the_palette_offers_no_screenshot_or_maximize_only_the_game_s_and_
         titles = [command.title for command in app.get_system_commands(app.screen)]
         assert "Quit" in titles
         assert not {"Screenshot", "Maximize", "Minimize"} & set(titles), titles
+
+
+async def test_below_80x24_the_screen_says_the_terminal_is_too_small_and_the_game_comes_back(make_app):
+    """Issue 27, fault 6: at 60x20 the choices shrank to a line with no word why."""
+    from sekigahara_tui.screens.game import GameScreen
+    from sekigahara_tui.screens.too_small import TooSmallScreen
+    from tui.driving import take_seat
+    from tui.screen_text import screen_text
+
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = await take_seat(pilot)
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        assert "This terminal is 60x20: Sekigahara needs at least 80x24." in " ".join(screen_text(app).split())
+        await pilot.resize_terminal(79, 30)
+        await pilot.pause()
+        assert "is 79x30" in " ".join(screen_text(app).split())
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert app.screen is game and len([s for s in app.screen_stack if isinstance(s, TooSmallScreen)]) == 0
+
+
+async def test_a_game_started_in_a_small_terminal_says_so_at_once(make_app):
+    from sekigahara_tui.screens.too_small import TooSmallScreen
+
+    app = make_app(seed=1)
+    async with app.run_test(size=(70, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
