@@ -142,7 +142,6 @@ async def test_the_palette_offers_no_screenshot_or_maximize_only_the_game_s_and_
 
 async def test_below_80x24_the_screen_says_the_terminal_is_too_small_and_the_game_comes_back(make_app):
     """Issue 27, fault 6: at 60x20 the choices shrank to a line with no word why."""
-    from sekigahara_tui.screens.game import GameScreen
     from sekigahara_tui.screens.too_small import TooSmallScreen
     from tui.driving import take_seat
     from tui.screen_text import screen_text

@@ -16,7 +16,7 @@ from rules.state import DecisionKind
 from rules.surface import Muster, default_components, places
 from sekigahara_tui.local import LocalTable
 from sekigahara_tui.map_layout import load_layout
-from sekigahara_tui.screens.game import movement_lines
+from sekigahara_tui.widgets.location_info import movement_lines
 from sekigahara_tui.screens.info import GameOverScreen, HandOverScreen, week_plots, weekly_figures
 from sekigahara_tui.widgets.map_panel import MapCanvas, MapPanel, label_pieces, label_text, legal_locations
 from tui.driving import take_seat, type_command

@@ -54,7 +54,7 @@ from sekigahara_tui.screens.info import (
 from sekigahara_tui.widgets.battle import BattlePanel
 from sekigahara_tui.widgets.hand import HandPanel
 from sekigahara_tui.widgets.log import LogPanel
-from sekigahara_tui.widgets.location_info import LocationInfo, movement_lines  # noqa: F401 (movement_lines: tests)
+from sekigahara_tui.widgets.location_info import LocationInfo
 from sekigahara_tui.widgets.map_panel import MapPanel
 from sekigahara_tui.widgets.prompt import PromptPanel
 from sekigahara_tui.widgets.public import PublicPanel
