@@ -83,7 +83,12 @@ COUNTED = ("killed", "survived", "no tests", "timeout", "suspicious")
 
 
 def all_modules() -> list[str]:
-    return sorted(p.stem for p in SOURCE.glob("*.py") if p.stem != "__init__")
+    """Modules of src/rules as dotted names below it: "movement", "infra.record"."""
+    return sorted(
+        ".".join(p.relative_to(SOURCE).with_suffix("").parts)
+        for p in SOURCE.rglob("*.py")
+        if p.stem != "__init__" and "__pycache__" not in p.parts
+    )
 
 
 def status(exit_code: int | None) -> str:
@@ -92,7 +97,7 @@ def status(exit_code: int | None) -> str:
 
 def read_results(module: str) -> dict[str, str] | None:
     """Mutant name -> status for one module, from mutmut's meta file."""
-    meta = MUTANTS / f"{module}.py.meta"
+    meta = MUTANTS / (module.replace(".", "/") + ".py.meta")
     if not meta.exists():
         return None
     data = json.loads(meta.read_text(encoding="utf-8"))
@@ -137,7 +142,7 @@ def rate(counts: Counter) -> str:
 
 
 def print_table(modules: list[str], survivors: bool, diff: bool) -> None:
-    header = f"{'module':<16}{'mutants':>8}{'killed':>8}{'survived':>9}{'no tests':>9}{'timeout':>8}{'suspic.':>8}{'unchecked':>10}{'kill %':>8}"
+    header = f"{'module':<24}{'mutants':>8}{'killed':>8}{'survived':>9}{'no tests':>9}{'timeout':>8}{'suspic.':>8}{'unchecked':>10}{'kill %':>8}"
     print(header)
     print("-" * len(header))
     total: Counter = Counter()
@@ -145,13 +150,13 @@ def print_table(modules: list[str], survivors: bool, diff: bool) -> None:
     for module in modules:
         results = read_results(module)
         if results is None:
-            print(f"{module:<16}  (no mutmut results: not mutated or not run)")
+            print(f"{module:<24}  (no mutmut results: not mutated or not run)")
             continue
         counts = Counter(results.values())
         total += counts
         total["mutants"] += len(results)
         print(
-            f"{module:<16}{len(results):>8}{counts['killed']:>8}{counts['survived']:>9}"
+            f"{module:<24}{len(results):>8}{counts['killed']:>8}{counts['survived']:>9}"
             f"{counts['no tests']:>9}{counts['timeout']:>8}{counts['suspicious']:>8}"
             f"{counts['not checked']:>10}{rate(counts):>8}"
         )
@@ -160,7 +165,7 @@ def print_table(modules: list[str], survivors: bool, diff: bool) -> None:
         )
     print("-" * len(header))
     print(
-        f"{'TOTAL':<16}{total['mutants']:>8}{total['killed']:>8}{total['survived']:>9}"
+        f"{'TOTAL':<24}{total['mutants']:>8}{total['killed']:>8}{total['survived']:>9}"
         f"{total['no tests']:>9}{total['timeout']:>8}{total['suspicious']:>8}"
         f"{total['not checked']:>10}{rate(total):>8}"
     )

@@ -12,9 +12,9 @@ protocol.encode_state, byte for byte as the host does. Prints:
 - the largest whole-game `state` (a seat that reconnects holding nothing:
   every event from step 0, as at any step of the game), with its step
   count; per game, median and max; and, at the largest's bytes per step,
-  what a game of rules.record.MAX_COMMANDS commands would send;
+  what a game of rules.infra.record.MAX_COMMANDS commands would send;
 - steps per game, median and max;
-- the game records (rules.record, as a save holds them): commands per
+- the game records (rules.infra.record, as a save holds them): commands per
   game, the longest command, the largest record, against the record caps;
 - a client's lines: a hello as `sekigahara host` hands out seats (a 12-
   character game id, a 32-character token) and the longest submit allowed
@@ -39,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from rules.record import MAX_COMMAND_LENGTH, MAX_COMMANDS, MAX_RECORD_BYTES, new_record, record_to_json  # noqa: E402
+from rules.infra.record import MAX_COMMAND_LENGTH, MAX_COMMANDS, MAX_RECORD_BYTES, new_record, record_to_json  # noqa: E402
 from rules.sides import BOTH_SIDES  # noqa: E402
 from sekigahara_tui.hosting.host import GameHost  # noqa: E402
 from sekigahara_tui.net.protocol import (  # noqa: E402

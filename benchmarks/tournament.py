@@ -36,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from rules.record import save_record  # noqa: E402
+from rules.infra.record import save_record  # noqa: E402
 from sekigahara_tui.bots.base import LEVELS  # noqa: E402
 from sekigahara_tui.bots.play import play_game  # noqa: E402
 

@@ -10,7 +10,7 @@ from attrs import evolve
 from rules.arrival import has_enemy_units
 from rules.commands import BeginMove, Step
 from rules.engine import start_game
-from rules.selfplay import random_game
+from rules.infra.selfplay import random_game
 from rules.sides import Side
 from rules.state import BAG, GameState, SideCards, with_positions
 

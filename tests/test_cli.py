@@ -2,7 +2,7 @@
 
 import json
 
-from rules.record import new_record, record_to_json, save_record
+from rules.infra.record import new_record, record_to_json, save_record
 from helpers import peaceful_game
 from sekigahara_tui.cli import main
 

@@ -8,7 +8,7 @@ import stat
 import pytest
 
 from rules.notation import parse_command
-from rules.record import load_record, new_record, position_record, save_record
+from rules.infra.record import load_record, new_record, position_record, save_record
 from sekigahara_tui.app import SekigaharaApp
 from sekigahara_tui.cli import main
 from sekigahara_tui.hosting.host import GameHost

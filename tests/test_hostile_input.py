@@ -23,9 +23,9 @@ from hostile.corpus import (
     write_hostile_names,
     write_special,
 )
-from rules import record as record_module
-from rules import untrusted
-from rules.record import MAX_RECORD_BYTES, RecordError, load_record
+from rules.infra import record as record_module
+from rules.infra import untrusted
+from rules.infra.record import MAX_RECORD_BYTES, RecordError, load_record
 
 COMMITTED = sorted(RECORDS.glob("*.json"))
 

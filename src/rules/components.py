@@ -3,7 +3,7 @@
 `data/` holds four TOML files that encode the component manifest
 (shared design doc components.md): `map.toml`, `blocks.toml`, `cards.toml` and
 `setup.toml`. `load_components` reads them, structures them with a strict cattrs
-converter, checks them (rules.component_loader), and returns one frozen
+converter, checks them (rules.infra.component_loader), and returns one frozen
 `Components` object that the engine refers to by id. Every problem in the data
 raises `ComponentDataError` naming the file, the entry and what is wrong.
 """
@@ -406,8 +406,8 @@ def default_components() -> Components:
 
 def load_components(data_dir: Path | Traversable | str | None = None) -> Components:
     """Load and check the four data files; None loads the packaged data
-    (the reading and checking are rules.component_loader's)."""
-    from rules.component_loader import load  # it builds this module's classes
+    (the reading and checking are rules.infra.component_loader's)."""
+    from rules.infra.component_loader import load  # it builds this module's classes
 
     return load(data_dir)
 

@@ -46,7 +46,7 @@ from rules.events import CombatEnded, Event, Overrun, PieceLost
 from rules.pair import Pair
 from rules.sides import BOTH_SIDES, Side
 from rules.state import DecisionKind, Deployment, GameResult, MovementOption, Phase, StackMove, Turn
-from rules.untrusted import printable, printable_path
+from rules.infra.untrusted import printable, printable_path
 from rules.victory import HIDEYORI_CAPTURED, ISHIDA_ELIMINATED, TOKUGAWA_ELIMINATED
 from rules.view import BattleView, CombatView, DiscView, MovementView, PlayerView
 

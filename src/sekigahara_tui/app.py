@@ -13,7 +13,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from rules.untrusted import printable_path
+from rules.infra.untrusted import printable_path
 from sekigahara_tui.crash_log import CrashLog, data_dir
 from sekigahara_tui.screens.menu import MenuScreen
 

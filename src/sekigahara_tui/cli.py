@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rules.sides import BOTH_SIDES, Side
-from rules.untrusted import printable, printable_path
+from rules.infra.untrusted import printable, printable_path
 from sekigahara_tui.crash_log import app_crash_message, crash_message, data_dir, write_crash_log
 
-# The engine (rules.record and all it imports) loads in the commands that use
+# The engine (rules.infra.record and all it imports) loads in the commands that use
 # it, not before the main menu shows: `sekigahara` alone needs none of it.
 if TYPE_CHECKING:
-    from rules.record import GameRecord
+    from rules.infra.record import GameRecord
     from rules.state import GameState
 
 BOT_LEVELS = ("random", "heuristic", "planner")  # sekigahara_tui.bots.LEVELS, without importing the bots here
@@ -107,15 +107,15 @@ def describe_result(state: GameState) -> str:
 
 
 def replay(record: GameRecord) -> GameState:
-    """rules.record.replay, loaded when first used."""
-    from rules.record import replay as replay_record
+    """rules.infra.record.replay, loaded when first used."""
+    from rules.infra.record import replay as replay_record
 
     return replay_record(record)
 
 
 def replay_file(path: Path) -> GameState:
     """Load and replay a record file; a RecordError names the file."""
-    from rules.record import RecordError, load_record
+    from rules.infra.record import RecordError, load_record
 
     record = load_record(path)
     try:
@@ -125,7 +125,7 @@ def replay_file(path: Path) -> GameState:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from rules.record import RecordError
+    from rules.infra.record import RecordError
 
     if args.step:
         return run_step_replay(args)
@@ -140,7 +140,7 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_step_replay(args: argparse.Namespace) -> int:
     """`replay --step`: the replay screen; a bad record is refused in one line
     (exit 2) before Textual takes the terminal."""
-    from rules.record import RecordError, load_record
+    from rules.infra.record import RecordError, load_record
     from sekigahara_tui.replay_model import ReplayModel
 
     try:
@@ -173,7 +173,7 @@ def bot_game(seed: int, ishida: str, tokugawa: str):
     command, which the bots' tests rule out)."""
     import time
 
-    from rules.selfplay import SelfPlayResult
+    from rules.infra.selfplay import SelfPlayResult
     from sekigahara_tui.bots.play import play_game
 
     started = time.perf_counter()
@@ -185,8 +185,8 @@ def bot_game(seed: int, ishida: str, tokugawa: str):
 
 
 def run_selfplay(args: argparse.Namespace) -> int:
-    from rules.record import save_record
-    from rules.selfplay import random_game
+    from rules.infra.record import save_record
+    from rules.infra.selfplay import random_game
 
     if args.games < 1:
         return fail("sekigahara selfplay", "--games must be at least 1", 2)
@@ -254,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
 def run_host(args: argparse.Namespace) -> int:
     import asyncio
 
-    from rules.record import RecordError, seed_problem
+    from rules.infra.record import RecordError, seed_problem
     from sekigahara_tui.net.host_command import HostingError, HostOptions, host_game, parse_listen, parse_seat_binding
     from sekigahara_tui.net.locations import LocationError
     from sekigahara_tui.hosting.store import StoreError
@@ -314,7 +314,7 @@ def run_join(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from rules.record import record_to_json
+    from rules.infra.record import record_to_json
     from sekigahara_tui.net.host_command import stored_record
     from sekigahara_tui.hosting.store import StoreError
 
@@ -352,7 +352,7 @@ def app_problem(args: argparse.Namespace, save_dir: Path) -> str | None:
         return f"--save-dir: {problem}"
     if args.seed is None and args.load is None and args.position is None:
         return None  # the main menu: nothing to check, and no engine to load
-    from rules.record import RecordError, load_position_record, seed_problem
+    from rules.infra.record import RecordError, load_position_record, seed_problem
 
     if args.seed is not None and seed_problem(args.seed) is not None:
         return f"--seed: the seed {seed_problem(args.seed)}"

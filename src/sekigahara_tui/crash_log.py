@@ -14,7 +14,7 @@ from pathlib import Path
 
 import platformdirs
 
-from rules.untrusted import printable, printable_path  # not rules.surface: the menu needs no engine
+from rules.infra.untrusted import printable, printable_path  # not rules.surface: the menu needs no engine
 
 CRASH_LOG = "crash.log"
 

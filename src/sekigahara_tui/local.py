@@ -13,7 +13,7 @@ from pathlib import Path
 from rules.errors import IllegalCommand
 from rules.events import Event
 from rules.notation import NotationError, format_command
-from rules.record import RecordError, load_position_record, seed_problem
+from rules.infra.record import RecordError, load_position_record, seed_problem
 from rules.sides import BOTH_SIDES, Side
 from rules.view import PlayerView
 from sekigahara_tui.hosting.host import GameHost

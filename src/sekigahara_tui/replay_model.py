@@ -21,7 +21,7 @@ from attrs import frozen
 from rules.describe import describe, describe_neutral
 from rules.events import OpponentEvent
 from rules.notation import format_command
-from rules.record import GameRecord, load_record
+from rules.infra.record import GameRecord, load_record
 from rules.sides import BOTH_SIDES, Side
 from rules.view import PlayerView, spectator_view, view
 from sekigahara_tui.hosting.host import GameHost, Step

@@ -44,7 +44,7 @@ def computer_of(computer: str | None) -> tuple[Side, str] | None:
     """The computer's side and level a record names, "tokugawa:heuristic" (None for hot seat)."""
     if computer is None:
         return None
-    side, level = computer.split(":")  # its form was checked when the record was read (rules.record)
+    side, level = computer.split(":")  # its form was checked when the record was read (rules.infra.record)
     return Side(side), level
 
 

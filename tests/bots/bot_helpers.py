@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.engine import apply
-from rules.position import load_position
+from rules.infra.position import load_position
 from rules.sides import Side
 from rules.view import view
 from sekigahara_tui.bots.base import make_bot

@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 
 from club_helpers import fake_key
-from rules.record import replay
+from rules.infra.record import replay
 from rules.sides import Side
 from sekigahara_tui.hosting import members
 from sekigahara_tui.club.client import ClubClient

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from club_helpers import bot_plays, wait_until
-from rules.record import replay
+from rules.infra.record import replay
 from rules.sides import Side
 from sekigahara_tui.club.client import ClubClient, ClubRefused
 from sekigahara_tui.bots.driver import RandomBot

@@ -18,8 +18,8 @@ from club_helpers import bot_plays
 from rules.components import default_components
 from rules.describe import describe, describe_neutral
 from rules.events import BlocksMoved, BlocksPlaced, BlocksRetreated, CardsDrawn, CardSetAside, Event, OpponentEvent, PrivateEvent
-from rules.record import replay_steps
-from rules.selfplay import random_game
+from rules.infra.record import replay_steps
+from rules.infra.selfplay import random_game
 from rules.sides import BOTH_SIDES, Side
 from rules.state import OFF_MAP
 from rules.surface import EVENT_TYPES

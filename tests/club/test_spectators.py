@@ -14,7 +14,7 @@ import pytest
 from club_helpers import bot_plays
 from net.net_helpers import FORBIDDEN_KEYS, RecordingProxy, check_names_by_the_model, words
 from rules.components import default_components
-from rules.record import GameRecord, replay_steps
+from rules.infra.record import GameRecord, replay_steps
 from rules.sides import BOTH_SIDES, Side
 from rules.view import PlayerView, spectator_view
 from knowledge_model import KnowledgeModel, models_along

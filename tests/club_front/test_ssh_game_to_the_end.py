@@ -8,7 +8,7 @@ import random
 import re
 
 from front_helpers import Terminal, connect
-from rules.record import replay
+from rules.infra.record import replay
 from sekigahara_tui.club.ssh_front import start_ssh
 from sekigahara_tui.hosting.store import Store, record_of
 

@@ -200,7 +200,7 @@ def _select_prefix() -> tuple[int, list[str], str, str]:
     from rules.commands import Select
     from rules.engine import legal_commands
     from rules.notation import format_command
-    from rules.selfplay import random_game
+    from rules.infra.selfplay import random_game
 
     found: list = []
 
@@ -312,7 +312,7 @@ def message_problems(text: str, what: str) -> list[str]:
 
 def check_loader(path: Path) -> list[str]:
     """The loader and replay, called directly, raise RecordError and nothing else."""
-    from rules.record import RecordError, load_record, replay
+    from rules.infra.record import RecordError, load_record, replay
 
     try:
         replay(load_record(path))

@@ -15,7 +15,7 @@ from typing import Any
 from attrs import define
 
 from rules.components import default_components
-from rules.record import GameRecord, replay_steps
+from rules.infra.record import GameRecord, replay_steps
 from rules.sides import BOTH_SIDES, Side
 from rules.view import PlayerView, view
 from knowledge_model import KnowledgeModel, assert_justified, models_along

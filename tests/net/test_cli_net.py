@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from net_helpers import sekigahara
-from rules.record import record_from_json, replay
+from rules.infra.record import record_from_json, replay
 from sekigahara_tui.cli import main
 from sekigahara_tui.net.locations import read_address_file, running_games
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from net_helpers import sekigahara
-from rules.record import record_from_json, replay
+from rules.infra.record import record_from_json, replay
 from rules.sides import BOTH_SIDES
 from sekigahara_tui.net.bot import RandomBot
 from sekigahara_tui.net.client import Client

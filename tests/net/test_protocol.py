@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rules.record import replay_steps
-from rules.selfplay import random_game
+from rules.infra.record import replay_steps
+from rules.infra.selfplay import random_game
 from rules.sides import BOTH_SIDES, Side
 from rules.view import view
 from sekigahara_tui.hosting.host import GameHost
@@ -145,8 +145,8 @@ async def test_an_over_long_line_is_skipped_and_the_next_read():
 
 
 CLIENT_MODULES = ("client.py", "bot.py", "protocol.py", "locations.py")
-# rules.untrusted: the bounded JSON reader (strict_json), which records use too.
-CLIENT_RULES = {"rules.surface", "rules.notation", "rules.describe", "rules.untrusted"}
+# rules.infra.untrusted: the bounded JSON reader (strict_json), which records use too.
+CLIENT_RULES = {"rules.surface", "rules.notation", "rules.describe", "rules.infra.untrusted"}
 
 
 @pytest.mark.parametrize("module", CLIENT_MODULES)

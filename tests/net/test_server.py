@@ -24,7 +24,7 @@ from net_helpers import (
     start_hosted,
 )
 from rules.notation import format_command
-from rules.record import replay
+from rules.infra.record import replay
 from rules.sides import BOTH_SIDES, Side
 from sekigahara_tui.cli import main
 from sekigahara_tui.net.client import Client

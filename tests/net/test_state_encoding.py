@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from rules.record import replay_steps
-from rules.selfplay import random_game
+from rules.infra.record import replay_steps
+from rules.infra.selfplay import random_game
 from rules.sides import BOTH_SIDES
 from rules.view import spectator_view, view
 from sekigahara_tui.net.protocol import State, ViewEncoder, encode, encode_events, encode_state

@@ -10,8 +10,8 @@ import stat
 import pytest
 
 from rules.components import default_components
-from rules.record import replay
-from rules.selfplay import random_game
+from rules.infra.record import replay
+from rules.infra.selfplay import random_game
 from rules.sides import Side
 from sekigahara_tui.hosting.host import GameHost
 from sekigahara_tui.hosting.store import Action, Store, StoreError, record_of

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rules.events import ControlChanged
-from rules.selfplay import random_game
+from rules.infra.selfplay import random_game
 
 
 @pytest.mark.parametrize("seed", range(1, 21))

@@ -48,7 +48,7 @@ from rules.events import (
     SideDone,
     WeekBegan,
 )
-from rules.selfplay import random_game
+from rules.infra.selfplay import random_game
 from rules.sides import BOTH_SIDES, Side
 from rules.state import MORI_BOX, RECRUITMENT_BOX, MovementOption, Phase, Turn
 from rules.victory import HIDEYORI_CAPTURED, TOKUGAWA_ELIMINATED, VICTORY_POINTS

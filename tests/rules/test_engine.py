@@ -6,8 +6,8 @@ from rules.commands import Bid, ChooseFirstPlayer, EndMovement
 from rules.engine import apply, legal_commands, why_illegal
 from rules.errors import IllegalCommand
 from helpers import peaceful_game
-from rules.selfplay import random_game
-from rules.serialise import CorruptSave, state_from_json, state_to_json
+from rules.infra.selfplay import random_game
+from rules.infra.serialise import CorruptSave, state_from_json, state_to_json
 from rules.sides import Side
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA

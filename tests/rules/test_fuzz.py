@@ -16,8 +16,8 @@ from rules.notation import format_command, parse_command
 from rules.pair import Pair
 from helpers import no_contact
 from knowledge_model import BLOCK_IDS, CARD_IDS, KnowledgeModel, hidden_variant  # hidden_variant: tests/bots import it from here
-from rules.selfplay import MAX_DECISIONS, random_game
-from rules.serialise import state_from_json, state_to_json
+from rules.infra.selfplay import MAX_DECISIONS, random_game
+from rules.infra.serialise import state_from_json, state_to_json
 from rules.sides import BOTH_SIDES, Side
 from rules.state import GameState
 from rules.view import spectator_view, view

@@ -34,7 +34,7 @@ from rules.components import default_components
 from rules.engine import apply, legal_commands, why_illegal
 from rules.errors import IllegalCommand
 from rules.notation import parse_command
-from rules.selfplay import random_game
+from rules.infra.selfplay import random_game
 from rules.sides import Side
 from rules.state import MORI_BOX, DecisionKind, GameState, MovementOption, recruitment_box
 from helpers import combat_phase, movement_phase

@@ -12,8 +12,8 @@ from rules.components import default_components
 from rules.engine import apply, legal_commands, why_illegal
 from rules.errors import IllegalCommand, InvalidPosition
 from rules.notation import parse_command
-from rules.position import load_position, load_position_file
-from rules.serialise import state_from_json, state_to_json
+from rules.infra.position import load_position, load_position_file
+from rules.infra.serialise import state_from_json, state_to_json
 from rules.sides import BOTH_SIDES, Side
 from rules.state import BAG, DecisionKind, GameState, Phase, Turn
 

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from rules.components import default_components
-from rules.record import (
+from rules.infra.record import (
     GameRecord,
     RecordError,
     load_record,
@@ -15,7 +15,7 @@ from rules.record import (
     replay_states,
     save_record,
 )
-from rules.selfplay import random_game
+from rules.infra.selfplay import random_game
 
 
 def test_replaying_a_record_gives_the_same_states(tmp_path):

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from rules.components import default_components
 from rules.engine import legal_commands
-from rules.position import load_position
-from rules.record import (
+from rules.infra.position import load_position
+from rules.infra.record import (
     MAX_COMMAND_LENGTH,
     MAX_COMMANDS,
     GameRecord,
@@ -28,10 +28,10 @@ from rules.record import (
     replay_states,
     save_record,
 )
-from rules.selfplay import random_game
-from rules.serialise import CorruptSave, state_from_json, state_to_json
+from rules.infra.selfplay import random_game
+from rules.infra.serialise import CorruptSave, state_from_json, state_to_json
 from rules.sides import Side
-from rules.untrusted import excerpt, printable
+from rules.infra.untrusted import excerpt, printable
 from helpers import position_text
 
 POSITION = position_text("week2_reinforcement")

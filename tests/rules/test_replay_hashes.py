@@ -27,7 +27,7 @@ from helpers import no_contact
 from rules.engine import apply, legal_commands, start_game
 from rules.notation import format_command
 from rules.places import PlaceIndex, place_index
-from rules.selfplay import random_game
+from rules.infra.selfplay import random_game
 from rules.sides import BOTH_SIDES
 
 SEEDS = range(1, 31)
@@ -78,7 +78,7 @@ class GameHashes:
 
 
 def selfplay_hashes(seed: int, avoid=None) -> tuple[str, str, str]:
-    """A game of rules.selfplay (the random players of `sekigahara selfplay`),
+    """A game of rules.infra.selfplay (the random players of `sekigahara selfplay`),
     on the trusted path that bots and benchmarks use (engine.apply_trusted)."""
     hashes = GameHashes()
 

@@ -6,7 +6,7 @@ from helpers import no_stack_moves, place
 from rules.engine import legal_commands
 from rules.events import GameEnded
 from rules.pair import Pair
-from rules.selfplay import random_game
+from rules.infra.selfplay import random_game
 from rules.sides import Side
 from rules.state import Phase, Turn, sorted_pairs
 from rules.victory import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.record import save_record
+from rules.infra.record import save_record
 from sekigahara_tui.app import SekigaharaApp
 from sekigahara_tui.screens import info
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Callable
 
 from rules.engine import legal_commands
-from rules.record import GameRecord, position_record
-from rules.selfplay import random_game
+from rules.infra.record import GameRecord, position_record
+from rules.infra.selfplay import random_game
 from rules.state import GameState
 
 

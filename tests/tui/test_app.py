@@ -7,7 +7,7 @@ from textual.widgets import TabbedContent
 from rules.describe import describe
 from rules.engine import apply, legal_commands, start_game
 from rules.notation import parse_command
-from rules.record import replay
+from rules.infra.record import replay
 from rules.sides import Side
 from rules.state import DecisionKind
 from sekigahara_tui.screens.dialogs import NewGameDialog

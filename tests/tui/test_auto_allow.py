@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.record import save_record
+from rules.infra.record import save_record
 from rules.sides import Side
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import AutoAllowDialog, HandOverScreen

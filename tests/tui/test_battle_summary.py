@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.record import save_record
+from rules.infra.record import save_record
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import BattleSummaryScreen, HandOverScreen
 from sekigahara_tui.widgets.prompt import PromptPanel
@@ -52,7 +52,7 @@ async def test_both_players_see_the_battle_summary_with_the_challenge_result(mak
 def test_R55_the_battle_panel_names_own_blocks_not_yet_deployed_and_counts_the_enemy_s():
     """8.2: the blocks at the battle still to deploy; the enemy's only as a count."""
     from rules.surface import default_components
-    from rules.selfplay import random_game
+    from rules.infra.selfplay import random_game
     from rules.sides import BOTH_SIDES
     from rules.view import spectator_view, view
     from sekigahara_tui.labels import block_label

@@ -11,9 +11,9 @@ from pathlib import Path
 import sekigahara_tui
 
 PACKAGE = Path(sekigahara_tui.__file__).parent
-# rules.untrusted reads untrusted bytes (bounded JSON, printable excerpts): it
+# rules.infra.untrusted reads untrusted bytes (bounded JSON, printable excerpts): it
 # knows nothing of a game, and the wire needs it.
-CLIENT_SURFACE = {"rules.surface", "rules.notation", "rules.describe", "rules.untrusted"}
+CLIENT_SURFACE = {"rules.surface", "rules.notation", "rules.describe", "rules.infra.untrusted"}
 
 # Modules that own a whole game (its GameState and record), by design.
 GAME_OWNERS = {

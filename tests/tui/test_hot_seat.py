@@ -9,7 +9,7 @@ from textual.command import CommandList, CommandPalette
 
 from rules.components import default_components
 from rules.describe import card_name, piece_name
-from rules.record import load_record, save_record
+from rules.infra.record import load_record, save_record
 from rules.sides import BOTH_SIDES, Side
 from rules.state import BAG, DecisionKind
 from sekigahara_tui.screens.dialogs import SaveDialog
@@ -185,7 +185,7 @@ async def test_no_color_keeps_roads_and_highways_apart(make_app, monkeypatch, si
 
 
 async def test_the_menu_loads_a_save_and_a_finished_game_returns_to_the_menu(make_app, tmp_path, settle_clock):
-    from rules.selfplay import random_game
+    from rules.infra.selfplay import random_game
     from sekigahara_tui.screens.dialogs import LoadDialog
     from sekigahara_tui.screens.info import GameOverScreen
     from sekigahara_tui.screens.menu import MenuScreen
@@ -254,7 +254,7 @@ def test_the_hand_over_names_the_decision_in_the_third_person():
     """"Ishida is to {prompt}": a prompt says "the hand", never "your hand"."""
     import re
 
-    from rules.selfplay import random_game
+    from rules.infra.selfplay import random_game
     from rules.sides import BOTH_SIDES as SIDES
     from rules.view import view
 

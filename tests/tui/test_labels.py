@@ -9,7 +9,7 @@ from rules.components import default_components
 from rules.describe import card_name
 from rules.engine import legal_commands
 from rules.notation import parse_command
-from rules.selfplay import random_game
+from rules.infra.selfplay import random_game
 from rules.sides import BOTH_SIDES, Side
 from rules.view import view
 from sekigahara_tui.labels import choice_labels, command_label
@@ -57,7 +57,7 @@ def test_every_card_shows_its_kind_and_bid_value():
 
 
 async def test_one_choice_is_counted_as_one_choice(make_app, tmp_path):
-    from rules.record import save_record
+    from rules.infra.record import save_record
     from sekigahara_tui.widgets.prompt import PromptPanel
     from tui.driving import take_seat
     from tui.positions import record_until

@@ -19,7 +19,7 @@ from sekigahara_tui.screens.menu import MenuScreen, SteadyFooter
 # What the main menu must not load: the engine and what sits on it.
 DEFERRED = (
     "rules.engine",
-    "rules.record",
+    "rules.infra.record",
     "rules.state",
     "rules.surface",
     "sekigahara_tui.hosting.host",
@@ -90,7 +90,7 @@ def test_a_game_started_from_the_menu_loads_what_the_menu_left_out(tmp_path):
     menu, game = probe(tmp_path, then="play")
     assert menu["screen"] == "MenuScreen"
     assert game["screen"] in ("GameScreen", "HandOverScreen")
-    assert {"rules.engine", "rules.record", "sekigahara_tui.local", "sekigahara_tui.screens.game"} <= set(game["modules"])
+    assert {"rules.engine", "rules.infra.record", "sekigahara_tui.local", "sekigahara_tui.screens.game"} <= set(game["modules"])
 
 
 # --- the Footer that rebuilds only when its keys change -------------------------

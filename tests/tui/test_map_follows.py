@@ -10,8 +10,8 @@ import pytest
 from textual.geometry import Region
 from textual.widgets import ContentSwitcher, TabbedContent
 
-from rules.record import save_record
-from rules.selfplay import random_game
+from rules.infra.record import save_record
+from rules.infra.selfplay import random_game
 from rules.state import DecisionKind
 from rules.surface import Muster, default_components, places
 from sekigahara_tui.local import LocalTable

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.record import GameRecord, load_record, new_record, save_record
+from rules.infra.record import GameRecord, load_record, new_record, save_record
 from sekigahara_tui.screens.dialogs import LoadDialog
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.menu import MenuScreen

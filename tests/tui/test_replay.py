@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 
-from rules.record import save_record
+from rules.infra.record import save_record
 from rules.sides import Side
 from rules.state import DecisionKind
 from sekigahara_tui.cli import main

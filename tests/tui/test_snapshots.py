@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.record import save_record
-from rules.selfplay import random_game
+from rules.infra.record import save_record
+from rules.infra.selfplay import random_game
 from rules.state import DecisionKind
 from sekigahara_tui.app import SekigaharaApp
 from tui.driving import take_seat, type_command

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 from rules.components import default_components
-from rules.record import replay_steps
-from rules.selfplay import random_game
+from rules.infra.record import replay_steps
+from rules.infra.selfplay import random_game
 from rules.sides import BOTH_SIDES, Side
 from rules.state import OFF_MAP
 from rules.victory import victory_points

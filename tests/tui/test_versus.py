@@ -106,7 +106,7 @@ async def test_the_computer_sees_only_its_side_s_view_and_events():
 
 
 async def test_a_saved_game_against_the_computer_reopens_against_the_computer(make_app):
-    """The autosave names the computer's side and level (rules.record), so
+    """The autosave names the computer's side and level (rules.infra.record), so
     continuing it brings the computer back instead of opening a hot-seat game."""
     first = make_app()
     async with first.run_test(size=(160, 50)) as pilot:
@@ -134,7 +134,7 @@ async def test_a_saved_game_against_the_computer_reopens_against_the_computer(ma
 
 
 async def test_a_save_naming_an_unknown_computer_level_is_refused_and_nothing_opens(make_app, tmp_path):
-    from rules.record import new_record, save_record
+    from rules.infra.record import new_record, save_record
     import attrs
 
     path = tmp_path / "strange.json"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tui.driving import submit_command_line
-from rules.record import load_record
+from rules.infra.record import load_record
 from sekigahara_tui.screens.info import GameOverScreen
 from tui.positions import hot_seat_game
 from tui.screen_text import screen_text

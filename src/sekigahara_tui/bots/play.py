@@ -15,7 +15,7 @@ from attrs import field, frozen
 
 from rules.engine import apply, apply_trusted, start_game
 from rules.errors import IllegalCommand
-from rules.record import GameRecord, new_record
+from rules.infra.record import GameRecord, new_record
 from rules.sides import BOTH_SIDES, Side
 from rules.view import view
 from sekigahara_tui.bots.base import Bot

@@ -33,11 +33,11 @@ from attrs import define, field, frozen
 from rules.commands import Command
 from rules.errors import IllegalCommand
 from rules.notation import NotationError, format_command
-from rules.record import RecordError
+from rules.infra.record import RecordError
 from rules.sides import Side
 from rules.state import GameState
 from rules.view import PlayerView
-from rules.untrusted import printable
+from rules.infra.untrusted import printable
 from sekigahara_tui.hosting.host import GameHost
 from sekigahara_tui.net.protocol import (
     MAX_CLIENT_LINE,

@@ -16,11 +16,11 @@ from rules.engine import apply, apply_trusted, legal_commands
 from rules.errors import IllegalCommand
 from rules.events import Event
 from rules.notation import parse_command
-from rules.record import GameRecord, RecordError, load_record, new_record, replay_steps, save_record
+from rules.infra.record import GameRecord, RecordError, load_record, new_record, replay_steps, save_record
 from rules.sides import BOTH_SIDES, Side
 from rules.state import GameState
 from rules.undo import why_step_is_final, why_undo_illegal
-from rules.untrusted import printable_path
+from rules.infra.untrusted import printable_path
 from rules.view import PlayerView, events_for, spectator_view, view
 
 

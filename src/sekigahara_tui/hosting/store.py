@@ -27,9 +27,9 @@ from typing import Literal
 
 from attrs import frozen
 
-from rules.record import GameRecord, load_position_record, new_record
+from rules.infra.record import GameRecord, load_position_record, new_record
 from rules.sides import Side
-from rules.untrusted import printable_path
+from rules.infra.untrusted import printable_path
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

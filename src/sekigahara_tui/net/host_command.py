@@ -190,7 +190,7 @@ async def host_game(options: HostOptions, say: Callable[[str], None] = print) ->
 
 
 def stored_record(game_dir: Path):
-    """The record of DIR's game (a rules.record.GameRecord), read without
+    """The record of DIR's game (a rules.infra.record.GameRecord), read without
     writing to the store, so while a host runs too. StoreError if none."""
     store = Store.open(game_dir / STORE_FILE, read_only=True)
     try:

@@ -4,7 +4,7 @@ Every message is a JSON object whose "type" key names it. Messages are frozen
 attrs classes turned into JSON by one cattrs converter: views and events
 travel as their attrs fields (events tagged with their class name), commands
 as their notation text (rules.notation). Decoding is strict and bounded, as
-for records (rules.untrusted): exact types ("7" is not 7), no unknown or
+for records (rules.infra.untrusted): exact types ("7" is not 7), no unknown or
 duplicate keys, short strings, shallow nesting; a bad line raises BadMessage
 with a one-line reason and nothing else happens.
 
@@ -32,7 +32,7 @@ from cattrs.v import format_exception
 import rules.surface as surface
 from rules.notation import format_command, parse_command
 from rules.surface import COMMAND_TYPES, EVENT_TYPES, Command, PlayerView, Side, printable
-from rules.untrusted import UntrustedInputError, strict_json
+from rules.infra.untrusted import UntrustedInputError, strict_json
 
 PROTOCOL_VERSION = 1
 
@@ -43,14 +43,14 @@ MAX_CLIENT_LINE = 4096
 # The host's largest line is a state carrying a whole game's events (for a
 # client that holds nothing). Over 200 random games the largest single-step
 # state was 9,407 bytes (97 legal commands) and the largest whole-game state
-# 45,583 bytes (631 steps); the longest record rules.record allows
+# 45,583 bytes (631 steps); the longest record rules.infra.record allows
 # (MAX_COMMANDS) would be about 30 times that, 1.4 MB. Reading is capped far
 # above. `python3 benchmarks/protocol.py --games 200` prints these figures.
 MAX_HOST_LINE = 8 * 1024 * 1024
 MAX_ID_LENGTH = 64
 MAX_TOKEN_LENGTH = 128
 MAX_GAME_ID_LENGTH = 64
-MAX_COMMAND_TEXT = 500  # rules.record.MAX_COMMAND_LENGTH
+MAX_COMMAND_TEXT = 500  # rules.infra.record.MAX_COMMAND_LENGTH
 # A client message is a flat object; a host message nests about eight levels
 # (state, view, combat, battle, deployments, a deployment, a pair ...).
 MAX_CLIENT_DEPTH = 4

@@ -12,7 +12,7 @@ from typing import Callable
 from attrs import frozen
 
 from rules.engine import apply, apply_trusted, legal_commands, start_game
-from rules.record import GameRecord, new_record
+from rules.infra.record import GameRecord, new_record
 from rules.state import GameState
 
 # Week 7 ends a game; no game reaches this many decisions unless it is stuck.

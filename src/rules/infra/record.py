@@ -29,9 +29,9 @@ from rules.errors import IllegalCommand, InvalidPosition
 from rules.events import Event
 from rules.immutable import evolve
 from rules.notation import NotationError, format_command, parse_command
-from rules.position import load_position
+from rules.infra.position import load_position
 from rules.state import GameState
-from rules.untrusted import UntrustedInputError, decode_utf8, excerpt, printable, printable_path, read_bytes, read_text, strict_json
+from rules.infra.untrusted import UntrustedInputError, decode_utf8, excerpt, printable, printable_path, read_bytes, read_text, strict_json
 
 RECORD_FORMAT = "sekigahara-record"
 RECORD_VERSION = 1

@@ -1,6 +1,6 @@
 """Saving and loading states with cattrs: save then load gives an equal state.
 
-A saved state is read strictly (rules.untrusted): no duplicate keys, no deep
+A saved state is read strictly (rules.infra.untrusted): no duplicate keys, no deep
 nesting, and a state that cannot occur (a position for each block, each in a
 place that exists) or CorruptSave says what is wrong.
 """
@@ -15,7 +15,7 @@ from cattrs.preconf.json import make_converter
 from rules.components import default_components
 from rules.sides import Side
 from rules.state import OFF_MAP, DecisionKind, GameState, MovementOption, Phase, Turn
-from rules.untrusted import UntrustedInputError, excerpt, printable, strict_json
+from rules.infra.untrusted import UntrustedInputError, excerpt, printable, strict_json
 
 converter = make_converter()
 

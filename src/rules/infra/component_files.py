@@ -2,7 +2,7 @@
 (one attrs record per file and per entry, before any check), and the strict
 cattrs converter that structures a file into them ("3" is no integer, an
 unknown key is an error) and names the entry at fault.
-`structure_file` is the one way in (rules.component_loader)."""
+`structure_file` is the one way in (rules.infra.component_loader)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Reading the components from `data/`: the four TOML files are parsed,
-structured (rules.component_files), checked, and built into the frozen
+structured (rules.infra.component_files), checked, and built into the frozen
 classes of rules.components. Every problem raises `ComponentDataError`
 naming the file, the entry and what is wrong. The entry point is
 `rules.components.load_components`."""
@@ -14,7 +14,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from rules.component_files import (
+from rules.infra.component_files import (
     BlocksFile, CardGroupRecord, CardsFile, DaimyoRecord, LocationRecord, LoyaltyRecord, MapFile, SetupFile, structure_file,
 )
 from rules.components import (
