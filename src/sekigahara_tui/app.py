@@ -65,8 +65,11 @@ class SekigaharaApp(App[None]):
         choose_game: bool = False,
         club: object | None = None,
         web_sign_in: str | None = None,
+        keymap: dict[str, str] | None = None,
     ) -> None:
         super().__init__()
+        if keymap:
+            self.set_keymap(keymap)  # the player's own keys (keymap.py)
         self.save_dir = save_dir or default_save_dir()
         self._load = load
         self._seed = seed
