@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 AUTOSAVE = "autosave.json"  # before issue 27: one autosave for every game; still offered by Load
 AUTOSAVES = "autosaves"  # one autosave a game, named by when it began and how it is played
 KEPT_AUTOSAVES = 20  # the newest; older ones are deleted when a game begins
+SHORT_JOIN = "sekigahara join"  # at a terminal it offers the games running here
 
 
 def default_save_dir() -> Path:
@@ -275,8 +276,12 @@ class SekigaharaApp(App[None]):
             self.notify(f"Cannot start a host: {problem}", severity="error", timeout=10, markup=False)
             return
         self.join(game_dir, side)
+        # The whole command is long (the game's path); `sekigahara join` at a
+        # terminal offers the running games, so the short one fits a line.
+        self.copy_to_clipboard(f"sekigahara join {game_dir} --seat {side.other.value}")
         self.notify(
-            f"The other player types, in another terminal:\nsekigahara join {game_dir} --seat {side.other.value}",
+            f"The other player types `{SHORT_JOIN}` in another terminal and picks this game "
+            "(the whole command is on your clipboard).",
             timeout=30,
             markup=False,
         )
