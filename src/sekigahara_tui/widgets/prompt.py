@@ -188,8 +188,8 @@ class PromptPanel(Vertical):
             candidates = [c for c, text in zip(self._legal, self._texts) if text.startswith(typed) and c in shown]
             unmatched = not candidates
             shown = candidates or shown  # nothing begins so: keep the choices, and say it
-        if tuple(shown) == self._shown and self.choices.option_count == len(shown) and not unmatched and shown:
-            self._title(location, typed, len(shown), unmatched)
+        if tuple(shown) == self._shown and self.choices.option_count == len(shown):
+            self._title(location, typed, len(shown), unmatched)  # the same choices: no redraw of the list
             return
         self._shown = tuple(shown)
         choices = self.choices
