@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from sekigahara_tui.hosting.host import GameHost
-from sekigahara_tui.net.protocol import notation
+from sekigahara_tui.net.state_encoding import notation
 from rules.notation import format_command
 
 

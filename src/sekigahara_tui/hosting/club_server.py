@@ -59,7 +59,8 @@ from sekigahara_tui.club.protocol import (
 )
 from sekigahara_tui.club.protocol import encode as club_encode
 from sekigahara_tui.hosting.sessions import Sessions
-from sekigahara_tui.net.protocol import PROTOCOL_VERSION, GameOver, Hello, Ping, Pong, Refused, State, Welcome, encode_state
+from sekigahara_tui.net.protocol import PROTOCOL_VERSION, GameOver, Hello, Ping, Pong, Refused, State, Welcome
+from sekigahara_tui.net.state_encoding import encode_state
 from sekigahara_tui.hosting.game_server import REAP_AFTER, Connection, GameServer, HostedGame, SeatAccess, result_text
 from sekigahara_tui.hosting.store import Action, GameSummary, Store, StoreError
 

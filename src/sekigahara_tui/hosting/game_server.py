@@ -53,15 +53,12 @@ from sekigahara_tui.net.protocol import (
     State,
     Submit,
     Undo,
-    ViewEncoder,
     Welcome,
     decode_client_message,
     encode,
-    encode_events,
-    encode_state,
-    notation,
     read_line,
 )
+from sekigahara_tui.net.state_encoding import ViewEncoder, encode_events, encode_state, notation
 from sekigahara_tui.hosting.group_commit import GroupCommit
 from sekigahara_tui.hosting.store import Action, GameInfo, Store, StoreError, commands_standing, record_of
 
