@@ -1,5 +1,5 @@
 """A command the host takes as listed (its text is exactly the notation of one
-of the side's legal commands, GameServer._listed) skips the second legality
+of the side's legal commands, hosting/chairs.py listed) skips the second legality
 check: GameHost.propose_listed must make exactly the step propose makes."""
 
 from __future__ import annotations
