@@ -17,6 +17,7 @@ import pytest
 
 from front_helpers import LocalTerminal, StubClub, connect, serving, write_member
 from helpers import needs_program
+from sekigahara_tui.club.session_caps import SessionCaps, SessionLimits
 from sekigahara_tui.club.ssh_front import SSHLimits
 from sekigahara_tui.hosting.audit import AuditLog
 
@@ -67,8 +68,8 @@ async def running(front, count: int) -> None:
 async def test_a_member_over_the_cap_is_told_in_one_line_and_another_member_still_gets_in(tmp_path, data_dir, keys, audit):
     alice, bob = keys
     club = StubClub(tmp_path / "club.sock")
-    limits = SSHLimits(sessions_per_member=3, sessions_per_connection=2)
-    async with serving(club, data_dir, CHILD, limits=limits, audit=audit) as front:
+    caps = SessionCaps(SessionLimits(per_member=3))
+    async with serving(club, data_dir, CHILD, limits=SSHLimits(sessions_per_connection=2), caps=caps, audit=audit) as front:
         # Three sessions over two connections: the member's cap, not a connection's.
         async with connect(front, alice) as first, connect(front, alice) as second:
             held = [await open_session(first), await open_session(first), await open_session(second)]
@@ -91,7 +92,7 @@ async def test_a_member_over_the_cap_is_told_in_one_line_and_another_member_stil
 async def test_a_connection_over_its_cap_is_told_in_one_line(tmp_path, data_dir, keys, audit):
     alice, _ = keys
     club = StubClub(tmp_path / "club.sock")
-    async with serving(club, data_dir, CHILD, limits=SSHLimits(sessions_per_member=4, sessions_per_connection=2), audit=audit) as front:
+    async with serving(club, data_dir, CHILD, limits=SSHLimits(sessions_per_connection=2), audit=audit) as front:
         async with connect(front, alice) as conn:
             held = [await open_session(conn), await open_session(conn)]
             await running(front, 2)
@@ -108,7 +109,7 @@ async def test_a_connection_over_its_cap_is_told_in_one_line(tmp_path, data_dir,
 async def test_a_session_that_ends_gives_its_slot_back(tmp_path, data_dir, keys):
     alice, _ = keys
     club = StubClub(tmp_path / "club.sock")
-    async with serving(club, data_dir, CHILD, limits=SSHLimits(sessions_per_member=1)) as front:
+    async with serving(club, data_dir, CHILD, caps=SessionCaps(SessionLimits(per_member=1))) as front:
         async with connect(front, alice) as conn:
             process = await open_session(conn)
             await running(front, 1)
@@ -203,7 +204,7 @@ async def test_openssh_over_the_member_cap_gets_one_line(tmp_path, data_dir, key
     key_file.write_bytes(alice.export_private_key("openssh"))
     key_file.chmod(0o600)
     club = StubClub(tmp_path / "club.sock")
-    async with serving(club, data_dir, CHILD, limits=SSHLimits(sessions_per_member=1), audit=audit) as front:
+    async with serving(club, data_dir, CHILD, caps=SessionCaps(SessionLimits(per_member=1)), audit=audit) as front:
         async with connect(front, alice) as conn:
             held = await open_session(conn)
             await running(front, 1)

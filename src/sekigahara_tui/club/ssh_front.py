@@ -45,6 +45,7 @@ from typing import Any
 import asyncssh
 from attrs import frozen
 
+from sekigahara_tui.club.session_caps import SessionCaps
 from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.members import member_for_key
 
@@ -57,11 +58,10 @@ HANGUP_GRACE = 3.0  # seconds between SIGHUP and SIGKILL for a disconnected sess
 
 @frozen
 class SSHLimits:
-    """What one member, one connection and all strangers together may hold."""
+    """What one connection and all strangers together may hold (a member's
+    sessions and the club's, over both fronts: club/session_caps.py)."""
 
-    sessions: int = 64  # sessions (client processes) in all
-    sessions_per_member: int = 4  # OpenSSH's MaxSessions is per connection; a member may open several
-    sessions_per_connection: int = 4
+    sessions_per_connection: int = 4  # OpenSSH's MaxSessions (the member's and the club's: SessionCaps)
     unauthenticated: int = 10  # connections not yet signed in (OpenSSH's MaxStartups, 10)
     login_grace: float = 30.0  # seconds to sign in before the connection is dropped (LoginGraceTime)
 
@@ -85,10 +85,7 @@ TOO_SMALL_MESSAGE = (
     "Your terminal is {width}x{height}; sekigahara needs at least 80x24: "
     "enlarge the window and connect again.\r\n"
 )
-BUSY_MESSAGE = "The club is full right now (too many SSH sessions): try again later.\r\n"
-# Under 80 columns: one line on the smallest terminal the club takes.
-MEMBER_CAP_MESSAGE = "You have {count} sessions open, at most {cap} a member: close one, then connect.\r\n"
-CONNECTION_CAP_MESSAGE = "This connection has {count} sessions open, at most {cap}: close one first.\r\n"
+CONNECTION_CAP_MESSAGE = "This connection has {count} sessions open, at most {cap}: close one first."
 NO_SESSION_MESSAGE = "The club would not open a session for {member}: {reason}\r\n"
 
 _TERM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
@@ -96,7 +93,7 @@ _GUEST_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,15}")
 # What a child inherits from the server's own environment; the rest of it
 # (and everything the SSH client asks to set, but TERM, COLORTERM and
 # NO_COLOR) stays out.
-_INHERITED_ENV = ("PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
+INHERITED_ENV = ("PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
                   "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR")
 
 
@@ -230,19 +227,19 @@ class SSHFront:
     """The running SSH front end: its port, close() and wait_closed()."""
 
     def __init__(self, club: Any, data_dir: Path, guest: bool, child_command: list[str], limits: SSHLimits,
-                 audit: AuditLog | None = None) -> None:
+                 caps: SessionCaps, audit: AuditLog | None = None) -> None:
         self.club = club
         self.data_dir = Path(data_dir)
         self.guest = guest
         self.child_command = list(child_command)
         self.limits = limits
+        self.caps = caps
         self.audit_log = audit
         self.acceptor: asyncssh.SSHAcceptor | None = None
         self.unauthenticated = 0  # connections made and not yet signed in
         self._connections: set[asyncssh.SSHServerConnection] = set()
         self._sessions: set[asyncio.Task] = set()
         self.children: dict[int, str] = {}  # pid of each session's child -> member
-        self.sessions_of_member: dict[str, int] = {}  # sessions past their checks, child or not yet
         self.sessions_of_connection: dict[asyncssh.SSHServerConnection, int] = {}
 
     def audit(self, event: str, reason: str = "", **fields: object) -> None:
@@ -299,28 +296,26 @@ class SSHFront:
         connection = process.channel.get_connection()
         refusal = self._over_a_limit(member, connection)
         if refusal is not None:
-            process.stderr.write(refusal.encode())
-            self.audit_refusal(refusal.strip(), member=member, address=_address(connection))
+            process.stderr.write(refusal.encode() + b"\r\n")
+            self.audit_refusal(refusal, member=member, address=_address(connection))
             return 1
-        self.sessions_of_member[member] = self.sessions_of_member.get(member, 0) + 1
         self.sessions_of_connection[connection] = self.sessions_of_connection.get(connection, 0) + 1
         try:
-            return await self._run_child(process, member, (width, height))
+            with self.caps.held(member):
+                return await self._run_child(process, member, (width, height))
         finally:
-            _count_down(self.sessions_of_member, member)
-            _count_down(self.sessions_of_connection, connection)
+            self.sessions_of_connection[connection] -= 1
+            if not self.sessions_of_connection[connection]:
+                del self.sessions_of_connection[connection]
 
     def _over_a_limit(self, member: str, connection: asyncssh.SSHServerConnection) -> str | None:
         """The message for a session over one of the limits, or None."""
-        limits = self.limits
-        if sum(self.sessions_of_member.values()) >= limits.sessions:
-            return BUSY_MESSAGE
-        count = self.sessions_of_member.get(member, 0)
-        if count >= limits.sessions_per_member:
-            return MEMBER_CAP_MESSAGE.format(count=count, cap=limits.sessions_per_member)
+        refusal = self.caps.refusal(member)
+        if refusal is not None:
+            return refusal
         count = self.sessions_of_connection.get(connection, 0)
-        if count >= limits.sessions_per_connection:
-            return CONNECTION_CAP_MESSAGE.format(count=count, cap=limits.sessions_per_connection)
+        if count >= self.limits.sessions_per_connection:
+            return CONNECTION_CAP_MESSAGE.format(count=count, cap=self.limits.sessions_per_connection)
         return None
 
     async def _run_child(self, process: asyncssh.SSHServerProcess, member: str, size: tuple[int, int]) -> int:
@@ -344,7 +339,7 @@ class SSHFront:
                     await result
 
     def child_env(self, process: asyncssh.SSHServerProcess, token: str) -> dict[str, str]:
-        env = {name: os.environ[name] for name in _INHERITED_ENV if name in os.environ}
+        env = {name: os.environ[name] for name in INHERITED_ENV if name in os.environ}
         term = process.get_terminal_type() or ""
         env["TERM"] = term if _TERM_NAME.fullmatch(term) else "xterm-256color"
         client_env = process.env
@@ -357,12 +352,6 @@ class SSHFront:
         env["SEKIGAHARA_CLUB"] = str(getattr(self.club, "socket_path", ""))
         env["SEKIGAHARA_SESSION"] = str(token)
         return env
-
-
-def _count_down(counts: dict, key: object) -> None:
-    counts[key] -= 1
-    if counts[key] <= 0:
-        del counts[key]
 
 
 def _address(conn: asyncssh.SSHServerConnection) -> str | None:
@@ -510,14 +499,16 @@ async def _channel_to_pty(loop: asyncio.AbstractEventLoop, process: asyncssh.SSH
 
 async def start_ssh(club: Any, data_dir: Path, port: int, host: str = "", guest: bool = False,
                     child_command: list[str] | None = None, limits: SSHLimits = SSHLimits(),
-                    audit: AuditLog | None = None) -> SSHFront:
+                    caps: SessionCaps | None = None, audit: AuditLog | None = None) -> SSHFront:
     """Listen for SSH on host:port (port 0: any free port; see .port) for the club.
 
     club provides open_session(member) -> token (optionally close_session(token))
-    and socket_path. Returns the SSHFront: close() then await wait_closed().
+    and socket_path. caps: the club's session caps, shared with the web front.
+    Returns the SSHFront: close() then await wait_closed().
     """
     data_dir = Path(data_dir)
-    front = SSHFront(club, data_dir, guest, child_command or default_child_command(), limits, audit)
+    front = SSHFront(club, data_dir, guest, child_command or default_child_command(), limits,
+                     caps if caps is not None else SessionCaps(), audit)
     host_key = load_or_make_host_key(data_dir)
     front.acceptor = await asyncssh.create_server(
         lambda: _FrontServer(front),
