@@ -53,8 +53,8 @@ def write_member(data_dir: Path, key: asyncssh.SSHKey, name: str) -> None:
 
 
 @contextlib.asynccontextmanager
-async def serving(club, data_dir: Path, child: list[str], guest: bool = False):
-    front = await start_ssh(club, data_dir, 0, "127.0.0.1", guest=guest, child_command=child)
+async def serving(club, data_dir: Path, child: list[str], guest: bool = False, **options):
+    front = await start_ssh(club, data_dir, 0, "127.0.0.1", guest=guest, child_command=child, **options)
     try:
         yield front
     finally:
