@@ -24,6 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Footer, TabbedContent, TabPane
 
 from rules.notation import format_command
@@ -103,6 +104,7 @@ class GameScreen(Screen[None]):
         self.summaries = BattleSummaries()  # how far each seat's log was told in battle summaries
         self.auto_allow: dict[Side, bool] = {}  # hot seat: each seat's own "allow without asking" setting
         self._choices_had_focus = False  # when the list was hidden for a seat not to act
+        self._focus_before_line: Widget | None = None  # where `:` came from: the focus goes back after a command
 
     @property
     def current(self) -> Seat:
@@ -182,6 +184,8 @@ class GameScreen(Screen[None]):
             prompt.command_line.value = ""
         if prompt.filter_location is not None:
             prompt.filter_to(None)
+        if not prompt.command_line.value:
+            self._leave_the_command_line()
 
     def seat_status(self, seat: Seat) -> None:
         if seat is self.current:
@@ -478,7 +482,16 @@ class GameScreen(Screen[None]):
             return
         # At once, not line.focus() (which waits its turn in the queue): keys that
         # arrived with the colon, a burst over SSH, must reach the command line.
+        self._focus_before_line = self.focused
         self.set_focus(line)
+
+    def _leave_the_command_line(self) -> None:
+        """After a command given from the line (or Esc on an empty line), the
+        focus goes back where `:` found it (issue 27, fault 2): the line is no trap."""
+        line = self.query_one(PromptPanel).command_line
+        before, self._focus_before_line = self._focus_before_line, None
+        if line.has_focus and before is not None and before.is_attached and before.display and before.focusable:
+            self.set_focus(before)
 
     def action_back(self) -> None:
         prompt = self.query_one(PromptPanel)
@@ -486,4 +499,6 @@ class GameScreen(Screen[None]):
             prompt.filter_to(None)
         elif prompt.command_line.value:
             prompt.command_line.value = ""
+        elif prompt.command_line.has_focus:
+            self._leave_the_command_line()
         prompt.say("")
