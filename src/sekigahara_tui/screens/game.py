@@ -24,6 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Footer, TabbedContent, TabPane
 
 from rules.notation import format_command
@@ -32,10 +33,12 @@ from rules.surface import (
     AllowPlay,
     Command,
     DeclareDone,
+    Deselect,
     EndExchange,
     EndMovement,
     EndStackMove,
     PlayerView,
+    Select,
     Side,
 )
 from sekigahara_tui.labels import done_label, notation_label, place_label, side_name
@@ -76,6 +79,8 @@ class GameScreen(Screen[None]):
         Binding("colon", "command_line", "Type", id="game.type", priority=True),
         Binding("ctrl+e", "end", "End", id="game.end", priority=True),
         Binding("ctrl+z", "undo", "Undo", id="game.undo", priority=True),
+        # A stack move (7.3): every block that may move with the group, in one key; again, none.
+        Binding("ctrl+a", "select_all", "All", id="game.select_all", priority=True),
         # Save and Quit are not in this Footer, which must fit 80 columns with every key
         # that can show at once (tests/tui/test_keys.py); the help (?) lists them.
         Binding("ctrl+s", "save", "Save", id="game.save", priority=True, show=False),
@@ -103,6 +108,8 @@ class GameScreen(Screen[None]):
         self.summaries = BattleSummaries()  # how far each seat's log was told in battle summaries
         self.auto_allow: dict[Side, bool] = {}  # hot seat: each seat's own "allow without asking" setting
         self._choices_had_focus = False  # when the list was hidden for a seat not to act
+        self._selecting: type | None = None  # ctrl+a under way: Select or Deselect, one block a command
+        self._focus_before_line: Widget | None = None  # where `:` came from: the focus goes back after a command
 
     @property
     def current(self) -> Seat:
@@ -166,9 +173,12 @@ class GameScreen(Screen[None]):
     def seat_changed(self, seat: Seat) -> None:
         if seat is self.current:
             self.after_change()
+            if self._selecting is not None:
+                self._select_next()
 
     def seat_answered(self, seat: Seat, answer: Answer) -> None:
         if answer.error is not None:
+            self._selecting = None
             self.say(f"Illegal: {answer.error}" if answer.text != "undo" else answer.error, error=True, side=seat.side)
             return
         if answer.undone is not None:
@@ -182,6 +192,8 @@ class GameScreen(Screen[None]):
             prompt.command_line.value = ""
         if prompt.filter_location is not None:
             prompt.filter_to(None)
+        if not prompt.command_line.value:
+            self._leave_the_command_line()
 
     def seat_status(self, seat: Seat) -> None:
         if seat is self.current:
@@ -251,7 +263,7 @@ class GameScreen(Screen[None]):
 
     def _refresh_bindings_if_changed(self) -> None:
         """The Footer rebuilds itself on every refresh, so refresh only when a check changed."""
-        checks = tuple(self.check_action(action, ()) for action in ("undo", "end", "toggle_board", "save", "auto_allow"))
+        checks = tuple(self.check_action(action, ()) for action in ("undo", "end", "toggle_board", "save", "auto_allow", "select_all"))
         if checks != self._checks:
             self._checks = checks
             self.refresh_bindings()
@@ -408,7 +420,34 @@ class GameScreen(Screen[None]):
             return self.table.can_save
         if action == "auto_allow":
             return setting_matters(self.table, self.view)
+        if action == "select_all":  # shown only in a stack move
+            return self.view is not None and any(isinstance(c, (Select, Deselect)) for c in self.view.legal)
         return True
+
+    def action_select_all(self) -> None:
+        """Select every block that may move with the stack's group (7.3.1), one
+        Select a block as the rules take them; with every one selected already,
+        deselect them all (issue 27, item 8: a whole-stack move in a few keys)."""
+        view = self.view
+        if view is None:
+            return
+        if any(isinstance(c, Select) for c in view.legal):
+            self._selecting = Select
+        elif any(isinstance(c, Deselect) for c in view.legal):
+            self._selecting = Deselect
+        else:
+            self.say("ctrl+a: no blocks to select now (a stack move selects them, 7.3)", error=True)
+            return
+        self._select_next()
+
+    def _select_next(self) -> None:
+        """The next Select (or Deselect) of a ctrl+a, once the last was taken."""
+        view, kind = self.view, self._selecting
+        command = next((c for c in view.legal if isinstance(c, kind)), None) if view is not None and kind else None
+        if command is None:
+            self._selecting = None
+            return
+        self.submit(command)
 
     def _ending_command(self) -> Command | None:
         view = self.view
@@ -478,7 +517,16 @@ class GameScreen(Screen[None]):
             return
         # At once, not line.focus() (which waits its turn in the queue): keys that
         # arrived with the colon, a burst over SSH, must reach the command line.
+        self._focus_before_line = self.focused
         self.set_focus(line)
+
+    def _leave_the_command_line(self) -> None:
+        """After a command given from the line (or Esc on an empty line), the
+        focus goes back where `:` found it (issue 27, fault 2): the line is no trap."""
+        line = self.query_one(PromptPanel).command_line
+        before, self._focus_before_line = self._focus_before_line, None
+        if line.has_focus and before is not None and before.is_attached and before.display and before.focusable:
+            self.set_focus(before)
 
     def action_back(self) -> None:
         prompt = self.query_one(PromptPanel)
@@ -486,4 +534,6 @@ class GameScreen(Screen[None]):
             prompt.filter_to(None)
         elif prompt.command_line.value:
             prompt.command_line.value = ""
+        elif prompt.command_line.has_focus:
+            self._leave_the_command_line()
         prompt.say("")

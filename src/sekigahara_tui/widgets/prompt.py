@@ -31,6 +31,20 @@ from sekigahara_tui.labels import choice_labels, place_label, side_name, word_la
 
 PLACEHOLDER = "type a command (→ completes)"
 HINT = "Enter: {notation}"  # the empty line's hint: what Enter gives
+MESSAGE_ROWS = 3  # at most; the stylesheet's #message max-height
+
+
+def shortened(text: str) -> str:
+    """A refusal shortened to what the screen does not already say (issue 27,
+    fault 5): one that lists every verb of the notation ("expected one of
+    discard, bid, ... retreat", 26 of them) says where to look instead, and
+    "waiting for tokugawa to declare the next combat (8.1)" goes, since the
+    decision line above says it."""
+    head, found, _ = text.partition(": expected one of ")
+    if found:
+        return f"{head}: the choices above are what you may give now (? helps)"
+    head, found, _ = text.partition(": waiting for ")
+    return head if found else text
 SIDES = tuple(f"{side.value}:" for side in Side)
 
 
@@ -149,6 +163,8 @@ class PromptPanel(Vertical):
         self._decision = ""
         self._texts: list[str] = []  # the legal commands' notation, folded, in the order of _legal
         self._typed = ""  # the command line's text, as the choices are narrowed by it
+        self._said = ""  # the message line's text, and the rows it took
+        self._message_rows = 2
 
     def compose(self) -> ComposeResult:
         yield Static(id="decision", markup=False)
@@ -228,9 +244,19 @@ class PromptPanel(Vertical):
         line.update(text)  # height auto: a longer line (a join hint) takes the rows it needs
 
     def say(self, text: str, error: bool = False) -> None:
+        """The message line: it wraps to as many rows as it needs, up to
+        MESSAGE_ROWS; a refusal listing every verb is shortened to fit (issue 27,
+        fault 5: at 80 columns the list was cut mid-word)."""
+        text = shortened(text)
         message = self.query_one("#message", Static)
         message.set_class(error, "error")
-        message.update(text, layout=False)
+        if text == self._said:
+            return
+        # A new layout only when the rows it takes change: most outcomes are one line.
+        width = max(1, message.content_region.width or message.size.width or 1)
+        rows = min(MESSAGE_ROWS, max(2, -(-len(text) // width)))
+        message.update(text, layout=rows != self._message_rows)
+        self._said, self._message_rows = text, rows
 
     def notation_of(self, index: int) -> str | None:
         """The notation of the choice at `index` (what the command line takes)."""
