@@ -24,7 +24,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Footer, TabbedContent, TabPane
 
 from rules.notation import format_command
@@ -98,7 +97,6 @@ class GameScreen(Screen[None]):
         self.table = table
         self.save_dir = save_dir
         self.seat: Side = table.first_seat().side  # the side looking at the screen
-        self._logged: tuple[Side, int, int] | None = None  # whose log is shown: side, generation, events shown
         self._in_battle = False
         self._checks: tuple = ()
         self._warning_reported: str | None = None
@@ -111,7 +109,6 @@ class GameScreen(Screen[None]):
         self.auto_allow: dict[Side, bool] = {}  # hot seat: each seat's own "allow without asking" setting
         self._choices_had_focus = False  # when the list was hidden for a seat not to act
         self.select_all = SelectAll()  # ctrl+a under way in a stack move
-        self._focus_before_line: Widget | None = None  # where `:` came from: the focus goes back after a command
 
     @property
     def current(self) -> Seat:
@@ -195,7 +192,7 @@ class GameScreen(Screen[None]):
         if prompt.filter_location is not None:
             prompt.filter_to(None)
         if not prompt.command_line.value:
-            self._leave_the_command_line()
+            prompt.give_focus_back()
 
     def seat_status(self, seat: Seat) -> None:
         if seat is self.current:
@@ -271,18 +268,9 @@ class GameScreen(Screen[None]):
             self.refresh_bindings()
 
     def _update_log(self) -> None:
-        log = self.query_one(LogPanel)
         seat = self.current
-        events = seat.log
-        shown = self._logged
         # A spectator plays neither side: its lines name both (no "you").
-        neutral = seat.view is not None and seat.view.spectator
-        if shown is None or shown[0] is not self.seat or shown[1] != seat.log_generation or shown[2] > len(events):
-            log.clear()
-            log.add(events, self.seat, neutral)
-        else:
-            log.add(events[shown[2]:], self.seat, neutral)
-        self._logged = (self.seat, seat.log_generation, len(events))
+        self.query_one(LogPanel).follow(seat.log, seat.log_generation, self.seat, seat.view is not None and seat.view.spectator)
 
     def _report_warning(self) -> None:
         """Show a failed autosave once (not after every command while it keeps
@@ -510,16 +498,8 @@ class GameScreen(Screen[None]):
             return
         # At once, not line.focus() (which waits its turn in the queue): keys that
         # arrived with the colon, a burst over SSH, must reach the command line.
-        self._focus_before_line = self.focused
+        self.query_one(PromptPanel).came_from = self.focused
         self.set_focus(line)
-
-    def _leave_the_command_line(self) -> None:
-        """After a command given from the line (or Esc on an empty line), the
-        focus goes back where `:` found it (issue 27, fault 2): the line is no trap."""
-        line = self.query_one(PromptPanel).command_line
-        before, self._focus_before_line = self._focus_before_line, None
-        if line.has_focus and before is not None and before.is_attached and before.display and before.focusable:
-            self.set_focus(before)
 
     def action_back(self) -> None:
         prompt = self.query_one(PromptPanel)
@@ -528,5 +508,5 @@ class GameScreen(Screen[None]):
         elif prompt.command_line.value:
             prompt.command_line.value = ""
         elif prompt.command_line.has_focus:
-            self._leave_the_command_line()
+            prompt.give_focus_back()
         prompt.say("")
