@@ -24,7 +24,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Footer, TabbedContent, TabPane
 
 from rules.notation import format_command
@@ -33,12 +32,10 @@ from rules.surface import (
     AllowPlay,
     Command,
     DeclareDone,
-    Deselect,
     EndExchange,
     EndMovement,
     EndStackMove,
     PlayerView,
-    Select,
     Side,
 )
 from sekigahara_tui.labels import done_label, notation_label, place_label, side_name
@@ -49,6 +46,9 @@ from sekigahara_tui.screens.battle_summaries import BattleSummaries
 from sekigahara_tui.screens.connection import connection_line
 from sekigahara_tui.screens.game_over import game_over_screen
 from sekigahara_tui.screens.hand_over import HandOvers
+from sekigahara_tui.screens.movement_summaries import MovementSummaries
+from sekigahara_tui.screens.select_all import SelectAll
+from sekigahara_tui.screens.select_all import offered as select_all_offered
 from sekigahara_tui.screens.info import (
     AUTO_ALLOW_INFERENCE,
     AutoAllowDialog,
@@ -97,7 +97,6 @@ class GameScreen(Screen[None]):
         self.table = table
         self.save_dir = save_dir
         self.seat: Side = table.first_seat().side  # the side looking at the screen
-        self._logged: tuple[Side, int, int] | None = None  # whose log is shown: side, generation, events shown
         self._in_battle = False
         self._checks: tuple = ()
         self._warning_reported: str | None = None
@@ -106,10 +105,10 @@ class GameScreen(Screen[None]):
         self.hand_overs = HandOvers()  # hot seat: the hand-over up, an Enter double-tapped after it
         self.seat_memory = SeatMemory()  # hot seat: what each seat left on the screen
         self.summaries = BattleSummaries()  # how far each seat's log was told in battle summaries
+        self.movement_summaries = MovementSummaries()  # the other player's Movement Phases (not hot seat)
         self.auto_allow: dict[Side, bool] = {}  # hot seat: each seat's own "allow without asking" setting
         self._choices_had_focus = False  # when the list was hidden for a seat not to act
-        self._selecting: type | None = None  # ctrl+a under way: Select or Deselect, one block a command
-        self._focus_before_line: Widget | None = None  # where `:` came from: the focus goes back after a command
+        self.select_all = SelectAll()  # ctrl+a under way in a stack move
 
     @property
     def current(self) -> Seat:
@@ -145,6 +144,7 @@ class GameScreen(Screen[None]):
             seat.listeners.append(self)
         self.table.start()
         self.summaries.start(self.table.seats.values())
+        self.movement_summaries.start(self.table.seats.values())
         self.query_one("#prompt", PromptPanel).choices.focus()
         if self.view is None:  # a remote seat still connecting
             self._show_status()
@@ -173,12 +173,11 @@ class GameScreen(Screen[None]):
     def seat_changed(self, seat: Seat) -> None:
         if seat is self.current:
             self.after_change()
-            if self._selecting is not None:
-                self._select_next()
+            self._select_next()
 
     def seat_answered(self, seat: Seat, answer: Answer) -> None:
         if answer.error is not None:
-            self._selecting = None
+            self.select_all.stop()
             self.say(f"Illegal: {answer.error}" if answer.text != "undo" else answer.error, error=True, side=seat.side)
             return
         if answer.undone is not None:
@@ -193,7 +192,7 @@ class GameScreen(Screen[None]):
         if prompt.filter_location is not None:
             prompt.filter_to(None)
         if not prompt.command_line.value:
-            self._leave_the_command_line()
+            prompt.give_focus_back()
 
     def seat_status(self, seat: Seat) -> None:
         if seat is self.current:
@@ -269,18 +268,9 @@ class GameScreen(Screen[None]):
             self.refresh_bindings()
 
     def _update_log(self) -> None:
-        log = self.query_one(LogPanel)
         seat = self.current
-        events = seat.log
-        shown = self._logged
         # A spectator plays neither side: its lines name both (no "you").
-        neutral = seat.view is not None and seat.view.spectator
-        if shown is None or shown[0] is not self.seat or shown[1] != seat.log_generation or shown[2] > len(events):
-            log.clear()
-            log.add(events, self.seat, neutral)
-        else:
-            log.add(events[shown[2]:], self.seat, neutral)
-        self._logged = (self.seat, seat.log_generation, len(events))
+        self.query_one(LogPanel).follow(seat.log, seat.log_generation, self.seat, seat.view is not None and seat.view.spectator)
 
     def _report_warning(self) -> None:
         """Show a failed autosave once (not after every command while it keeps
@@ -345,6 +335,10 @@ class GameScreen(Screen[None]):
         summary = self.summaries.next_for(self.current)
         if summary is not None:
             self.app.push_screen(summary)
+        if not self.table.hot_seat:  # the other player moved while this one watched
+            moves = self.movement_summaries.next_for(self.current)
+            if moves is not None:
+                self.app.push_screen(moves)
 
     def say(self, text: str, error: bool = False, side: Side | None = None) -> None:
         """An outcome for a seat (default: the one looking), kept in its message line
@@ -421,33 +415,20 @@ class GameScreen(Screen[None]):
         if action == "auto_allow":
             return setting_matters(self.table, self.view)
         if action == "select_all":  # shown only in a stack move
-            return self.view is not None and any(isinstance(c, (Select, Deselect)) for c in self.view.legal)
+            return select_all_offered(self.view)
         return True
 
     def action_select_all(self) -> None:
-        """Select every block that may move with the stack's group (7.3.1), one
-        Select a block as the rules take them; with every one selected already,
-        deselect them all (issue 27, item 8: a whole-stack move in a few keys)."""
-        view = self.view
-        if view is None:
-            return
-        if any(isinstance(c, Select) for c in view.legal):
-            self._selecting = Select
-        elif any(isinstance(c, Deselect) for c in view.legal):
-            self._selecting = Deselect
-        else:
+        """Every block that may move with the stack's group, or (all selected) none (select_all.py)."""
+        if self.view is not None and not self.select_all.begin(self.view):
             self.say("ctrl+a: no blocks to select now (a stack move selects them, 7.3)", error=True)
             return
         self._select_next()
 
     def _select_next(self) -> None:
-        """The next Select (or Deselect) of a ctrl+a, once the last was taken."""
-        view, kind = self.view, self._selecting
-        command = next((c for c in view.legal if isinstance(c, kind)), None) if view is not None and kind else None
-        if command is None:
-            self._selecting = None
-            return
-        self.submit(command)
+        command = self.select_all.next_command(self.view) if self.select_all.kind else None
+        if command is not None:
+            self.submit(command)
 
     def _ending_command(self) -> Command | None:
         view = self.view
@@ -517,16 +498,8 @@ class GameScreen(Screen[None]):
             return
         # At once, not line.focus() (which waits its turn in the queue): keys that
         # arrived with the colon, a burst over SSH, must reach the command line.
-        self._focus_before_line = self.focused
+        self.query_one(PromptPanel).came_from = self.focused
         self.set_focus(line)
-
-    def _leave_the_command_line(self) -> None:
-        """After a command given from the line (or Esc on an empty line), the
-        focus goes back where `:` found it (issue 27, fault 2): the line is no trap."""
-        line = self.query_one(PromptPanel).command_line
-        before, self._focus_before_line = self._focus_before_line, None
-        if line.has_focus and before is not None and before.is_attached and before.display and before.focusable:
-            self.set_focus(before)
 
     def action_back(self) -> None:
         prompt = self.query_one(PromptPanel)
@@ -535,5 +508,5 @@ class GameScreen(Screen[None]):
         elif prompt.command_line.value:
             prompt.command_line.value = ""
         elif prompt.command_line.has_focus:
-            self._leave_the_command_line()
+            prompt.give_focus_back()
         prompt.say("")

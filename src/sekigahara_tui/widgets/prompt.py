@@ -22,6 +22,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.suggester import Suggester
+from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -163,6 +164,7 @@ class PromptPanel(Vertical):
         self._decision = ""
         self._texts: list[str] = []  # the legal commands' notation, folded, in the order of _legal
         self._typed = ""  # the command line's text, as the choices are narrowed by it
+        self.came_from: Widget | None = None  # where `:` found the focus: it goes back after a command
         self._said = ""  # the message line's text, and the rows it took
         self._message_rows = 2
 
@@ -280,6 +282,13 @@ class PromptPanel(Vertical):
         event.stop()
         if event.option_index < len(self._shown):
             self.post_message(self.Chosen(self._shown[event.option_index]))
+
+    def give_focus_back(self) -> None:
+        """After a command given from the line (or Esc on an empty line), the
+        focus goes back where `:` found it (issue 27, fault 2): the line is no trap."""
+        before, self.came_from = self.came_from, None
+        if self.command_line.has_focus and before is not None and before.is_attached and before.display and before.focusable:
+            self.screen.set_focus(before)
 
     def highlighted_command(self) -> Command | None:
         index = self.choices.highlighted
