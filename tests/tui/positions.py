@@ -10,12 +10,8 @@ import random
 import attrs
 from pathlib import Path
 
-from typing import Callable
-
 from rules.engine import legal_commands
 from rules.infra.record import GameRecord, position_record
-from rules.infra.selfplay import random_game
-from rules.state import GameState
 
 POSITION_FILES = Path(__file__).parent / "position_files"
 
@@ -95,21 +91,6 @@ def finished_game() -> GameRecord:
 def game_over_on_points() -> GameRecord:
     """Week 7 ends, and the game with it: Tokugawa wins on victory points, 15 to 7 (2.2)."""
     return record_from_position("week_7_ends", "ishida: movement pass", "ishida: draw")
-
-
-def record_until(seed: int, wanted: Callable[[GameState], bool]) -> GameRecord:
-    """The record of seed's random game up to the first state that is `wanted`."""
-    commands: list[str] = []
-    stop: list[int] = []
-
-    def on_step(before, command, after, events) -> None:
-        commands.append(command)
-        if not stop and wanted(after):
-            stop.append(len(commands))
-
-    game = random_game(seed, on_step=on_step)
-    assert stop, f"seed {seed} never reaches the wanted position"
-    return GameRecord(seed, game.record.data_version, game.record.commands[: stop[0]])
 
 
 def hot_seat_game(seed: int) -> GameRecord:
