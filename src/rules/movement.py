@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from rules.commands import ChooseMovement, EndExchange, EndMovement, ExchangeCard
+from rules.commands import BeginMove, ChooseMovement, EndExchange, EndMovement, EnterFromMoriBox, ExchangeCard, Muster
+from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text
 from rules.decks import discard_cards, draw_cards
 from rules.events import Event, MovementChosen, MovementEnded, PhaseBegan
 from rules.immutable import evolve
-from rules.mori_box import legal_mori_entries
-from rules.muster import legal_musters
-from rules.stack_moves import legal_begin_moves, may_begin_stack_move
+from rules.mori_box import MORI_ENTRY, legal_mori_entries
+from rules.muster import MUSTERED_BLOCKS, apply_muster, legal_musters, why_muster_illegal
+from rules.stack_moves import apply_begin_move, legal_begin_moves, may_begin_stack_move, why_begin_move_illegal
 from rules.sides import Side
 from rules.state import Decision, DecisionKind, GameState, MovementOption, MovementPhase, Phase
 
@@ -105,3 +106,76 @@ def legal_moves(state: GameState, side: Side) -> list:
 
 def apply_end_movement(state: GameState, command: EndMovement) -> tuple[GameState, list[Event]]:
     return evolve(state, decision=PHASE_DONE), [MovementEnded(command.side)]
+
+
+# --- the decisions -------------------------------------------------------------------
+
+CHOOSE_MOVEMENT = DecisionRules(
+    kind=DecisionKind.CHOOSE_MOVEMENT,
+    asks="choose a movement option (7.1)",
+    help=DecisionHelp(
+        title="Choose a movement option",
+        rules="7.1, 7.2, R10, R42",
+        text=help_text(
+            "Start of your Movement Phase: pay 0, 1 or 2 cards for one option.",
+            "pass (0 cards): no moves; instead you may exchange any cards for new ones.",
+            "minimal (0 cards): one stack move OR one muster.",
+            "limited (1 card): three stack moves; one of them may be a muster instead.",
+            "full (2 cards): every stack may move, plus one muster.",
+            "Mori Box entries (Ishida, 9.3) are separate and possible under any option (R42).",
+            "Answer with: movement <option> [cards...]   e.g. movement full <card> <card>",
+        ),
+    ),
+    legal=legal_movement_choices,
+    answers={ChooseMovement: Answer(why_movement_choice_illegal, apply_choose_movement)},
+)
+
+EXCHANGE_CARDS = DecisionRules(
+    kind=DecisionKind.EXCHANGE_CARDS,
+    asks="exchange cards under the no-movement option (7.1)",
+    help=DecisionHelp(
+        title="Exchange cards (no movement)",
+        rules="7.1, 9.3, R42",
+        text=help_text(
+            "You chose not to move this phase. You may discard cards you do not want,",
+            "one per command, and then draw as many new cards as you discarded.",
+            "Drawing ends your Movement Phase; your Combat Phase follows.",
+            "Ishida may still bring Mori Box blocks into Osaka here, 1 card each (R42).",
+            "Answer with: exchange <card> (repeat), then draw; mori <block> <card>",
+        ),
+    ),
+    legal=legal_exchanges,
+    answers={
+        ExchangeCard: Answer(why_exchange_illegal, apply_exchange_card),
+        EndExchange: Answer(always_legal, apply_end_exchange),
+        EnterFromMoriBox: MORI_ENTRY,
+    },
+)
+
+MOVE = DecisionRules(
+    kind=DecisionKind.MOVE,
+    asks="move a stack, muster, or end the Movement Phase (7)",
+    help=DecisionHelp(
+        title="Move, muster, or end movement",
+        rules="7.1, 7.2, 7.3.1, 7.3.4, 7.4, 9.3, R12, R15, R17, R42",
+        text=help_text(
+            "Begin a stack move from a location (each location is the source of at most",
+            "one move per phase, R15), muster, bring in Mori blocks, or end the phase.",
+            "Add 'leader' to move if the stack relies on a leader block for leadership (+1):",
+            "the opponent learns a leader is there, not which; a friendly controlled castle",
+            "or your own capital gives it without a declaration (R17).",
+            "Muster (once per turn): one block of any daimyo, hidden, or several blocks of the",
+            "location's daimyo, shown. Never into enemy blocks unless you have blocks there (R12, R61).",
+            "Mustered and Mori blocks cannot move this turn; their arrival can overrun (7.4).",
+            "Answer with: move <location> [leader]; muster <location> <blocks...>;",
+            "mori <block> <card>; end",
+        ),
+    ),
+    legal=legal_moves,
+    answers={
+        BeginMove: Answer(why_begin_move_illegal, apply_begin_move),
+        Muster: Answer(why_muster_illegal, apply_muster, MUSTERED_BLOCKS),
+        EnterFromMoriBox: MORI_ENTRY,
+        EndMovement: Answer(always_legal, apply_end_movement),
+    },
+)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from itertools import groupby, product
 
+from rules.alike import Pieces, block_kind
 from rules.arrival import arrive, has_enemy_units, held_against
 from rules.commands import Muster
 from rules.components import default_components
@@ -102,3 +103,11 @@ def apply_muster(state: GameState, command: Muster) -> tuple[GameState, list[Eve
         state = evolve(state, revealed=state.revealed | set(blocks))
     state, more = arrive(state, side, location)
     return state, events + more
+
+
+def _in_recruitment_box(state: GameState, command: Muster) -> tuple[str, ...]:
+    return state.blocks_at(recruitment_box(command.side), command.side)
+
+
+# The blocks a muster names: alike blocks of the box are interchangeable (7.2).
+MUSTERED_BLOCKS = (Pieces("blocks", block_kind, _in_recruitment_box, "7.2"),)

@@ -13,6 +13,7 @@ from functools import cache
 from rules.arrival import arrive, has_enemy_units, record_entry
 from rules.commands import BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
 from rules.components import default_components
+from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text
 from rules.decks import discard_cards
 from rules.events import BlocksMoved, BlocksStopped, Event, LeaderDeclared, OpponentMovedBlocks
 from rules.immutable import evolve
@@ -397,3 +398,32 @@ def apply_end_stack_move(state: GameState, command: EndStackMove) -> tuple[GameS
 
 def _with_current(state: GameState, current: StackMove) -> GameState:
     return evolve(state, movement=evolve(_movement(state), current=current))
+
+
+STACK_MOVE = DecisionRules(
+    kind=DecisionKind.STACK_MOVE,
+    asks="move the blocks of this stack (7.3)",
+    help=DecisionHelp(
+        title="Move this stack",
+        rules="7.3, 7.3.3, 7.3.5, 7.4, R14, R16, R19, R57",
+        text=help_text(
+            "Select the blocks that travel together, then step them one location at a time.",
+            "Reach: 1, +1 if the whole move is on highway, +1 leadership, +1 force march (a card);",
+            "-1 for 5-8 blocks, -2 for 9-12, -3 for 13-16 in the largest group it moved with (R19).",
+            "A group may drop blocks off on the way (halt them) but never picks any up (R14).",
+            "Entering a location with enemy units stops the group unless it overruns them",
+            "(4 to 1 in blocks); a road segment can be used by only one group per phase (R57).",
+            "Answer with: select/deselect <block>, march <card>, step <location>, halt,",
+            "and done when the whole stack move is over.",
+        ),
+    ),
+    legal=legal_stack_commands,
+    answers={
+        Select: Answer(why_select_illegal, apply_select),
+        Deselect: Answer(why_deselect_illegal, apply_deselect),
+        ForceMarch: Answer(why_force_march_illegal, apply_force_march),
+        Step: Answer(why_step_illegal, apply_step),
+        Halt: Answer(why_halt_illegal, apply_halt),
+        EndStackMove: Answer(always_legal, apply_end_stack_move),
+    },
+)

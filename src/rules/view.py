@@ -20,8 +20,8 @@ from attrs import evolve, frozen
 from rules.battle import impact_total, initiative
 from rules.commands import Command
 from rules.components import default_components
-from rules.decision_help import DecisionHelp, help_for
-from rules.engine import asks, legal_commands
+from rules.decision import DecisionHelp
+from rules.engine import asks, help_for, legal_commands
 from rules.events import Event
 from rules.stack_moves import steps_left, why_no_force_march
 from rules.pair import Pair
