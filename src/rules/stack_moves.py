@@ -24,7 +24,6 @@ from rules.state import (
     Decision,
     DecisionKind,
     GameState,
-    MovementOption,
     MovementPhase,
     StackMove,
     segment_key,
@@ -96,17 +95,6 @@ def movable_blocks(state: GameState, side: Side, location: str) -> tuple[str, ..
     return tuple(b for b in state.blocks_at(location, side) if b not in fixed)
 
 
-def may_begin_stack_move(movement: MovementPhase) -> bool:
-    """7.1: Minimal, 1 stack move or 1 muster; Limited, 3 stack moves, one of
-    which may be a muster instead; Full, every stack."""
-    actions = movement.stack_moves + movement.mustered
-    if movement.option is MovementOption.MINIMAL:
-        return actions < 1
-    if movement.option is MovementOption.LIMITED:
-        return actions < 3
-    return movement.option is MovementOption.FULL
-
-
 def possible_sources(state: GameState, side: Side) -> list[str]:
     """R15, R57: unused sources with a block that may move, not besieged there."""
     movement = _movement(state)
@@ -120,7 +108,9 @@ def possible_sources(state: GameState, side: Side) -> list[str]:
 
 
 def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
-    """A source, and whether a leader block there is declared for leadership (R17)."""
+    """A source, and whether a leader block there is declared for leadership
+    (R17); whether the movement option allows a stack move now is
+    movement.may_begin_stack_move's to say (7.1)."""
     commands: list[BeginMove] = []
     for source in possible_sources(state, side):
         commands.append(BeginMove(side, source))
@@ -130,11 +120,8 @@ def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
 
 
 def why_begin_move_illegal(state: GameState, command: BeginMove) -> str | None:
+    """Why no stack move can start here (the option's allowance is movement's, 7.1)."""
     side, source = command.side, command.source
-    movement = _movement(state)
-    if not may_begin_stack_move(movement):
-        assert movement.option is not None
-        return f"{movement.option.value} movement allows no more stack moves (7.1)"
     if source not in default_components().location_ids:
         return f"{source} is not a location"
     if source in _movement(state).sources:
