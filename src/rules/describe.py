@@ -192,6 +192,12 @@ def card_name(card_id: str) -> str:
     return f"{daimyo_name(card.daimyo)} {card.kind}"
 
 
+def card_text(card_id: str) -> str:
+    """A card with its kind and bid value: "Ukita plain (1)", "Loyalty Challenge (1)".
+    The bid is in brackets so a card id's number is never read as its value."""
+    return f"{card_name(card_id)} ({default_components().card(card_id).bid})"
+
+
 def _cards(card_ids: Iterable[str]) -> str:
     return _listing(card_name(c) for c in card_ids)
 

@@ -42,6 +42,7 @@ from rules.commands import (  # every command class, for isinstance checks
 )
 from rules.components import Components, default_components, default_data_dir
 from rules.decision import DecisionHelp
+from rules.describe_commands import command_label
 from rules.events import CombatEnded, Event, Overrun, PieceLost
 from rules.pair import Pair
 from rules.sides import BOTH_SIDES, Side
@@ -111,6 +112,7 @@ __all__ = [
     "Step",
     "TOKUGAWA_ELIMINATED",
     "Turn",
+    "command_label",
     "default_components",
     "default_data_dir",
     "places",

@@ -6,6 +6,7 @@ from attrs import evolve
 from helpers import movement_phase, run, with_hand
 from rules.commands import BeginMove, ChooseMovement, EnterFromMoriBox, EndExchange, EndMovement, ExchangeCard, Muster
 from rules.describe import describe
+from rules.describe_commands import command_label
 from rules.engine import apply, help_for, legal_commands
 from rules.errors import IllegalCommand
 from rules.events import CardsDiscarded, CardsDrawn, MovementChosen
@@ -126,8 +127,9 @@ def test_7_1_each_option_allows_the_stack_moves_and_muster_of_its_row(option, mu
 
 
 @pytest.mark.parametrize("option", list(MovementOption), ids=lambda option: option.value)
-def test_7_1_the_log_and_the_help_word_an_option_from_its_row(option):
+def test_7_1_the_choices_the_log_and_the_help_word_an_option_from_its_row(option):
     allowed = MOVEMENT_OPTIONS[option]
+    assert command_label(ChooseMovement(ISHIDA, option)) == allowed.choice
     assert describe(MovementChosen(ISHIDA, option), ISHIDA) == f"You choose {allowed.chosen} (7.1)."
     cards = f"{allowed.cards} card" + "s" * (allowed.cards != 1)
     assert f"{option.value} ({cards}): {allowed.explained}" in help_for(DecisionKind.CHOOSE_MOVEMENT).text.splitlines()
