@@ -332,6 +332,7 @@ DEPLOY = DecisionRules(
                              (Pieces("block", block_kind, _undeployed_here, "8.2.4"),)),
         DeclareDone: Answer(why_done_illegal, apply_declare_done),
     },
+    finishing=DeclareDone,
 )
 
 CHALLENGE = DecisionRules(
@@ -356,4 +357,5 @@ CHALLENGE = DecisionRules(
         Challenge: Answer(why_challenge_illegal, apply_challenge, (Pieces("card", card_kind, in_hand, "8.6.1"),)),
         AllowPlay: Answer(always_legal, apply_allow_play),
     },
+    finishing=AllowPlay,
 )

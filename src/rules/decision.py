@@ -2,7 +2,8 @@
 
 Each kind of decision (rules.state.DecisionKind) is a `DecisionRules`, defined
 in the rulebook module that asks it (bidding.BID, movement.MOVE, ...): what it
-asks, its `?` help, its legal commands and how each command answers it. rules.engine only gathers them and dispatches.
+asks, its `?` help, its legal commands, how each command answers it, and which
+command finishes it. rules.engine only gathers them and dispatches.
 """
 
 from __future__ import annotations
@@ -65,13 +66,20 @@ class Answer:
 
 @frozen
 class DecisionRules:
-    """Everything about one kind of decision."""
+    """Everything about one kind of decision. `finishing`: the command type
+    that finishes it (ending a move or a phase, passing, allowing), if one
+    does; the app gives it on one key (PlayerView.finishing_command)."""
 
     kind: DecisionKind
     asks: str  # what the deciding side is asked to do, with the rule
     help: DecisionHelp
     legal: Callable[[GameState, Side], list]
     answers: dict[type, Answer]
+    finishing: type | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if self.finishing is not None and self.finishing not in self.answers:
+            raise TypeError(f"{self.kind.value}: {self.finishing.__name__} finishes it but does not answer it")
 
 
 def in_hand(state: GameState, command: Command) -> tuple[str, ...]:

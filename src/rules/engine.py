@@ -68,6 +68,11 @@ def help_for(kind: DecisionKind) -> DecisionHelp:
     return DECISIONS[kind].help
 
 
+def finishing_type(kind: DecisionKind) -> type | None:
+    """The command type that finishes a decision of this kind, if one does."""
+    return DECISIONS[kind].finishing
+
+
 def waiting_for(state: GameState) -> str:
     """What the game is waiting for, in words, for messages and prompts."""
     if state.decision.kind is DecisionKind.NONE:

@@ -247,6 +247,7 @@ EXCHANGE_CARDS = DecisionRules(
         EndExchange: Answer(always_legal, apply_end_exchange),
         EnterFromMoriBox: MORI_ENTRY,
     },
+    finishing=EndExchange,
 )
 
 MOVE = DecisionRules(
@@ -275,4 +276,5 @@ MOVE = DecisionRules(
         EnterFromMoriBox: MORI_ENTRY,
         EndMovement: Answer(always_legal, apply_end_movement),
     },
+    finishing=EndMovement,
 )

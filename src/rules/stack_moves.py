@@ -413,4 +413,5 @@ STACK_MOVE = DecisionRules(
         Halt: Answer(why_halt_illegal, apply_halt),
         EndStackMove: Answer(always_legal, apply_end_stack_move),
     },
+    finishing=EndStackMove,
 )
