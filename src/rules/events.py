@@ -127,6 +127,20 @@ class WeekBegan(Event):
 
 
 @frozen
+class WeekEnded(Event):
+    """6.4: turn B is over (or, R56, the game ended at once mid-week: the week
+    ends with it). The standing as the week ended: each side's victory points
+    (2.2, rules.victory) and blocks on the map. Public: control markers and
+    how many blocks stand in each location are seen by both sides (R55)."""
+
+    week: int
+    ishida_vp: int
+    tokugawa_vp: int
+    ishida_blocks: int
+    tokugawa_blocks: int
+
+
+@frozen
 class BidsRevealed(Event):
     """6.3, R9: the two bids (None for a side with no card, which bids 0)."""
 

@@ -14,7 +14,7 @@ from rules.immutable import evolve
 from rules.movement import begin_movement_phase
 from rules.reinforcement import begin_reinforcement
 from rules.state import DecisionKind, GameState, Phase, Turn
-from rules.victory import end_game, score_at_end
+from rules.victory import end_game, score_at_end, week_ended
 
 
 def advance(state: GameState) -> tuple[GameState, list[Event]]:
@@ -59,5 +59,9 @@ def _after_combat_phase(state: GameState) -> tuple[GameState, list[Event]]:
     if state.turn is Turn.A:
         return begin_movement_phase(evolve(state, turn=Turn.B, entered_from=()), first)  # R51: per turn
     if state.week == default_components().setup.weeks:
-        return end_game(state, score_at_end(state))
-    return begin_week(state, state.week + 1)
+        return end_game(state, score_at_end(state))  # week 7 ends with the game (end_game)
+    # The week ends before the next one begins: its reinforcement step (6.2) is
+    # the next week's (6.1), and the standing is the board this week left.
+    week_end = week_ended(state)
+    state, events = begin_week(state, state.week + 1)
+    return state, [week_end, *events]

@@ -1,14 +1,15 @@
-"""2 Victory: instant victory (2.1, R50) and victory points (2.2, R56)."""
+"""2 Victory: instant victory (2.1, R50) and victory points (2.2, R56), and
+the standing each week ends with (6.4)."""
 
 from __future__ import annotations
 
 from rules.control import castles_controlled, resources_controlled
 from rules.decision import DecisionHelp, DecisionRules, help_text
-from rules.events import Event, GameEnded
+from rules.events import Event, GameEnded, WeekEnded
 from rules.immutable import evolve
 from rules.pair import Pair
 from rules.sides import Side
-from rules.state import ELIMINATED, Decision, DecisionKind, GameResult, GameState, Phase
+from rules.state import ELIMINATED, OFF_MAP, Decision, DecisionKind, GameResult, GameState, Phase
 
 ISHIDA_ELIMINATED = "ishida-mitsunari-eliminated"
 HIDEYORI_CAPTURED = "hideyori-captured"
@@ -35,6 +36,23 @@ def victory_points(state: GameState) -> Pair[int]:
     return Pair.of(lambda side: 2 * castles_controlled(state, side) + resources_controlled(state, side))
 
 
+def blocks_on_map(state: GameState) -> Pair[int]:
+    """Each side's blocks in a location: not in a bag, a Recruitment Box, the
+    Mori Box or eliminated. A defector still counts for its owner (8.6.1)."""
+    return Pair.of(lambda side: sum(
+        len(blocks) for place, blocks in state.blocks_by_place(side) if place not in OFF_MAP))
+
+
+def week_ended(state: GameState) -> WeekEnded:
+    """6.4: the week `state` is in ends here, after its last Combat Phase or at
+    once with the game (R56), and before anything of the next week: the next
+    reinforcement step (6.2) is the next week's first step (6.1), and the 2.2
+    score is taken once week 7 has ended. So the figures are the board the
+    week's last phase left, and week 7's VP are the final score."""
+    vp, blocks = victory_points(state), blocks_on_map(state)
+    return WeekEnded(state.week, vp.ishida, vp.tokugawa, blocks.ishida, blocks.tokugawa)
+
+
 def score_at_end(state: GameState) -> GameResult:
     """2.2: the higher total wins; a tie goes to Ishida."""
     vp = victory_points(state)
@@ -43,7 +61,10 @@ def score_at_end(state: GameState) -> GameResult:
 
 
 def end_game(state: GameState, result: GameResult) -> tuple[GameState, list[Event]]:
-    """R56: the game ends at once on an instant victory, else after week 7."""
+    """R56: the game ends at once on an instant victory, else after week 7;
+    either way the week ends with it (WeekEnded first: the game's last event
+    is GameEnded)."""
+    week_end = week_ended(state)
     state = evolve(
         state,
         phase=Phase.OVER,
@@ -53,6 +74,7 @@ def end_game(state: GameState, result: GameResult) -> tuple[GameState, list[Even
     )
     vp = result.vp
     return state, [
+        week_end,
         GameEnded(result.winner, result.cause, vp.ishida if vp else None, vp.tokugawa if vp else None)
     ]
 

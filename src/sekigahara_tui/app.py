@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
@@ -23,7 +24,10 @@ if TYPE_CHECKING:
     from rules.surface import Side
     from sekigahara_tui.seat import Table
 
-AUTOSAVE = "autosave.json"
+AUTOSAVE = "autosave.json"  # before issue 27: one autosave for every game; still offered by Load
+AUTOSAVES = "autosaves"  # one autosave a game, named by when it began and how it is played
+KEPT_AUTOSAVES = 20  # the newest; older ones are deleted when a game begins
+SHORT_JOIN = "sekigahara join"  # at a terminal it offers the games running here
 
 
 def default_save_dir() -> Path:
@@ -65,8 +69,11 @@ class SekigaharaApp(App[None]):
         choose_game: bool = False,
         club: object | None = None,
         web_sign_in: str | None = None,
+        keymap: dict[str, str] | None = None,
     ) -> None:
         super().__init__()
+        if keymap:
+            self.set_keymap(keymap)  # the player's own keys (keymap.py)
         self.save_dir = save_dir or default_save_dir()
         self._load = load
         self._seed = seed
@@ -78,11 +85,24 @@ class SekigaharaApp(App[None]):
         # Textual reports an unexpected error on its error console when it exits
         # (status 1): into the crash log, so the terminal gets one line (cli.py).
         self.crash_log = CrashLog(self.save_dir)
+        self.autosave_path: Path | None = None  # the current game's (new_autosave)
         self.error_console = Console(file=self.crash_log, markup=False, highlight=False, width=100)
 
-    @property
-    def autosave_path(self) -> Path:
-        return self.save_dir / AUTOSAVE
+    def new_autosave(self, mode: str) -> Path:
+        """The autosave of a game beginning now: SAVE_DIR/autosaves/<when>-<mode>.json
+        (issue 27, item 13: a new game no longer overwrites another's)."""
+        folder = self.save_dir / AUTOSAVES
+        stamp = time.strftime("%Y-%m-%d-%H%M%S")
+        path, n = folder / f"{stamp}-{mode}.json", 2
+        while path.exists():  # two games begun within a second
+            path, n = folder / f"{stamp}-{mode}-{n}.json", n + 1
+        self.autosave_path = path
+        return path
+
+    def autosaves(self) -> list[Path]:
+        """Every game's autosave, newest first."""
+        folder = self.save_dir / AUTOSAVES
+        return sorted(folder.glob("*.json"), key=_modified, reverse=True) if folder.is_dir() else []
 
     def get_default_screen(self) -> Screen:
         # The main menu is the first screen itself, not pushed over a blank one:
@@ -153,19 +173,25 @@ class SekigaharaApp(App[None]):
     def start(self, seed: int) -> None:
         from sekigahara_tui.local import LocalTable
 
-        self.play(LocalTable.new(seed, autosave=self.autosave_path))
+        self.play(LocalTable.new(seed, autosave=self.new_autosave("hot-seat")))
 
     def play(self, table: Table) -> None:
         from sekigahara_tui.screens.game import GameScreen
 
+        # A game has opened: the oldest autosaves beyond KEPT_AUTOSAVES go (never this game's).
+        for old in [path for path in self.autosaves() if path != self.autosave_path][KEPT_AUTOSAVES - 1:]:
+            old.unlink(missing_ok=True)
         self.push_screen(GameScreen(table, self.save_dir))
 
     def open_save(self, path: Path) -> None:
         from sekigahara_tui.local import RecordError
         from sekigahara_tui.versus import open_saved  # a game against the computer reopens as one
 
+        # An autosave goes on as itself; any other save begins an autosave of its own.
+        autosave = path if path.parent == self.save_dir / AUTOSAVES else self.new_autosave("loaded")
+        self.autosave_path = autosave
         try:
-            table = open_saved(path, autosave=self.autosave_path)
+            table = open_saved(path, autosave=autosave)
         except (RecordError, ValueError) as error:
             self.notify(f"Cannot load {printable_path(path)}: {error}", severity="error", timeout=10, markup=False)
             return
@@ -176,7 +202,7 @@ class SekigaharaApp(App[None]):
         from sekigahara_tui.local import LocalTable, RecordError
 
         try:
-            table = LocalTable.at_position(path, autosave=self.autosave_path)
+            table = LocalTable.at_position(path, autosave=self.new_autosave("position"))
         except RecordError as error:
             self.notify(f"Cannot start at {printable_path(path)}: {error}", severity="error", timeout=10, markup=False)
             return
@@ -194,7 +220,9 @@ class SekigaharaApp(App[None]):
         self.play(table)
 
     def saves(self) -> list[Path]:
-        found = [self.autosave_path] if self.autosave_path.is_file() else []
+        found = self.autosaves()
+        if (self.save_dir / AUTOSAVE).is_file():
+            found.append(self.save_dir / AUTOSAVE)
         saves = self.save_dir / "saves"
         if saves.is_dir():
             found += sorted(saves.glob("*.json"), key=_modified, reverse=True)
@@ -248,8 +276,12 @@ class SekigaharaApp(App[None]):
             self.notify(f"Cannot start a host: {problem}", severity="error", timeout=10, markup=False)
             return
         self.join(game_dir, side)
+        # The whole command is long (the game's path); `sekigahara join` at a
+        # terminal offers the running games, so the short one fits a line.
+        self.copy_to_clipboard(f"sekigahara join {game_dir} --seat {side.other.value}")
         self.notify(
-            f"The other player types, in another terminal:\nsekigahara join {game_dir} --seat {side.other.value}",
+            f"The other player types `{SHORT_JOIN}` in another terminal and picks this game "
+            "(the whole command is on your clipboard).",
             timeout=30,
             markup=False,
         )
@@ -290,7 +322,8 @@ class SekigaharaApp(App[None]):
     def versus(self, seed: int, human: Side, level: str, **options) -> None:
         from sekigahara_tui.versus import VersusTable
 
-        self.play(VersusTable.new_game(seed, human, level, autosave=self.autosave_path, **options))
+        autosave = self.new_autosave(f"{human.value}-vs-{level}")
+        self.play(VersusTable.new_game(seed, human, level, autosave=autosave, **options))
 
     def _versus_table(self):
         # The Footer asks check_action on every screen, the main menu included:

@@ -300,13 +300,16 @@ def run_join(args: argparse.Namespace) -> int:
             Client.for_game_dir(args.dir, Side(args.seat))
         except (LocationError, OSError, ValueError) as error:
             return fail("sekigahara join", str(error), 2)
+    keymap, problem = users_keymap()
+    if problem is not None:
+        return fail("sekigahara join", problem, 2)
     from sekigahara_tui.app import SekigaharaApp  # Textual is only loaded for the app
 
     save_dir = args.save_dir or data_dir()
     if args.dir is None:  # at a terminal: the app offers the games to join
-        app = SekigaharaApp(save_dir=save_dir, choose_game=True)
+        app = SekigaharaApp(save_dir=save_dir, choose_game=True, keymap=keymap)
     else:
-        app = SekigaharaApp(save_dir=save_dir, join=(args.dir, Side(args.seat)))
+        app = SekigaharaApp(save_dir=save_dir, join=(args.dir, Side(args.seat)), keymap=keymap)
     app.run()
     if app.return_code:
         return fail("sekigahara", app_crash_message(app.crash_log), app.return_code)
@@ -368,15 +371,28 @@ def app_problem(args: argparse.Namespace, save_dir: Path) -> str | None:
     return None
 
 
+def users_keymap() -> tuple[dict[str, str], str | None]:
+    """The player's keymap.toml (keymap.py), or why it cannot be used."""
+    from sekigahara_tui.keymap import KeymapError, load_keymap
+
+    try:
+        return load_keymap(), None
+    except KeymapError as error:
+        return {}, str(error)
+
+
 def run_app(args: argparse.Namespace) -> int:
     """No subcommand: the terminal game itself."""
     save_dir = args.save_dir or data_dir()
     problem = app_problem(args, save_dir)
     if problem is not None:
         return fail("sekigahara", problem, 2)
+    keymap, problem = users_keymap()
+    if problem is not None:
+        return fail("sekigahara", problem, 2)
     from sekigahara_tui.app import SekigaharaApp  # Textual is only loaded for the app
 
-    app = SekigaharaApp(save_dir=save_dir, load=args.load, seed=args.seed, position=args.position)
+    app = SekigaharaApp(save_dir=save_dir, load=args.load, seed=args.seed, position=args.position, keymap=keymap)
     app.run()
     if app.return_code:
         return fail("sekigahara", app_crash_message(app.crash_log), app.return_code)

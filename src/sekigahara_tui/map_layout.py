@@ -1,20 +1,20 @@
-"""Where each location's label sits on the terminal map, and the lines between them.
+"""Where each location's label sits on the terminal map.
 
 `data/layout.toml` places one label per map location on a character canvas:
 `col`, `row` is the cell of the label's left end, `short` its 3-letter short
-form. This module reads that file and works out, without any Textual import:
+form. This module reads and checks that file and works out, without any
+Textual import:
 
 * the geometry of a display mode (`label_origin`, `canvas_size`): "short" uses
   the stored cells, "full" stretches columns by `FULL_STRETCH` (rows are kept)
   so the wider full-name labels still fit; both are shifted so the labels'
   tight bounding box starts at cell (1, 1) with a margin of one cell;
-* the connections drawn as straight lines between the labels
-  (`draw_connections`): highways solid (`─ │ ╱ ╲`), roads dotted (`┄ ┆ ⋰ ⋱`),
-  so that a road reads as a dotted line, not dots and dashes;
 * cursor movement by arrow keys (`neighbour_in_direction`).
 
-A label is one row tall and `LABEL_WIDTH[mode]` cells wide; the app writes into
-it, e.g. `Kyo#$ 3:2` ("short") or `Sekigahar 3:2` ("full").
+What is drawn from this geometry, the lines between the labels and the
+overview's marks, is in map_drawing.py. A label is one row tall and
+`LABEL_WIDTH[mode]` cells wide; the app writes into it, e.g. `Kyo#$ 3:2`
+("short") or `Sekigahar 3:2` ("full").
 """
 
 from __future__ import annotations
@@ -37,26 +37,23 @@ __all__ = [
     "DIRECTIONS",
     "FALLBACK_ANGLE",
     "FULL_STRETCH",
-    "HIGHWAY_GLYPHS",
     "LABEL_WIDTH",
     "LAYOUT_FILE",
     "MAX_ANGLE",
     "MODES",
-    "ROAD_GLYPHS",
-    "Canvas",
     "LayoutError",
     "MapLayout",
     "Mode",
     "Placement",
     "canvas_size",
-    "connection_path",
-    "draw_connections",
+    "check_mode",
+    "label_cells",
+    "label_centre",
     "label_origin",
     "load_layout",
     "neighbour_in_direction",
-    "OVERVIEW_WIDTH",
-    "overview_origins",
 ]
+
 
 LAYOUT_FILE = "layout.toml"
 
@@ -84,21 +81,6 @@ MAX_ANGLE = 67.5
 
 FALLBACK_ANGLE = 45.0
 """With no such neighbour, it moves to the nearest label within this many degrees."""
-
-# Glyphs by the step (d_col, d_row) that reaches a cell from the previous one.
-HIGHWAY_GLYPHS: dict[tuple[int, int], str] = {
-    (1, 0): "─", (-1, 0): "─",
-    (0, 1): "│", (0, -1): "│",
-    (1, 1): "╲", (-1, -1): "╲",
-    (1, -1): "╱", (-1, 1): "╱",
-}  # fmt: skip
-ROAD_GLYPHS: dict[tuple[int, int], str] = {
-    (1, 0): "┄", (-1, 0): "┄",
-    (0, 1): "┆", (0, -1): "┆",
-    (1, 1): "⋱", (-1, -1): "⋱",
-    (1, -1): "⋰", (-1, 1): "⋰",
-}  # fmt: skip
-
 
 class LayoutError(ValueError):
     """The layout file is wrong: `layout.toml: entry N: problem` (N counts from 1)."""
@@ -135,23 +117,6 @@ class MapLayout:
     @cached_property
     def _by_location(self) -> Mapping[str, Placement]:
         return {p.location: p for p in self.placements}
-
-
-@frozen
-class Canvas:
-    """The connections drawn on a `width` x `height` character canvas.
-
-    `rows[r][c]` is the character of cell (c, r), a space where nothing is
-    drawn; `kinds[r][c]` is "" (blank), "road" or "highway".
-    """
-
-    width: int
-    height: int
-    rows: tuple[str, ...]
-    kinds: tuple[tuple[str, ...], ...]
-
-    def __str__(self) -> str:
-        return "\n".join(self.rows)
 
 
 # ---------------------------------------------------------------------------
@@ -301,7 +266,7 @@ def _check_spacing(layout: MapLayout, mode: str) -> None:
 # Geometry
 
 
-def _check_mode(mode: str) -> None:
+def check_mode(mode: str) -> None:
     if mode not in LABEL_WIDTH:
         raise ValueError(f"unknown map mode {mode!r} (expected one of {', '.join(MODES)})")
 
@@ -313,7 +278,7 @@ def _stretch(col: int, mode: str) -> int:
 
 @functools.cache
 def _origins(layout: MapLayout, mode: str) -> dict[str, tuple[int, int]]:
-    _check_mode(mode)
+    check_mode(mode)
     cols = {p.location: _stretch(p.col, mode) for p in layout.placements}
     left = min(cols.values())
     top = min(p.row for p in layout.placements)
@@ -338,7 +303,7 @@ def canvas_size(layout: MapLayout, mode: str) -> tuple[int, int]:
 
 
 @functools.cache
-def _label_cells(layout: MapLayout, mode: str) -> dict[tuple[int, int], str]:
+def label_cells(layout: MapLayout, mode: str) -> dict[tuple[int, int], str]:
     width = LABEL_WIDTH[mode]
     return {
         (col + i, row): location
@@ -347,67 +312,9 @@ def _label_cells(layout: MapLayout, mode: str) -> dict[tuple[int, int], str]:
     }
 
 
-def _centre(layout: MapLayout, location_id: str, mode: str) -> tuple[int, int]:
+def label_centre(layout: MapLayout, location_id: str, mode: str) -> tuple[int, int]:
     col, row = label_origin(layout, location_id, mode)
     return col + LABEL_WIDTH[mode] // 2, row
-
-
-# ---------------------------------------------------------------------------
-# Drawing the connections
-
-
-def _bresenham(start: tuple[int, int], end: tuple[int, int]) -> list[tuple[int, int]]:
-    (x0, y0), (x1, y1) = start, end
-    dx, dy = abs(x1 - x0), -abs(y1 - y0)
-    sx, sy = (1 if x1 > x0 else -1), (1 if y1 > y0 else -1)
-    error = dx + dy
-    points = [(x0, y0)]
-    while (x0, y0) != (x1, y1):
-        double = 2 * error
-        if double >= dy:
-            error += dy
-            x0 += sx
-        if double <= dx:
-            error += dx
-            y0 += sy
-        points.append((x0, y0))
-    return points
-
-
-def connection_path(layout: MapLayout, a: str, b: str, mode: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """The cells drawn for a connection from `a` to `b`, each with the step reaching it.
-
-    The line runs between the two labels' centres; only the cells outside
-    every label are returned, so it starts and ends just outside the labels.
-    """
-    labels = _label_cells(layout, mode)
-    points = _bresenham(_centre(layout, a, mode), _centre(layout, b, mode))
-    return [
-        (cell, (cell[0] - prev[0], cell[1] - prev[1]))
-        for prev, cell in zip(points, points[1:])
-        if cell not in labels
-    ]
-
-
-@functools.cache
-def draw_connections(layout: MapLayout, mode: str) -> Canvas:
-    """All connections of the map drawn on the mode's canvas (roads first, highways on top)."""
-    _check_mode(mode)
-    width, height = canvas_size(layout, mode)
-    chars = [[" "] * width for _ in range(height)]
-    kinds = [[""] * width for _ in range(height)]
-    connections = sorted(default_components().connections, key=lambda conn: conn.highway)
-    for conn in connections:
-        kind, glyphs = ("highway", HIGHWAY_GLYPHS) if conn.highway else ("road", ROAD_GLYPHS)
-        for (col, row), step in connection_path(layout, conn.a, conn.b, mode):
-            chars[row][col] = glyphs[step]
-            kinds[row][col] = kind
-    return Canvas(
-        width=width,
-        height=height,
-        rows=tuple("".join(row) for row in chars),
-        kinds=tuple(tuple(row) for row in kinds),
-    )
 
 
 # ---------------------------------------------------------------------------
@@ -419,7 +326,7 @@ def _bearing(layout: MapLayout, origin: str, target: str, direction: str, mode: 
 
     Rows count `CELL_ASPECT` times a column, so angles look right on screen.
     """
-    (c0, r0), (c1, r1) = _centre(layout, origin, mode), _centre(layout, target, mode)
+    (c0, r0), (c1, r1) = label_centre(layout, origin, mode), label_centre(layout, target, mode)
     dx, dy = c1 - c0, (r1 - r0) * CELL_ASPECT
     distance = math.hypot(dx, dy)
     if distance == 0:
@@ -440,7 +347,7 @@ def neighbour_in_direction(layout: MapLayout, location_id: str, direction: str, 
     """
     if direction not in DIRECTIONS:
         raise ValueError(f"unknown direction {direction!r} (expected one of {', '.join(DIRECTIONS)})")
-    _check_mode(mode)
+    check_mode(mode)
     layout.placement(location_id)  # a clear KeyError for an unknown location
     components = default_components()
 
@@ -459,55 +366,3 @@ def neighbour_in_direction(layout: MapLayout, location_id: str, direction: str, 
     if others:
         return min(others, key=lambda item: (item[1], item[0], item[2]))[2]
     return None
-
-
-# ---------------------------------------------------------------------------
-# The overview: the whole board in a small panel
-
-OVERVIEW_WIDTH = 6
-"""Cells an overview mark takes: a 3-letter short form and up to 3 cells of counts."""
-
-
-@functools.cache
-def overview_origins(layout: MapLayout, width: int, height: int) -> dict[str, tuple[int, int]]:
-    """Where each location's overview mark (`OVERVIEW_WIDTH` cells, one row) sits
-    in a `width` x `height` panel: the stored cells scaled to fit, then each mark
-    moved to the nearest free place (same row first, then the rows next to it)
-    so that marks never overlap or touch. Raises ValueError if the panel is too
-    small for every mark."""
-    w = OVERVIEW_WIDTH
-    if width < w or height < 1:
-        raise ValueError(f"an overview needs at least {w}x1 cells, not {width}x{height}")
-    cols = [p.col for p in layout.placements]
-    rows = [p.row for p in layout.placements]
-    left, top = min(cols), min(rows)
-    span_c, span_r = max(max(cols) - left, 1), max(max(rows) - top, 1)
-    scale_c, scale_r = (width - w) / span_c, (height - 1) / span_r
-    taken = [[False] * width for _ in range(height)]
-    placed: dict[str, tuple[int, int]] = {}
-
-    def free(c: int, r: int) -> bool:
-        if not (0 <= r < height and 0 <= c and c + w <= width):
-            return False
-        return not any(taken[r][x] for x in range(max(0, c - 1), min(width, c + w + 1)))
-
-    order = sorted(layout.placements, key=lambda p: (p.row, p.col))
-    for p in order:
-        want_c, want_r = round((p.col - left) * scale_c), round((p.row - top) * scale_r)
-        spot = None
-        for reach_r, reach_c in ((3, 12), (height, width)):  # near first; anywhere if need be
-            options = sorted(
-                (abs(dr) * 4 + abs(dc), want_c + dc, want_r + dr)
-                for dr in range(-reach_r, reach_r + 1)
-                for dc in range(-reach_c, reach_c + 1)
-            )
-            spot = next(((c, r) for _, c, r in options if free(c, r)), None)
-            if spot is not None:
-                break
-        if spot is None:
-            raise ValueError(f"a {width}x{height} overview has no room for {p.location!r}")
-        c, r = spot
-        for x in range(c, c + w):
-            taken[r][x] = True
-        placed[p.location] = spot
-    return placed

@@ -14,6 +14,7 @@ and only the events both sides saw.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from attrs import frozen
@@ -109,16 +110,22 @@ class ReplayModel:
         else:
             command = f"{step.command.side.value.capitalize()} decides (the game is not over: its secrets stay hidden)"
         lines: dict[Side | None, tuple[str, ...]] = {
-            None: tuple(describe_neutral(e) for e in step.events if e.visible_to() == PUBLIC),
+            None: _lines(describe_neutral(e) for e in step.events if e.visible_to() == PUBLIC),
         }
         if self.over:
             for side in BOTH_SIDES:
                 # What `side` alone knew; the other side's redacted twin ("Ishida draws 5 cards") adds nothing here.
-                lines[side] = tuple(
+                lines[side] = _lines(
                     describe(e, side) for e in step.events
                     if e.visible_to() == frozenset({side}) and not isinstance(e, OpponentEvent)
                 )
         return ReplayFrame(index, self.count, state.week, heading, command, lines)
+
+
+
+def _lines(texts: Iterable[str]) -> tuple[str, ...]:
+    """The log lines, without the events that have none (rules.describe: "")."""
+    return tuple(text for text in texts if text)
 
 
 __all__ = ["ReplayFrame", "ReplayModel"]

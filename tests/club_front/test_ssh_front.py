@@ -78,7 +78,7 @@ async def test_the_app_at_80x24_takes_keys_and_redraws_at_a_new_size(club, data_
         terminal.press(b"\x11")  # ctrl+q
         result = await terminal.finish()
     assert result.exit_status == 0
-    assert (tmp_path / "saves" / "autosave.json").exists()  # the bid was really played
+    assert list((tmp_path / "saves" / "autosaves").glob("*-hot-seat.json"))  # the bid was really played
 
 
 async def test_a_session_without_a_pty_gets_one_line_and_status_1(club, data_dir, alice_key):

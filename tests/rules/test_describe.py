@@ -5,7 +5,7 @@ import inspect
 import pytest
 
 import rules.events as events_module
-from rules.describe import describe
+from rules.describe import describe, describe_neutral
 from rules.engine import start_game
 from rules.events import (
     BidsRevealed,
@@ -47,6 +47,7 @@ from rules.events import (
     PrivateEvent,
     SideDone,
     WeekBegan,
+    WeekEnded,
 )
 from rules.infra.selfplay import random_game
 from rules.sides import BOTH_SIDES, Side
@@ -103,6 +104,8 @@ SAMPLES: list[Event] = [
     OpponentRetreated(TOKUGAWA, 3, "anotsu", "kuwana", 2),
     CastleFell("gifu", TOKUGAWA),
 ]
+NO_LINE: list[Event] = [WeekEnded(2, 10, 12, 24, 26)]
+"""Events the log leaves out: their line is empty (rules.describe)."""
 
 
 def concrete_event_classes() -> set[type]:
@@ -115,7 +118,7 @@ def concrete_event_classes() -> set[type]:
 
 
 def test_the_samples_cover_every_event_class():
-    assert concrete_event_classes() <= {type(event) for event in SAMPLES}
+    assert concrete_event_classes() <= {type(event) for event in SAMPLES + NO_LINE}
 
 
 @pytest.mark.parametrize("event", SAMPLES, ids=lambda e: type(e).__name__)
@@ -141,7 +144,15 @@ def test_every_event_of_a_whole_game_has_a_line_for_each_side_that_sees_it(seed)
     random_game(seed, on_step=lambda before, command, after, more: seen.extend(more))
     for event in seen:
         for side in event.visible_to():
-            assert describe(event, side).endswith(".")
+            line = describe(event, side)
+            assert line == "" if type(event) in {type(e) for e in NO_LINE} else line.endswith(".")
+
+
+@pytest.mark.parametrize("event", NO_LINE, ids=lambda e: type(e).__name__)
+def test_6_4_the_end_of_a_week_has_no_line_its_figures_are_plotted_at_game_over(event):
+    """Issue 22 changes no screen: WeekEnded's figures feed the game-over plots
+    (sekigahara_tui.standing), and the log and the replay leave out an empty line."""
+    assert describe(event, ISHIDA) == describe(event, TOKUGAWA) == describe_neutral(event) == ""
 
 
 def test_an_unknown_event_class_is_a_type_error():

@@ -66,7 +66,7 @@ async def test_R55_a_double_tapped_enter_on_the_hand_over_gives_no_choice(make_a
         else:
             await press_at_once(pilot, "enter", "enter")
         # the second Enter was read by the game screen (the first key after the hand-over's ends its settling)
-        await until(pilot, lambda: pilot.app.screen is screen and screen._settling is None, "the second Enter read")
+        await until(pilot, lambda: pilot.app.screen is screen and screen.hand_overs.settling is None, "the second Enter read")
         await pilot.pause()  # not for passing: had the Enter been let through, its choice would show by now
         assert screen.table.host.record.commands == ("ishida: bid mori-plain-9",)
         settle_clock.wait(HandOverScreen.SETTLE_S)

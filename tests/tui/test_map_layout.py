@@ -1,4 +1,4 @@
-"""The terminal map layout (data/layout.toml) and its drawing (sekigahara_tui.map_layout)."""
+"""The terminal map layout (data/layout.toml) and its drawing (sekigahara_tui.map_layout, map_drawing)."""
 
 from __future__ import annotations
 
@@ -9,19 +9,15 @@ from pathlib import Path
 import pytest
 
 from rules.components import Components, default_components, default_data_dir
+from sekigahara_tui.map_drawing import HIGHWAY_GLYPHS, ROAD_GLYPHS, Canvas, connection_path, draw_connections
 from sekigahara_tui.map_layout import (
     DIRECTIONS,
-    HIGHWAY_GLYPHS,
     LABEL_WIDTH,
     MODES,
-    ROAD_GLYPHS,
-    Canvas,
     LayoutError,
     MapLayout,
     Placement,
     canvas_size,
-    connection_path,
-    draw_connections,
     label_origin,
     load_layout,
     neighbour_in_direction,

@@ -1,6 +1,6 @@
-"""Issue 13: each side's VP (2.2) and blocks on the map, week by week, folded
-from one seat's events (sekigahara_tui.standing), against the engine's own
-figures at the end of every week of many random games.
+"""Issue 13: each side's VP (2.2) and blocks on the map, week by week, read
+from one seat's WeekEnded events (sekigahara_tui.standing), against the
+engine's own figures at the end of every week of many random games.
 
 The end of week N is the state after the step that begins week N+1 (nothing
 after WeekBegan in that step touches the map or control: 6.2 reinforcements go
@@ -19,8 +19,10 @@ from rules.state import OFF_MAP
 from rules.victory import victory_points
 from sekigahara_tui.hosting.host import GameHost
 from sekigahara_tui.net.protocol import State, decode_host_message, encode
+from sekigahara_tui.replay_model import ReplayModel
 from sekigahara_tui.screens.info import week_plots, weekly_figures
 from sekigahara_tui.standing import weekly_standing
+from sekigahara_tui.widgets.log import LogPanel
 
 SEEDS = range(40)
 PUBLIC = frozenset(BOTH_SIDES)
@@ -57,8 +59,8 @@ def games() -> list[Game]:
 
 @pytest.mark.parametrize("seat", BOTH_SIDES, ids=lambda s: s.value)
 def test_2_2_vp_at_each_weeks_end_from_a_players_log_is_the_engines(games, seat):
-    """2 per castle, 1 per resource (2.2); castles follow 4.3 and R36 even where a
-    combat changes one without a ControlChanged event (8.7.3, 8.9.4)."""
+    """2 per castle, 1 per resource (2.2), as each week ended (6.4); the last
+    week ends with the game, an instant victory's too (2.1, R56)."""
     assert any(game.last_week < 7 for game in games)  # an instant victory (2.1, R56) ends the weeks early
     for game in games:
         assert weekly_standing(game.log(seat), game.last_week).vp == game.vp
@@ -69,8 +71,7 @@ def test_blocks_on_the_map_at_each_weeks_end_from_a_players_log_are_the_engines(
     """Setup (5.2.1, 5.2.2), musters (7.2), Mori entries (9.3), overruns (7.4.2),
     losses (8.7.3; a disc is not a block); defectors stay their owner's (8.6.1)."""
     for game in games:
-        standing = weekly_standing(game.log(seat), game.last_week)
-        assert standing.exact and standing.blocks == game.blocks
+        assert weekly_standing(game.log(seat), game.last_week).blocks == game.blocks
 
 
 def test_r55_the_figures_from_a_networked_seats_log_as_it_crossed_the_wire(games):
@@ -85,17 +86,30 @@ def test_r55_the_figures_from_a_networked_seats_log_as_it_crossed_the_wire(games
         assert (standing.vp, standing.blocks) == (game.vp, game.blocks)
 
 
-def test_r55_a_spectators_log_lacks_the_hidden_moves_so_no_figures_are_drawn_for_it(games):
-    """A log of only the events both sides see (no count-only twins, as a
-    spectator's was before the club passed them): a muster of one block (7.2
-    option 2) and every move are missing, so its fold is wrong somewhere and
-    the figures are left out, saying why."""
-    assert any(weekly_standing(g.log(None), g.last_week, spectator=True).blocks != g.blocks for g in games)
+def test_r55_a_spectators_log_of_public_events_alone_gives_the_same_figures(games):
+    """The standing is public (R55: control markers, blocks counted per
+    location), so a log of only the events both sides see, without the
+    count-only twins, gives the engine's figures and the plots draw them."""
+    for game in games:
+        standing = weekly_standing(game.log(None), game.last_week)
+        assert (standing.vp, standing.blocks) == (game.vp, game.blocks)
     game = games[0]
-    assert not weekly_standing(game.log(None), game.last_week, spectator=True).exact
-    figures = weekly_figures(game.log(None), game.last_week, spectator=True)
+    plots = week_plots(weekly_figures(game.log(None), game.last_week))
+    assert plotted(plots, "VP at the end of the week (2.2):") == {
+        "Ishida": game.vp[Side.ISHIDA], "Tokugawa": game.vp[Side.TOKUGAWA]}
+
+
+def test_a_log_that_did_not_see_every_week_end_draws_no_standing(games):
+    """A game set up from a position in a later week (docs/positions.md) never
+    saw the weeks before it end: no figure is made up for them, and the plots
+    leave the standing out."""
+    game = next(g for g in games if g.last_week > 2)
+    log = [e for e in game.log(Side.ISHIDA) if not (type(e).__name__ == "WeekEnded" and e.week == 1)]
+    assert weekly_standing(log, game.last_week) is None
+    figures = weekly_figures(log, game.last_week)
     assert not any(key.startswith(("vp:", "map:")) for key in figures)
-    assert "not known to a spectator" in week_plots(figures, spectator=True)
+    assert "VP at the end" not in week_plots(figures)
+    assert weekly_standing(log[:0], 1) is None  # nor one not over yet: week 1 has not ended
 
 
 def plotted(plots: str, title: str) -> dict[str, list[int]]:
@@ -117,3 +131,17 @@ def test_the_plots_show_each_weeks_vp_and_blocks_on_the_map(games):
     assert plotted(plots, "blocks on the map, end of week:") == {
         "Ishida": game.blocks[Side.ISHIDA], "Tokugawa": game.blocks[Side.TOKUGAWA]}
     assert all(len(line) <= 38 for line in plots.splitlines() if not line.startswith("VP and"))  # the 80x24 panel
+
+
+def test_6_4_the_end_of_a_week_writes_no_line_in_the_log_or_the_replay(games):
+    """Issue 22 changes no screen: WeekEnded's line is empty (rules.describe),
+    and neither the log panel nor the replay's frames write it."""
+    game = games[0]
+    panel = LogPanel()
+    for seat in BOTH_SIDES:
+        panel.add(game.log(seat), seat)
+    panel.add(game.log(None), Side.ISHIDA, neutral=True)
+    assert "" not in panel._texts and any(text.startswith("Week 2 begins") for text in panel._texts)
+    replay = ReplayModel.from_record(game.record)
+    frames = [replay.frame(index) for index in range(replay.count)]
+    assert all("" not in lines for frame in frames for lines in frame.lines.values())

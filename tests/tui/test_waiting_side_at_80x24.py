@@ -6,7 +6,7 @@ back, focused, when it is its turn again."""
 from __future__ import annotations
 
 from rules.surface import DecisionKind, Side
-from sekigahara_tui.screens.game import connection_line
+from sekigahara_tui.screens.connection import connection_line
 from tui.screen_text import screen_text
 from tui.test_networked import connection_text, processes, runtime_dir, sekigahara, start_host, until  # noqa: F401 (fixtures)
 from tui.test_text_not_cut_at_80x24 import region_text

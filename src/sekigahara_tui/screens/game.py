@@ -7,13 +7,18 @@ a hot-seat game, when the decision passes to the other side, a hand-over
 screen covers everything until that player is ready; in a networked game the
 seat not to act waits with the board in view, and the other player's moves
 appear as they happen.
+
+The screen keeps its widgets, keys and actions; its jobs are in rooms beside
+it: hand_over.py (the hand-over between hot-seat seats, and the Enter
+double-tapped after it), seat_memory.py (what each seat left on the screen),
+battle_summaries.py, auto_allow.py (R48), connection.py (a networked seat's
+line), saving.py (ctrl+s) and game_over.py (the end, and the replay).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from attrs import frozen
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,13 +26,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, TabbedContent, TabPane
 
-from rules.describe import describe
 from rules.notation import format_command
 from rules import surface
 from rules.surface import (
     AllowPlay,
-    CombatEnded,
-    Event,
     Command,
     DeclareDone,
     EndExchange,
@@ -35,22 +37,23 @@ from rules.surface import (
     EndStackMove,
     PlayerView,
     Side,
-    default_components,
-    printable,
-    printable_path,
 )
 from sekigahara_tui.labels import done_label, notation_label, place_label, side_name
-from sekigahara_tui.seat import Answer, Seat, Table, game_stats
+from sekigahara_tui.seat import Answer, Seat, Table
 from sekigahara_tui.palette import LegalCommands
-from sekigahara_tui.screens.dialogs import SaveDialog
+from sekigahara_tui.screens.auto_allow import allow_without_asking, setting_matters
+from sekigahara_tui.screens.battle_summaries import BattleSummaries
+from sekigahara_tui.screens.connection import connection_line
+from sekigahara_tui.screens.game_over import game_over_screen
+from sekigahara_tui.screens.hand_over import HandOvers
 from sekigahara_tui.screens.info import (
     AUTO_ALLOW_INFERENCE,
     AutoAllowDialog,
-    BattleSummaryScreen,
     DecisionHelpScreen,
-    GameOverScreen,
     HandOverScreen,
 )
+from sekigahara_tui.screens.saving import save_game
+from sekigahara_tui.screens.seat_memory import SeatMemory
 from sekigahara_tui.widgets.battle import BattlePanel
 from sekigahara_tui.widgets.hand import HandPanel
 from sekigahara_tui.widgets.log import LogPanel
@@ -60,60 +63,8 @@ from sekigahara_tui.widgets.prompt import PromptPanel
 from sekigahara_tui.widgets.public import PublicPanel
 from sekigahara_tui.widgets.status import StatusBar
 
-# What a battle summary tells, in log order (the names of rules.surface.EVENT_TYPES).
-SUMMARY_EVENTS = tuple(
-    cls for cls in surface.EVENT_TYPES
-    if cls.__name__ in {
-        "CombatDeclared", "LoyaltyChallenged", "ChallengeRefuted", "BlocksDefected", "CombatEnded",
-        "PieceLost", "BlocksRetreated", "OpponentRetreated", "CastleFell", "ControlChanged",
-        "CardsDrawn", "OpponentDrewCards",
-    }
-)
-CombatDeclared = next(cls for cls in surface.EVENT_TYPES if cls.__name__ == "CombatDeclared")
-
 # Commands that finish something; ctrl+e gives whichever is legal now.
 ENDING_COMMANDS = (EndStackMove, EndMovement, EndExchange, DeclareDone, AllowPlay)
-
-
-@frozen
-class SeatScreen:
-    """What one seat's screen keeps for itself between hand-overs."""
-
-    cursor: str = "kyoto"
-    scroll: tuple[float, float] = (0.0, 0.0)
-    overview: bool = False
-    search: str | None = None
-    followed: tuple | None = None  # the action the map last followed for this seat
-    typed: str = ""
-    tab: str = "hand-tab"
-    board: str = "map-view"
-    in_battle: bool = False
-
-
-def battle_summaries(log: list[Event], start: int, side: Side, battle_on: bool) -> tuple[list[tuple[str, list[str]]], int]:
-    """The combats that ended in log[start:] and are over (losses taken, retreats
-    made: a later combat has begun, or `battle_on` is false), each as a title and
-    lines in words: Impact and losses, challenges and defections, pieces lost,
-    retreats, cards drawn. Also the index up to which the log is summarised."""
-    declared = [i for i in range(start, len(log)) if isinstance(log[i], CombatDeclared)]
-    bounds = declared + [len(log)]
-    summaries, done = [], (declared[0] if declared else len(log))
-    for begin, end in zip(bounds, bounds[1:]):
-        ended = next((e for e in log[begin:end] if isinstance(e, CombatEnded)), None)
-        if ended is None:
-            continue
-        if end == len(log) and battle_on:
-            break
-        kind = "Siege" if log[begin].siege else "Battle"
-        title = f"{kind} at {place_label(ended.location)}"
-        if ended.winner is not None:
-            title += ": you win" if ended.winner is side else f": {side_name(ended.winner)} wins"
-        after = begin + log[begin:end].index(ended)
-        stop = next((i for i in range(after, end) if type(log[i]).__name__ in ("PhaseBegan", "WeekBegan")), end)
-        lines = [describe(event, side) for event in log[begin:stop] if isinstance(event, SUMMARY_EVENTS)]
-        summaries.append((title, lines))
-        done = end
-    return summaries, done
 
 
 class GameScreen(Screen[None]):
@@ -147,11 +98,9 @@ class GameScreen(Screen[None]):
         self._warning_reported: str | None = None
         self._result_shown = False
         self._status_shown: tuple | None = None
-        self._feedback: dict[Side, tuple[str, bool]] = {}  # each seat's last outcome, kept until its next
-        self._handed_over = False  # a hand-over screen is up: no battle summary over it
-        self._settling: HandOverScreen | None = None  # the hand-over whose double-tapped Enter to ignore
-        self._seat_state: dict[Side, SeatScreen] = {}
-        self._summarised: dict[Side, tuple[int, int]] = {}  # per seat: log generation, events summarised
+        self.hand_overs = HandOvers()  # hot seat: the hand-over up, an Enter double-tapped after it
+        self.seat_memory = SeatMemory()  # hot seat: what each seat left on the screen
+        self.summaries = BattleSummaries()  # how far each seat's log was told in battle summaries
         self.auto_allow: dict[Side, bool] = {}  # hot seat: each seat's own "allow without asking" setting
         self._choices_had_focus = False  # when the list was hidden for a seat not to act
 
@@ -188,12 +137,7 @@ class GameScreen(Screen[None]):
         for seat in self.table.seats.values():
             seat.listeners.append(self)
         self.table.start()
-        for seat in self.table.seats.values():  # battles fought before this screen are not summarised again
-            log, view = seat.log, seat.view
-            start = len(log)
-            if view is not None and view.combat is not None and view.combat.battle is not None:
-                start = next((i for i in range(len(log) - 1, -1, -1) if isinstance(log[i], CombatDeclared)), start)
-            self._summarised[seat.side] = (seat.log_generation, start)
+        self.summaries.start(self.table.seats.values())
         self.query_one("#prompt", PromptPanel).choices.focus()
         if self.view is None:  # a remote seat still connecting
             self._show_status()
@@ -215,25 +159,7 @@ class GameScreen(Screen[None]):
         if self._result_shown or self.view is None:
             return
         self._result_shown = True
-        self.app.push_screen(
-            GameOverScreen(self.view, game_stats(self.current.log), self.current.log, replay=self._replay_maker()),
-            self._game_over_closed,
-        )
-
-    def _replay_maker(self):
-        """What opens the replay of this game, if this process holds its record
-        (hot seat, or against the computer); None for a networked seat."""
-        if not getattr(self.table, "host", None):
-            return None
-        from sekigahara_tui.replay_model import ReplayModel  # the engine replays the record
-        from sekigahara_tui.screens.replay import ReplayScreen
-
-        def replay() -> ReplayScreen:
-            model = ReplayModel.of_table(self.table)
-            assert model is not None
-            return ReplayScreen(model)
-
-        return replay
+        self.app.push_screen(game_over_screen(self.current, self.table), self._game_over_closed)
 
     # --- what the seats say ------------------------------------------------------
 
@@ -274,7 +200,7 @@ class GameScreen(Screen[None]):
         self.query_one(StatusBar).show(view)
         prompt = self.query_one(PromptPanel)
         prompt.show(view)
-        prompt.say(*self._feedback.get(self.seat, ("", False)))
+        prompt.say(*self.seat_memory.feedback.get(self.seat, ("", False)))
         self._show_waiting(not view.legal)
         self.query_one(HandPanel).show(view)
         self.query_one(PublicPanel).show(view)
@@ -354,9 +280,9 @@ class GameScreen(Screen[None]):
 
     def after_change(self) -> None:
         """Show a change: the same seat, a hand-over (hot seat), or the end."""
-        self._settled()  # a move since the hand-over closed (ctrl+e, ctrl+z): an Enter now is meant
+        self.hand_overs.settled()  # a move since the hand-over closed (ctrl+e, ctrl+z): an Enter now is meant
         self._report_warning()
-        if self._allow_without_asking():
+        if allow_without_asking(self.table, self.auto_allow):
             return  # the allow was a change of its own, shown already
         if self.current.is_over:
             self.redraw()
@@ -364,65 +290,16 @@ class GameScreen(Screen[None]):
             return
         next_seat = self.table.next_seat(self.current)
         if next_seat is not self.current:
-            self._keep_seat_state()
+            self.seat_memory.keep(self.seat, self, self._in_battle)
             self.seat = next_seat.side
-            self._feedback.clear()  # the last outcome was the other seat's: never shown to this one
-            self._restore_seat_state()
+            self.seat_memory.feedback.clear()  # the last outcome was the other seat's: never shown to this one
+            # The battle/map toggle: as this seat left it, unless a battle began or ended since.
+            self._in_battle = self.seat_memory.restore(self.seat, self).in_battle
             self.redraw()
             self._hand_over()
         else:
             self.redraw()
             self._summarise_battle()
-
-    def _allow_without_asking(self) -> bool:
-        """Hot seat: a seat whose only choice is to allow the enemy's play (R48),
-        holding no Loyalty Challenge card, with its setting on, allows at once,
-        with no hand-over. True if it did."""
-        if not self.table.hot_seat:
-            return False
-        for seat in self.table.seats.values():
-            view = seat.view
-            if not self.auto_allow.get(seat.side) or view is None or len(view.legal) != 1:
-                continue
-            if isinstance(view.legal[0], AllowPlay) and not holds_loyalty_card(view):
-                seat.submit(format_command(view.legal[0], with_side=False))
-                return True
-        return False
-
-    def _keep_seat_state(self) -> None:
-        """What the leaving seat's screen keeps for itself: map cursor, scroll,
-        overview, search, command line, tab, battle/map toggle (hot seat: restored
-        for it, never shown to the other)."""
-        prompt = self.query_one(PromptPanel)
-        map_panel = self.query_one(MapPanel)
-        self._seat_state[self.seat] = SeatScreen(
-            cursor=map_panel.cursor,
-            scroll=(map_panel.scroll_x, map_panel.scroll_y),
-            overview=map_panel.overview,
-            search=map_panel.search,
-            followed=map_panel.focus_key,
-            typed=prompt.command_line.value,
-            tab=self.query_one("#tabs", TabbedContent).active,
-            board=self.query_one("#board", ContentSwitcher).current,
-            in_battle=self._in_battle,
-        )
-
-    def _restore_seat_state(self) -> None:
-        state = self._seat_state.get(self.seat, SeatScreen())
-        map_panel = self.query_one(MapPanel)
-        map_panel.set_search(state.search)
-        map_panel.cursor = state.cursor
-        map_panel.focus_key = state.followed
-        map_panel.set_overview(state.overview)
-        map_panel.scroll_to(*state.scroll, animate=False, immediate=True)
-        prompt = self.query_one(PromptPanel)
-        prompt.command_line.value = state.typed
-        if prompt.filter_location is not None:
-            prompt.filter_to(None)
-        self.query_one("#tabs", TabbedContent).active = state.tab
-        # The battle/map toggle: as this seat left it, unless a battle began or ended since.
-        self._in_battle = state.in_battle
-        self.query_one("#board", ContentSwitcher).current = state.board
 
     def _hand_over(self) -> None:
         """The new player starts at the choices, never where the other player left
@@ -430,17 +307,12 @@ class GameScreen(Screen[None]):
         not when the hand-over closes: the keys typed with its Enter are read
         before this screen handles its resume, and must find the summary up (its
         Enter) and the choices focused (the keys after it)."""
-        self._handed_over = True
         self.set_focus(self.query_one(PromptPanel).choices)
         hand_over = HandOverScreen(self.seat, self._reason())
-        summary = self._battle_summary(after=hand_over)
-        if summary is not None:
-            self.app.push_screen(summary)
-        self._settling = hand_over if summary is None else None  # the summary settles for itself
-        self.app.push_screen(hand_over)
+        self.hand_overs.push(self.app, hand_over, self.summaries.next_for(self.current, after=hand_over))
 
     def on_screen_resume(self) -> None:
-        self._handed_over = False
+        self.hand_overs.resumed()
 
     def on_key(self, event: events.Key) -> None:
         """Hot seat: an Enter typed right after the hand-over's, no key between and
@@ -449,52 +321,24 @@ class GameScreen(Screen[None]):
         key (Down, letters) goes on to the game, and an Enter after it is meant.
         Keys reach this handler from the focused widget before its bindings act
         (the app resolves them as they bubble up), and in the order typed."""
-        hand_over = self._settling
-        if self._settled() and event.key == "enter" and hand_over.settling():
+        if self.hand_overs.is_double_tap(event.key):
             if self.focused is self.query_one(PromptPanel).choices:
                 event.stop()
-
-    def _settled(self) -> bool:
-        """The first key or move after the hand-over's Enter ends its settling;
-        True if this one does (the hand-over closed by its Enter, not yet settled)."""
-        hand_over = self._settling
-        if hand_over is None or hand_over.ready_at is None:
-            return False
-        self._settling = None
-        return True
 
     def _summarise_battle(self) -> None:
         """Once a battle or siege is over (losses taken, retreats made), show the
         seat what happened, from its own log."""
-        if self._handed_over:  # never over a hand-over: under it, pushed with it
+        if self.hand_overs.up:  # never over a hand-over: under it, pushed with it
             return
-        summary = self._battle_summary()
+        summary = self.summaries.next_for(self.current)
         if summary is not None:
             self.app.push_screen(summary)
-
-    def _battle_summary(self, after: HandOverScreen | None = None) -> BattleSummaryScreen | None:
-        """The summary of the battles and sieges over since the seat's last
-        summary (None if none), told from its own log; marked as told."""
-        seat, view = self.current, self.view
-        if view is None:
-            return None
-        generation, start = self._summarised.get(seat.side, (seat.log_generation, len(seat.log)))
-        if generation != seat.log_generation or start > len(seat.log):
-            start = len(seat.log)  # an undo or a fresh log: nothing new to tell
-        battle_on = view.combat is not None and view.combat.battle is not None
-        summaries, done = battle_summaries(seat.log, start, seat.side, battle_on)
-        self._summarised[seat.side] = (seat.log_generation, done)
-        if not summaries:
-            return None
-        title = summaries[0][0] if len(summaries) == 1 else f"{len(summaries)} combats"
-        lines = [line for _, body in summaries for line in body]
-        return BattleSummaryScreen(title, lines, after)
 
     def say(self, text: str, error: bool = False, side: Side | None = None) -> None:
         """An outcome for a seat (default: the one looking), kept in its message line
         until its next outcome; never shown to the other seat."""
         side = side or self.seat
-        self._feedback[side] = (text, error)
+        self.seat_memory.feedback[side] = (text, error)
         if side is self.seat:
             self.query_one(PromptPanel).say(text, error)
 
@@ -563,10 +407,7 @@ class GameScreen(Screen[None]):
         if action == "save":
             return self.table.can_save
         if action == "auto_allow":
-            # Where it can matter: hot seat (a networked seat is never handed over), the
-            # Combat Phase, no Loyalty card in hand (with one, this seat is always asked).
-            view = self.view
-            return self.table.hot_seat and view is not None and view.combat is not None and not holds_loyalty_card(view)
+            return setting_matters(self.table, self.view)
         return True
 
     def _ending_command(self) -> Command | None:
@@ -590,23 +431,8 @@ class GameScreen(Screen[None]):
         self.current.undo()
 
     def action_save(self) -> None:
-        if not self.table.can_save:
-            return
-        default = self.save_dir / "saves" / self.table.default_save_name()
-
-        def saved(path: Path | None) -> None:
-            if path is None:
-                return
-            shown = printable_path(path, 120)
-            try:
-                self.table.save(path)
-            except (OSError, ValueError) as error:  # ValueError: a path with a NUL
-                reason = getattr(error, "strerror", None) or str(error)
-                self.notify(f"Could not save to {shown}: {printable(reason, 100)}", severity="error", markup=False)
-            else:
-                self.notify(f"Saved to {shown}", markup=False)
-
-        self.app.push_screen(SaveDialog(default), saved)
+        if self.table.can_save:
+            save_game(self, self.table, self.save_dir)
 
     def action_auto_allow(self) -> None:
         """This seat's own setting (hot seat): the dialog says what it gives away."""
@@ -644,7 +470,7 @@ class GameScreen(Screen[None]):
     def action_command_line(self) -> None:
         """`:` goes to the command line; there it types a colon only after a side's
         name ("tokugawa:"), the one place notation has one."""
-        self._settled()  # `:` typed after the hand-over's Enter: an Enter after it is meant
+        self.hand_overs.settled()  # `:` typed after the hand-over's Enter: an Enter after it is meant
         line = self.query_one(PromptPanel).command_line
         if line.has_focus:
             if line.value.strip().lower() in {side.value for side in Side}:
@@ -661,23 +487,3 @@ class GameScreen(Screen[None]):
         elif prompt.command_line.value:
             prompt.command_line.value = ""
         prompt.say("")
-
-
-def holds_loyalty_card(view: PlayerView) -> bool:
-    components = default_components()
-    return any(components.card(card).is_loyalty for card in view.hand)
-
-
-def connection_line(seat: Seat) -> str:
-    """One line on the connection to the host and the other player (empty for hot seat)."""
-    if seat.connection is None:
-        return ""
-    parts = [seat.connection]
-    other = side_name(seat.side.other)
-    if seat.opponent_present is True:
-        parts.append(f"{other} is connected")
-    elif seat.opponent_present is False:
-        parts.append(f"{other} is not connected" + (f"; they join with: {seat.join_hint}" if seat.join_hint else ""))
-    if seat.waiting_for_answer is not None:
-        parts.append(f"sending: {seat.waiting_for_answer}")
-    return " │ ".join(parts)

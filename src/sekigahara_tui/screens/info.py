@@ -32,8 +32,6 @@ from sekigahara_tui.standing import weekly_standing
 from sekigahara_tui.widgets.map_panel import MapPanel
 
 WeekBegan = next(cls for cls in surface.EVENT_TYPES if cls.__name__ == "WeekBegan")
-# What the other side sees of a side's setup placements (5.2): a count, no block.
-OpponentPlacedBlocks = next(cls for cls in surface.EVENT_TYPES if cls.__name__ == "OpponentPlacedBlocks")
 
 
 # How long a screen lets an Enter settle: one typed this soon after the Enter
@@ -252,7 +250,7 @@ class GameOverScreen(Screen[None]):
         self._view = view
         self._replay = replay  # makes the replay screen, when this process holds the record (hot seat)
         self._text = result_text(view, stats)
-        self._plots = week_plots(weekly_figures(log, view.week, view.spectator), view.spectator)
+        self._plots = week_plots(weekly_figures(log, view.week))
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="gameover"):
@@ -285,21 +283,11 @@ class GameOverScreen(Screen[None]):
             self.app.push_screen(self._replay())
 
 
-def counts_every_move(log: list[Event]) -> bool:
-    """Whether a spectator's log holds the count-only twins of both sides' hidden
-    moves (R55: how many blocks, from where, to where; never which), as the club
-    passes them: then it holds the setup's placements of both sides as counts."""
-    return {event.side for event in log if isinstance(event, OpponentPlacedBlocks)} == set(BOTH_SIDES)
-
-
-def weekly_figures(log: list[Event], last_week: int, spectator: bool = False) -> dict[str, list[int]]:
+def weekly_figures(log: list[Event], last_week: int) -> dict[str, list[int]]:
     """Per week (1 to `last_week`), from public events: battles and sieges fought,
     and the blocks and discs each side lost (in battle, siege or overrun); and
     each side's VP and blocks on the map at the end of the week ("vp:<side>",
-    "map:<side>"; sekigahara_tui.standing). A player's log gives those exactly;
-    so does a spectator's that counts every move (counts_every_move: the twins
-    of both sides' hidden moves). A spectator's log without them (public events
-    only) cannot, so they are left out for it."""
+    "map:<side>"; sekigahara_tui.standing), when the log saw every week end."""
     weeks = max(1, last_week)
     figures = {"battles": [0] * weeks, "ishida": [0] * weeks, "tokugawa": [0] * weeks}
     week = 1
@@ -312,8 +300,8 @@ def weekly_figures(log: list[Event], last_week: int, spectator: bool = False) ->
             figures[event.side.value][week - 1] += 1
         elif isinstance(event, Overrun):
             figures[event.side.other.value][week - 1] += len(event.eliminated)
-    standing = weekly_standing(log, weeks, spectator and not counts_every_move(log))
-    if standing.exact:
+    standing = weekly_standing(log, weeks)
+    if standing is not None:
         for side in BOTH_SIDES:
             figures[f"vp:{side.value}"] = standing.vp[side]
             figures[f"map:{side.value}"] = standing.blocks[side]
@@ -342,7 +330,7 @@ def side_rows(figures: dict[str, list[int]], prefix: str, from_zero: bool) -> li
     return [f"{side_name(side):<10}" + bar_row(row, max(top, 1), floor) for side, row in zip(BOTH_SIDES, rows)]
 
 
-def week_plots(figures: dict[str, list[int]], spectator: bool = False) -> str:
+def week_plots(figures: dict[str, list[int]]) -> str:
     """The week-by-week plots: battles, each side's losses on one scale, then,
     when known, each side's VP and blocks on the map at the end of each week."""
     weeks = len(figures["battles"])
@@ -355,6 +343,4 @@ def week_plots(figures: dict[str, list[int]], spectator: bool = False) -> str:
         lines += side_rows(figures, "vp:", from_zero=False)
         lines.append("blocks on the map, end of week:")
         lines += side_rows(figures, "map:", from_zero=False)
-    elif spectator:
-        lines.append("VP and blocks on the map by week: not known to a spectator whose log lacks the counted moves (R55).")
     return "\n".join(lines)

@@ -1,4 +1,6 @@
-"""The hand panel: your cards with mon, kind and bid value (3.2); the enemy's count only."""
+"""The hand panel: your cards by the name the command line takes (mori-swords-3,
+tokugawa-loyalty-1: issue 27, fault 3), each with its bid value (3.2); the
+enemy's count only."""
 
 from __future__ import annotations
 
@@ -6,7 +8,6 @@ from rich.table import Table
 from textual.widgets import Static
 
 from rules.surface import PlayerView, default_components
-from sekigahara_tui.labels import CARD_KINDS, card_mon
 
 
 def _sort_key(card_id: str) -> tuple:
@@ -16,16 +17,13 @@ def _sort_key(card_id: str) -> tuple:
 
 def hand_table(view: PlayerView) -> Table:
     table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
-    table.add_column("mon")
-    table.add_column("kind")
+    table.add_column("card (as typed)")
     table.add_column("bid", justify="right")
     c = default_components()
     for card_id in sorted(view.hand, key=_sort_key):
-        card = c.card(card_id)
-        table.add_row(card_mon(card_id), CARD_KINDS[card.kind], str(card.bid))
+        table.add_row(card_id, str(c.card(card_id).bid))
     for card_id in view.set_aside:
-        card = c.card(card_id)
-        table.add_row(card_mon(card_id), f"{CARD_KINDS[card.kind]} (set aside)", str(card.bid), style="dim")
+        table.add_row(f"{card_id} (set aside)", str(c.card(card_id).bid), style="dim")
     table.caption = hand_caption(view)
     return table
 

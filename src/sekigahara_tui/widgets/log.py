@@ -27,7 +27,8 @@ class LogPanel(RichLog):
         """Lines as `side` sees them, or (neutral: a spectator, who plays
         neither side) in words that name both sides."""
         for event in events:
-            self.add_line(describe_neutral(event) if neutral else describe(event, side))
+            if text := (describe_neutral(event) if neutral else describe(event, side)):  # "": no line (WeekEnded)
+                self.add_line(text)
 
     def add_line(self, text: str) -> None:
         self._texts.append(text)

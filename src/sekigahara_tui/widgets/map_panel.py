@@ -1,8 +1,8 @@
 """The map panel: locations, roads and highways, control, and the stacks you may see.
 
-Drawn from data/layout.toml (sekigahara_tui.map_layout). Each label shows the
-location's short form (or name, when the panel is wide), its castle/resource
-marks, and "own:enemy" block counts. The cursor moves between connected
+Drawn from data/layout.toml (sekigahara_tui.map_layout, map_drawing). Each
+label shows the location's short form (or name, when the panel is wide), its
+castle/resource marks, and "own:enemy" block counts. The cursor moves between connected
 locations with the arrows; letters always search (they jump to the first
 location whose name starts with what was typed), so no letter is a move key.
 """
@@ -24,17 +24,8 @@ from rich.style import Style
 from rich.text import Text
 
 from rules.surface import DeclareCombat, Muster, PlayerView, Side, default_components, places
-from sekigahara_tui.map_layout import (
-    LABEL_WIDTH,
-    OVERVIEW_WIDTH,
-    Mode,
-    canvas_size,
-    draw_connections,
-    label_origin,
-    load_layout,
-    neighbour_in_direction,
-    overview_origins,
-)
+from sekigahara_tui.map_drawing import OVERVIEW_WIDTH, draw_connections, overview_origins
+from sekigahara_tui.map_layout import LABEL_WIDTH, Mode, label_origin, load_layout, neighbour_in_direction
 
 FULL_MODE_MIN_WIDTH = 150  # panel width from which full names fit (canvas_size of "full")
 

@@ -1,29 +1,65 @@
 """The prompt: what is being decided, the legal choices, and a command line.
 
-The choices are the view's legal commands in plain words (labels.choice_labels);
-the highlighted one's notation shows on the empty command line, which takes
-any legal line with completion. Picking or typing posts a message the game
-screen turns into a command for the host. The message line under the choices
-keeps the last outcome ("Done: ...", "Took back: ...", a refusal) until the
-next one.
+The choices are the view's legal commands in plain words (labels.choice_labels).
+The command line takes any legal line. While it holds text, the choices shown
+are the ones whose notation begins with it (the candidates of a completion),
+and → completes only what they all share, as a shell's Tab does: never a
+guess between two (issue 27, fault 3). Empty, it shows the highlighted
+choice's notation as its hint; Enter there gives that choice, → copies it in
+to edit, and ↑/↓ move through the choices (fault 2). Picking or typing posts
+a message the game screen turns into a command for the host. The message line
+under the choices keeps the last outcome ("Done: ...", "Took back: ...", a
+refusal) until the next one.
 """
 
 from __future__ import annotations
+
+import os
 
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.suggester import SuggestFromList
+from textual.suggester import Suggester
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from rules.notation import format_command
-from rules.surface import Command, PlayerView, places
+from rules.surface import Command, PlayerView, Side, places
 from sekigahara_tui.labels import choice_labels, place_label, side_name, word_label
 
-PLACEHOLDER = "type a command (Tab/→ completes)"
+PLACEHOLDER = "type a command (→ completes)"
+HINT = "Enter: {notation}"  # the empty line's hint: what Enter gives
+SIDES = tuple(f"{side.value}:" for side in Side)
+
+
+class UnambiguousSuggester(Suggester):
+    """Completes only what every legal line beginning with the typed text
+    shares: with two Tokugawa cards, 'movement limited toku' completes to
+    'movement limited tokugawa-' and no further."""
+
+    def __init__(self, texts: list[str]) -> None:
+        super().__init__(use_cache=False, case_sensitive=False)
+        self.texts = [text.casefold() for text in texts]
+
+    async def get_suggestion(self, value: str) -> str | None:
+        prefix = os.path.commonprefix(matching(self.texts, value))
+        return prefix if len(prefix) > len(value) else None
+
+
+def typed_notation(line: str) -> str:
+    """The typed line without a leading side ("tokugawa: bid ..."), folded."""
+    folded = line.casefold().lstrip()
+    for side in SIDES:
+        if folded.startswith(side):
+            return folded[len(side):].lstrip()
+    return folded
+
+
+def matching(texts: list[str], line: str) -> list[str]:
+    typed = typed_notation(line)
+    return [text for text in texts if text.startswith(typed)]
 
 
 def gloss(command: Command) -> str:
@@ -52,6 +88,16 @@ class CommandLine(Input):
             return False
         return super().check_consume_key(key, character)
 
+    class Browse(Message):
+        """↑ or ↓ on the command line: move through the choices (-1 or +1)."""
+
+        def __init__(self, step: int) -> None:
+            super().__init__()
+            self.step = step
+
+    class TakeHint(Message):
+        """→ on the empty line: copy the highlighted choice's notation in."""
+
     async def on_key(self, event: events.Key) -> None:
         """Enter gives the line as it stands when the Enter is read. Left to the
         Input's binding it acted only once the key had bubbled up to the app,
@@ -61,6 +107,14 @@ class CommandLine(Input):
             event.stop()
             event.prevent_default()
             await self.action_submit()
+        elif event.key in ("up", "down"):
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Browse(-1 if event.key == "up" else 1))
+        elif event.key == "right" and not self.value:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.TakeHint())
 
 
 class PromptPanel(Vertical):
@@ -93,6 +147,8 @@ class PromptPanel(Vertical):
         self._refilled = False
         self._view: PlayerView | None = None
         self._decision = ""
+        self._texts: list[str] = []  # the legal commands' notation, folded, in the order of _legal
+        self._typed = ""  # the command line's text, as the choices are narrowed by it
 
     def compose(self) -> ComposeResult:
         yield Static(id="decision", markup=False)
@@ -119,12 +175,22 @@ class PromptPanel(Vertical):
             return
         self._legal = view.legal
         texts = [format_command(c, with_side=False) for c in view.legal]
-        self.command_line.suggester = SuggestFromList(texts, case_sensitive=False)
+        self.command_line.suggester = UnambiguousSuggester(texts)
+        self._texts = [text.casefold() for text in texts]
         self._fill()
 
     def _fill(self) -> None:
         location = self.filter_location
         shown = [c for c in self._legal if location is None or location in places(c)]
+        typed = typed_notation(self._typed)
+        unmatched = False
+        if typed:
+            candidates = [c for c, text in zip(self._legal, self._texts) if text.startswith(typed) and c in shown]
+            unmatched = not candidates
+            shown = candidates or shown  # nothing begins so: keep the choices, and say it
+        if tuple(shown) == self._shown and self.choices.option_count == len(shown):
+            self._title(location, typed, len(shown), unmatched)  # the same choices: no redraw of the list
+            return
         self._shown = tuple(shown)
         choices = self.choices
         choices.clear_options()
@@ -135,8 +201,18 @@ class PromptPanel(Vertical):
             choices.highlighted = 0
         else:
             self.command_line.placeholder = PLACEHOLDER
-        title = f"choices at {place_label(location)} (Esc: all)" if location else (f"{len(shown)} choices" if len(shown) != 1 else "1 choice")
-        choices.border_title = title
+        self._title(location, typed, len(shown), unmatched)
+
+    def _title(self, location: str | None, typed: str, count: int, unmatched: bool) -> None:
+        if unmatched:
+            title = "none begins so: all shown"  # short: the border is a third of 80 columns
+        elif typed:
+            title = f"{count} match" if count != 1 else "1 matches: Enter gives it"
+        elif location:
+            title = f"choices at {place_label(location)} (Esc: all)"
+        else:
+            title = f"{count} choices" if count != 1 else "1 choice"
+        self.choices.border_title = title
 
     def filter_to(self, location: str | None) -> None:
         """Show only the choices that name `location` (None: all of them)."""
@@ -164,7 +240,7 @@ class PromptPanel(Vertical):
     def _explain(self, event: OptionList.OptionHighlighted) -> None:
         notation = self.notation_of(event.option_index)
         if notation is not None:
-            self.command_line.placeholder = f": {notation}"
+            self.command_line.placeholder = HINT.format(notation=notation)
         # Only when the player moves through the list: a list refilled (its first
         # highlight), or filtered from the map, must not move the map.
         refilled, self._refilled = self._refilled, False
@@ -179,9 +255,46 @@ class PromptPanel(Vertical):
         if event.option_index < len(self._shown):
             self.post_message(self.Chosen(self._shown[event.option_index]))
 
+    def highlighted_command(self) -> Command | None:
+        index = self.choices.highlighted
+        return self._shown[index] if index is not None and index < len(self._shown) else None
+
+    @on(Input.Changed, "#command-line")
+    def _narrow(self, event: Input.Changed) -> None:
+        """The choices follow what is typed: the candidates of its completion."""
+        if typed_notation(event.value) != typed_notation(self._typed):
+            self._typed = event.value
+            self._fill()
+        else:
+            self._typed = event.value
+
+    @on(CommandLine.Browse)
+    def _browse(self, event: CommandLine.Browse) -> None:
+        event.stop()
+        if event.step < 0:
+            self.choices.action_cursor_up()
+        else:
+            self.choices.action_cursor_down()
+
+    @on(CommandLine.TakeHint)
+    def _take_hint(self, event: CommandLine.TakeHint) -> None:
+        event.stop()
+        command = self.highlighted_command()
+        if command is not None:
+            line = self.command_line
+            line.value = format_command(command, with_side=False)
+            line.cursor_position = len(line.value)
+
     @on(Input.Submitted, "#command-line")
     def _typed(self, event: Input.Submitted) -> None:
         event.stop()
         line = event.value.strip()
         if line:
             self.post_message(self.Typed(line))
+            return
+        # The empty line's Enter gives what its hint shows: the highlighted choice.
+        command = self.highlighted_command()
+        if command is not None:
+            self.post_message(self.Chosen(command))
+        else:
+            self.say("Nothing to give now: the choices are empty (Esc goes back).")

@@ -1,0 +1,52 @@
+"""Hot seat: the screen handed from one seat to the other (R55).
+
+When the decision passes to the other side, a hand-over screen covers the
+game until that player is ready (its Enter). Two things follow from it, kept
+here for the game screen: while it is up no battle summary is pushed over it
+(one for the new player is pushed under it, with it), and an Enter typed right
+after its own, a double tap, must not give the highlighted choice unseen.
+"""
+
+from __future__ import annotations
+
+from textual.app import App
+
+from sekigahara_tui.screens.info import BattleSummaryScreen, HandOverScreen
+
+
+class HandOvers:
+    """The game screen's hand-overs: whether one is up, and which one's Enter
+    may still be followed by a double tap."""
+
+    def __init__(self) -> None:
+        self.up = False  # a hand-over screen is up: no battle summary over it
+        self.settling: HandOverScreen | None = None  # the hand-over whose double-tapped Enter to ignore
+
+    def push(self, app: App, hand_over: HandOverScreen, summary: BattleSummaryScreen | None) -> None:
+        """The hand-over over everything, with the new player's battle summary
+        (if any) under it, uncovered by its Enter."""
+        self.up = True
+        if summary is not None:
+            app.push_screen(summary)
+        self.settling = hand_over if summary is None else None  # the summary settles for itself
+        app.push_screen(hand_over)
+
+    def resumed(self) -> None:
+        """The game screen shows again: the hand-over (and any summary) closed."""
+        self.up = False
+
+    def settled(self) -> bool:
+        """The first key or move after the hand-over's Enter ends its settling;
+        True if this one does (the hand-over closed by its Enter, not yet settled)."""
+        hand_over = self.settling
+        if hand_over is None or hand_over.ready_at is None:
+            return False
+        self.settling = None
+        return True
+
+    def is_double_tap(self, key: str) -> bool:
+        """An Enter typed right after the hand-over's, no key between and within
+        its settle time (HandOverScreen.SETTLE_S). Any key read here ends the
+        settling, so an Enter after another key (Down, letters) is meant."""
+        hand_over = self.settling
+        return self.settled() and key == "enter" and hand_over.settling()

@@ -1,0 +1,86 @@
+"""The command line at 80x24 (issue 27, faults 2 and 3): a completion never
+guesses between two commands, the candidates show, the Hand tab names cards as
+the line takes them, and the empty line's hint is what Enter gives.
+
+Every test starts from tests/tui/position_files/tokugawa_chooses_movement.toml:
+Tokugawa chooses his movement option holding tokugawa-plain-1,
+tokugawa-loyalty-1 and fukushima-plain-1."""
+
+from __future__ import annotations
+
+from rules.surface import ChooseMovement
+from sekigahara_tui.widgets.hand import HandPanel
+from sekigahara_tui.widgets.prompt import PromptPanel, UnambiguousSuggester
+from tui.driving import choice_notations, take_seat
+from tui.positions import record_from_position
+from tui.screen_text import screen_text
+
+POSITION = "tokugawa_chooses_movement"
+
+
+async def test_a_completion_takes_only_what_every_match_shares():
+    suggester = UnambiguousSuggester(["movement limited tokugawa-plain-1", "movement limited tokugawa-loyalty-1",
+                                      "movement limited fukushima-plain-1"])
+    assert await suggester.get_suggestion("movement limited toku") == "movement limited tokugawa-"
+    assert await suggester.get_suggestion("movement limited tokugawa-") is None  # two go on from here
+    assert await suggester.get_suggestion("movement limited tokugawa-l") == "movement limited tokugawa-loyalty-1"
+    assert await suggester.get_suggestion("movement limited x") is None
+    assert await suggester.get_suggestion("mov") == "movement limited "
+
+
+async def test_fault_3_right_completes_no_further_than_the_candidates_agree_and_shows_them(make_app):
+    async with make_app(record_from_position(POSITION)).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        prompt = screen.query_one(PromptPanel)
+        await pilot.press("colon", *"movement limited toku", "right")
+        await pilot.pause()
+        assert prompt.command_line.value == "movement limited tokugawa-"  # not the Loyalty Challenge card
+        assert sorted(choice_notations(screen)) == ["movement limited tokugawa-loyalty-1", "movement limited tokugawa-plain-1"]
+        assert prompt.choices.border_title == "2 match"
+        await pilot.press("l", "right")
+        await pilot.pause()
+        assert prompt.command_line.value == "movement limited tokugawa-loyalty-1"
+        assert choice_notations(screen) == ["movement limited tokugawa-loyalty-1"]
+        await pilot.press("escape")  # Esc clears the line: every choice again
+        await pilot.pause()
+        assert prompt.command_line.value == ""
+        assert len(choice_notations(screen)) == len(screen.view.legal)
+
+
+async def test_fault_3_the_hand_names_each_card_as_the_command_line_takes_it(make_app):
+    async with make_app(record_from_position(POSITION)).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        await pilot.pause()
+        shown = screen_text(pilot.app)
+        for card in ("tokugawa-plain-1", "tokugawa-loyalty-1", "fukushima-plain-1"):
+            assert card in shown
+        assert screen.query_one(HandPanel).display
+
+
+async def test_fault_2_enter_on_the_empty_line_gives_the_choice_its_hint_shows(make_app):
+    async with make_app(record_from_position(POSITION)).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        prompt = screen.query_one(PromptPanel)
+        await pilot.press("colon")
+        first, second = choice_notations(screen)[:2]
+        assert prompt.command_line.placeholder == f"Enter: {first}"
+        await pilot.press("down")  # the arrows move through the choices from the line
+        await pilot.pause()
+        assert prompt.command_line.has_focus
+        assert prompt.command_line.placeholder == f"Enter: {second}"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.table.host.record.commands == (f"tokugawa: {second}",)
+        assert not any(isinstance(c, ChooseMovement) for c in screen.view.legal)
+
+
+async def test_fault_2_right_on_the_empty_line_copies_the_hint_to_edit(make_app):
+    async with make_app(record_from_position(POSITION)).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        prompt = screen.query_one(PromptPanel)
+        second = choice_notations(screen)[1]
+        await pilot.press("colon", "down", "right")
+        await pilot.pause()
+        assert prompt.command_line.value == second
+        assert prompt.command_line.cursor_position == len(second)
+        assert screen.table.host.record.commands == ()  # copied, not given
