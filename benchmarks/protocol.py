@@ -50,11 +50,9 @@ from sekigahara_tui.net.protocol import (  # noqa: E402
     Hello,
     State,
     Submit,
-    ViewEncoder,
     encode,
-    encode_events,
-    encode_state,
 )
+from sekigahara_tui.net.state_encoding import ViewEncoder, encode_events, encode_state  # noqa: E402
 
 
 class Game:

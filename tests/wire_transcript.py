@@ -1,6 +1,7 @@
 """The bytes on the wire of two seeded games, played in lock-step: what each
 seat of a two-terminal game receives (hosting/game_server.py), and what each seat and
-a spectator of a club game receive (hosting/club_server.py).
+a spectator of a club game receive (hosting/club_server.py, a game server composed
+with the club's collaborators).
 
 The hosting layer is to be reshaped without changing a byte it sends (issue
 22): test_wire_transcript.py runs this file in a process of its own with a
@@ -143,7 +144,8 @@ async def club_game(work: Path) -> dict[str, bytes]:
     from club.club_helpers import fake_key
     from sekigahara_tui.hosting import members
     from sekigahara_tui.club.client import ClubClient
-    from sekigahara_tui.hosting.club_server import ClubServer, load_secret
+    from sekigahara_tui.hosting.club_server import ClubServer
+    from sekigahara_tui.hosting.tokens import load_secret
     from sekigahara_tui.hosting.store import Store
 
     data_dir = members.prepare_data_dir(work / "club")
@@ -161,7 +163,7 @@ async def club_game(work: Path) -> dict[str, bytes]:
     for side in BOTH_SIDES:
         seats[side] = await Recorded.open(f"club/{side.value}", socket)
         seats[side].send({"type": "hello", "protocol": PROTOCOL_VERSION, "game": game_id, "seat": side.value,
-                          "token": server.seat_token(game_id, side), "seen": None})
+                          "token": server.tokens.seat(game_id, side), "seen": None})
         await seats[side].wait_for(has("state"), "its first state")
     await seats[Side.ISHIDA].wait_for(has("presence", seat="tokugawa", connected=True), "Tokugawa's presence")
     carol = ClubClient(socket, session=server.open_session("carol"))

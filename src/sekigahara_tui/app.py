@@ -68,7 +68,6 @@ class SekigaharaApp(App[None]):
         join: tuple[Path, Side] | None = None,
         choose_game: bool = False,
         club: object | None = None,
-        web_sign_in: str | None = None,
         keymap: dict[str, str] | None = None,
     ) -> None:
         super().__init__()
@@ -81,7 +80,6 @@ class SekigaharaApp(App[None]):
         self._join = join
         self._choose_game = choose_game
         self._club = club  # a club.client.ClubClient: open on its lobby (`sekigahara club`)
-        self._web_sign_in = web_sign_in  # a browser session: sign in through this socket, then the lobby
         # Textual reports an unexpected error on its error console when it exits
         # (status 1): into the crash log, so the terminal gets one line (cli.py).
         self.crash_log = CrashLog(self.save_dir)
@@ -107,8 +105,8 @@ class SekigaharaApp(App[None]):
     def get_default_screen(self) -> Screen:
         # The main menu is the first screen itself, not pushed over a blank one:
         # one screen to mount and one Footer to lay out before the menu shows.
-        # A club lobby or a browser sign-in opens over a blank screen, as before.
-        if self._web_sign_in is None and self._club is None:
+        # A club lobby opens over a blank screen, as before.
+        if self._club is None:
             return MenuScreen()
         return super().get_default_screen()
 
@@ -133,11 +131,6 @@ class SekigaharaApp(App[None]):
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.fit_the_terminal)  # started in a small terminal
-        if self._web_sign_in is not None:
-            from sekigahara_tui.screens.sign_in import SignInScreen
-
-            self.push_screen(SignInScreen(self._web_sign_in), self._signed_in)
-            return
         if self._club is not None:
             from sekigahara_tui.screens.lobby import LobbyScreen
 
@@ -154,19 +147,6 @@ class SekigaharaApp(App[None]):
             self.join(*self._join)
         elif self._choose_game:
             self.action_join_game()
-
-    def _signed_in(self, signed_in) -> None:
-        """A browser session signed in: the lobby of the club, as that member."""
-        if signed_in is None:
-            self.exit()
-            return
-        import os
-
-        from sekigahara_tui.club.client import ClubClient
-        from sekigahara_tui.screens.lobby import LobbyScreen
-
-        self._club = ClubClient(os.environ["SEKIGAHARA_CLUB"], session=signed_in.session)
-        self.push_screen(LobbyScreen(self._club, self.save_dir))
 
     # --- starting games ------------------------------------------------------
 

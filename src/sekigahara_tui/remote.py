@@ -164,7 +164,8 @@ class RemoteTable(OneSeatTable):
     def __init__(self, game_dir: Path, side: Side) -> None:
         self.game_dir = game_dir
         seat = RemoteSeat(side)
-        seat._join_hint = "sekigahara join"  # at a terminal it offers this game (the menu copies the whole command)
+        # Whole: the other player may be another Unix user, whose `sekigahara join` lists only their own games.
+        seat._join_hint = f"sekigahara join {game_dir} --seat {side.other.value}"
         # The address and the token are read now, so a bad DIR is refused at once.
         super().__init__(seat, Client.for_game_dir(game_dir, side, listener=seat))
 

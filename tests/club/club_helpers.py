@@ -14,7 +14,8 @@ from attrs import define
 
 from sekigahara_tui.hosting import members
 from sekigahara_tui.club.client import ClubClient
-from sekigahara_tui.hosting.club_server import ClubServer, load_secret
+from sekigahara_tui.hosting.club_server import ClubServer
+from sekigahara_tui.hosting.tokens import load_secret
 from sekigahara_tui.bots.driver import RandomBot
 from sekigahara_tui.hosting.store import Store
 

@@ -102,7 +102,7 @@ async def test_two_members_play_to_the_end_and_the_store_replays_to_the_same_sta
     assert {made.seat, joined.seat} == {ISHIDA, TOKUGAWA}
     a, b = await asyncio.gather(bot_plays(alice, made, 11), bot_plays(bob, joined, 12))
     assert a.over and b.over
-    game = club.server.games[made.game]
+    game = club.server.games.loaded[made.game]
     info, actions = club.store.load_game(made.game)
     assert replay(record_of(info, actions)) == game.host.state
     lobby = await alice.lobby()
@@ -134,22 +134,22 @@ async def test_an_idle_game_is_evicted_and_reloaded_where_it_was(club):
     for c in clients:
         await c.close()
     await asyncio.gather(*tasks)
-    game = club.server.games[made.game]
+    game = club.server.games.loaded[made.game]
     # The server notices the connections went: a seat is detached only after
     # the last command it read was stored (each is stored before the next is read).
     await wait_until(lambda: not game.connections, "both seats detached")
     async with game.changing:
         version, state = game.version, game.host.state
-    assert club.server.evict_idle(now=10**9) == [made.game]
-    assert made.game not in club.server.games
-    loads = club.server.loads
+    assert club.server.eviction.evict_idle(now=10**9) == [made.game]
+    assert made.game not in club.server.games.loaded
+    loads = club.server.games.loads
     # the next hello loads it again, at the same version and state
     again = alice.seat_client(made)
     task = asyncio.create_task(again.run())
     await again.wait_for(lambda c: c.view is not None, 10)
-    assert club.server.loads == loads + 1
-    assert again.version == version and club.server.games[made.game].host.state == state
-    assert again.log == club.server.games[made.game].host.events_for(ISHIDA)
+    assert club.server.games.loads == loads + 1
+    assert again.version == version and club.server.games.loaded[made.game].host.state == state
+    assert again.log == club.server.games.loaded[made.game].host.events_for(ISHIDA)
     await again.close()
     await task
     await alice.close()

@@ -13,7 +13,7 @@ from rules.notation import format_command
 from rules.sides import Side
 from sekigahara_tui.club import client as club_client
 from sekigahara_tui.club.protocol import Lobby, lobby_key
-from sekigahara_tui.hosting.club_server import LOBBY_PUSH_EVERY
+from sekigahara_tui.hosting.lobby_push import LOBBY_PUSH_EVERY
 from sekigahara_tui.bots.driver import RandomBot
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
@@ -51,7 +51,7 @@ class Follower:
         """Every push the club has decided on for this member has arrived: none
         is due (a game's change makes its pushes due at once), and a request
         answered on the same connection comes after any push sent before it."""
-        await wait_until(lambda: self.member not in self.club.server._lobby_due, f"{self.member}'s due push sent", WAIT)
+        await wait_until(lambda: self.member not in self.club.server.lobby.push.due, f"{self.member}'s due push sent", WAIT)
         await self.client.lobby()
 
     def drain(self) -> list[Lobby]:
@@ -167,7 +167,7 @@ async def test_a_quiet_lobby_connection_pings_and_is_not_reaped(data_dir, monkey
         # A guard that holds for a time: three reaping periods of silence but for
         # the pings pass, and the club's watcher looks after them.
         followed = time.monotonic()
-        await wait_until(lambda: club.server.looked_at > followed + 3 * club.server.reap_after, "the watcher's look", WAIT)
+        await wait_until(lambda: club.server.game_server.looked_at > followed + 3 * club.server.game_server.reap_after, "the watcher's look", WAIT)
         made = await club.lobby_client("bob").new_game(None, "open")
         await alice.push_where(lambda lobby: games(lobby.open) == [made.game], "the game made")
         assert alice.lost == []

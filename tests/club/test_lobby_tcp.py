@@ -13,6 +13,7 @@ from rules.notation import format_command
 from rules.sides import Side
 from sekigahara_tui.club.client import ClubClient, ClubRefused
 from sekigahara_tui.hosting.web_tokens import issue_web_token
+from sekigahara_tui.net.protocol import PROTOCOL_VERSION
 
 WAIT = 20.0
 
@@ -66,7 +67,7 @@ async def test_over_tcp_a_wrong_token_or_a_bare_name_is_refused(club, tcp):
         ClubClient(None, member="alice", tcp=tcp)
     # the same name alone, said by hand: the local door is for the Unix socket only
     reader, writer = await asyncio.open_connection(*tcp)
-    writer.write(b'{"type":"club_hello","protocol":1,"session":null,"member":"alice"}\n')
+    writer.write(b'{"type":"club_hello","protocol":%d,"session":null,"member":"alice"}\n' % PROTOCOL_VERSION)
     answer = json.loads(await asyncio.wait_for(reader.readline(), WAIT))
     assert answer["type"] == "refused" and "Unix socket" in answer["reason"]
     writer.close()

@@ -26,7 +26,7 @@ from rules.surface import EVENT_TYPES
 from rules.victory import victory_points
 from sekigahara_tui.app import SekigaharaApp
 from rules.events import NOT_FOR_SPECTATORS, SPECTATOR_TWINS
-from sekigahara_tui.hosting.club_server import public_events
+from sekigahara_tui.hosting.spectators import public_events
 from sekigahara_tui.screens.info import GameOverScreen, week_plots, weekly_figures
 from sekigahara_tui.seat import game_stats
 from test_spectators import ClubGameTruth

@@ -1,4 +1,4 @@
-"""Spectators share one chair (hosting/game_server.py, Chair): its view and events are
+"""Spectators share one chair (hosting/chairs.py, Chair): its view and events are
 made and encoded once per change for all of them. Two spectators watching
 the same game get the very same bytes, and those bytes are the public view
 and events (R55), checked line by line as for one spectator."""

@@ -19,7 +19,7 @@ from rules.sides import BOTH_SIDES, Side
 from rules.view import PlayerView, spectator_view
 from knowledge_model import KnowledgeModel, models_along
 from rules.events import SPECTATOR_TWINS
-from sekigahara_tui.hosting.club_server import public_events
+from sekigahara_tui.hosting.spectators import public_events
 from sekigahara_tui.net.locations import Address
 from sekigahara_tui.net.protocol import AnyEvent, converter
 from sekigahara_tui.hosting.store import commands_standing
@@ -118,7 +118,7 @@ async def test_a_spectator_receives_no_hidden_block_or_hand_card_across_a_whole_
     await proxy.stop()
     truth = ClubGameTruth(club.store, made.game)
     assert check_spectator_bytes(proxy.received, truth) > 100
-    host = club.server.games[made.game].host
+    host = club.server.games.loaded[made.game].host
     spectators = [e for _, _, events in truth.steps for e in public_events(list(events))]
     assert watcher.over and watcher.log == late.log == spectators
     assert [e for e in spectators if e.visible_to() == frozenset(BOTH_SIDES)] == [
@@ -144,7 +144,7 @@ async def test_a_spectator_cannot_submit_and_the_leak_check_can_fail(club):
     await watcher.wait_for(lambda c: c.refusals, 10)
     assert watcher.refusals[-1].kind == "not-authorised" and "spectator" in watcher.refusals[-1].reason
     # the check fails on a state naming a card of a hand
-    game = club.server.games[made.game]
+    game = club.server.games.loaded[made.game]
     hand_card = game.host.state.cards[TOKUGAWA].hand[0]
     from sekigahara_tui.net.protocol import State, encode
 

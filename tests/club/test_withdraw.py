@@ -38,7 +38,7 @@ def store_sound(club) -> None:
 
 def in_club(club, game_id: str) -> bool:
     server = club.server
-    held = (server.games, server.catalog, server.last_used, server.watchers, server._lobby_seen)
+    held = (server.games.loaded, server.catalog.entries, server.games.last_used, server.spectators.watchers, server.lobby.push.seen)
     return any(game_id in place for place in held)
 
 
@@ -96,7 +96,7 @@ async def test_an_open_game_is_withdrawn_from_the_store_the_club_and_every_lobby
     for client in (seat, watching):
         assert client.fatal is not None and client.fatal.kind == "unknown-game"
         assert client.fatal.reason == "alice withdrew this game"
-    await until(lambda: made.game not in club.server.last_used and made.game not in club.server.watchers, "the connections detached")
+    await until(lambda: made.game not in club.server.games.last_used and made.game not in club.server.spectators.watchers, "the connections detached")
     # bob's lobby is pushed without asking; every lobby lists carol's game only
     await until(lambda: pushed and [line.game for line in pushed[-1].open] == [kept.game], "bob's lobby pushed")
     assert (await alice.lobby()).mine == ()
@@ -120,7 +120,7 @@ async def test_refusals_are_one_line_and_change_nothing(club):
     open_game = await alice.new_game(ISHIDA, "open")
     await until(lambda: stored_actions(club, computer.game) == 1, "the computer's bid stored")  # then it waits for alice's
     before = (club.store.summaries(), store_rows(club, "SELECT * FROM actions ORDER BY game, seq"))
-    catalog = {game_id: (dict(entry.players), entry.status) for game_id, entry in club.server.catalog.items()}
+    catalog = {game_id: (dict(entry.players), entry.status) for game_id, entry in club.server.catalog.entries.items()}
 
     cases = [
         (alice, "no-such-game", "unknown-game", "no game 'no-such-game' in this club"),
@@ -136,7 +136,7 @@ async def test_refusals_are_one_line_and_change_nothing(club):
 
     after = (club.store.summaries(), store_rows(club, "SELECT * FROM actions ORDER BY game, seq"))
     assert after[0] == before[0] and after[1][: len(before[1])] == before[1]  # the computer's game may go on
-    assert {game_id: (dict(entry.players), entry.status) for game_id, entry in club.server.catalog.items()} == catalog
+    assert {game_id: (dict(entry.players), entry.status) for game_id, entry in club.server.catalog.entries.items()} == catalog
     assert alice.connected and carol.connected  # a refusal does not close the lobby
     for c in (alice, bob, carol):
         await c.close()
@@ -146,7 +146,7 @@ async def test_a_finished_game_cannot_be_withdrawn(club):
     alice = club.lobby_client("alice")
     made = await alice.new_game(ISHIDA, "open")
     club.store.finish(made.game, "tokugawa wins (made up)")
-    entry = club.server.catalog[made.game]
+    entry = club.server.catalog.entries[made.game]
     entry.status, entry.result = "over", "tokugawa wins (made up)"
     with pytest.raises(ClubRefused, match="that game is over: it can no longer be withdrawn") as refused:
         await alice.withdraw(made.game)
@@ -161,7 +161,7 @@ async def test_a_withdrawal_waits_for_a_command_being_stored_and_no_later_comman
     seat = alice.seat_client(made)
     run = asyncio.create_task(seat.run())
     await seat.wait_for(lambda c: c.view is not None, WAIT)
-    game = club.server.games[made.game]
+    game = club.server.games.loaded[made.game]
     game.changing = changing = WatchedLock()
     bid = format_command(seat.view.legal[0])
     async with changing:  # as while a command of the game is being stored
@@ -188,7 +188,7 @@ async def test_a_join_that_comes_first_wins_and_the_withdrawal_is_refused(club):
     seat = alice.seat_client(made)
     run = asyncio.create_task(seat.run())
     await seat.wait_for(lambda c: c.view is not None, WAIT)
-    game = club.server.games[made.game]
+    game = club.server.games.loaded[made.game]
     game.changing = changing = WatchedLock()
     async with changing:
         withdrawing = asyncio.create_task(alice.withdraw(made.game))
@@ -199,8 +199,8 @@ async def test_a_join_that_comes_first_wins_and_the_withdrawal_is_refused(club):
     assert refused.value.kind == "seat-taken"
     assert joined.seat is TOKUGAWA
     assert club.store.summaries()[0].players == ("alice", "bob")
-    assert club.server.catalog[made.game].players == {ISHIDA: "alice", TOKUGAWA: "bob"}
-    assert club.server.games[made.game] is game and seat.fatal is None
+    assert club.server.catalog.entries[made.game].players == {ISHIDA: "alice", TOKUGAWA: "bob"}
+    assert club.server.games.loaded[made.game] is game and seat.fatal is None
     await seat.close()
     await run
     await alice.close()
@@ -221,7 +221,7 @@ async def test_a_withdrawal_and_a_join_at_once_exactly_one_wins_and_memory_follo
         else:
             assert isinstance(withdrawn, ClubRefused) and withdrawn.kind == "seat-taken"
             assert summaries[made.game].players == ("alice", "bob")
-            assert club.server.catalog[made.game].players == {ISHIDA: "alice", TOKUGAWA: "bob"}
+            assert club.server.catalog.entries[made.game].players == {ISHIDA: "alice", TOKUGAWA: "bob"}
     store_sound(club)
     await alice.close()
     await bob.close()
@@ -242,7 +242,7 @@ async def test_when_another_writer_took_the_seat_the_store_decides_and_the_club_
         await alice.withdraw(made.game)
     assert refused.value.kind == "seat-taken"
     assert club.store.summaries()[0].players == ("alice", "bob")
-    assert club.server.catalog[made.game].players == {ISHIDA: "alice", TOKUGAWA: "bob"}
+    assert club.server.catalog.entries[made.game].players == {ISHIDA: "alice", TOKUGAWA: "bob"}
     await until(lambda: pushed and [line.game for line in pushed[-1].watchable] == [made.game], "carol's lobby pushed")
     await alice.close()
     await carol.close()

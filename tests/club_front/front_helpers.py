@@ -53,8 +53,8 @@ def write_member(data_dir: Path, key: asyncssh.SSHKey, name: str) -> None:
 
 
 @contextlib.asynccontextmanager
-async def serving(club, data_dir: Path, child: list[str], guest: bool = False):
-    front = await start_ssh(club, data_dir, 0, "127.0.0.1", guest=guest, child_command=child)
+async def serving(club, data_dir: Path, child: list[str], guest: bool = False, **options):
+    front = await start_ssh(club, data_dir, 0, "127.0.0.1", guest=guest, child_command=child, **options)
     try:
         yield front
     finally:
@@ -73,7 +73,8 @@ def connect(front, key, username: str = "someone", **options):
 async def real_club(name: str):
     """The real club server (store, members, socket) with one member; yields (server, data_dir, key)."""
     from sekigahara_tui.hosting import members
-    from sekigahara_tui.hosting.club_server import ClubServer, load_secret
+    from sekigahara_tui.hosting.club_server import ClubServer
+    from sekigahara_tui.hosting.tokens import load_secret
     from sekigahara_tui.hosting.store import Store
 
     scratch = Path(tempfile.mkdtemp(prefix="skf", dir="/tmp"))  # short: a socket's path has a limit

@@ -1,4 +1,4 @@
-"""The browser front end in headless Chromium: the page, the terminal, sign-in.
+"""The browser front end in headless Chromium: the sign-in form, the page, the terminal.
 
 Chromium is driven over its DevTools protocol (a websocket): it loads the
 club's page, which starts the terminal emulator shipped in textual-serve and
@@ -17,12 +17,11 @@ import itertools
 import json
 import shutil
 import signal
-import sys
 from urllib.parse import parse_qs, urlparse
 
 import aiohttp
 
-from front_helpers import HERE, WAIT, real_club
+from front_helpers import WAIT, real_club
 from front_vt import Screen
 from helpers import needs_program
 from sekigahara_tui.hosting import web_tokens
@@ -31,7 +30,6 @@ from sekigahara_tui.hosting.web_tokens import issue_web_token
 
 CHROMIUM = next((path for name in ("chromium", "chromium-browser", "google-chrome") if (path := shutil.which(name))), None)
 pytestmark = needs_program(CHROMIUM, "Chromium (apt-get install chromium)")
-SIGN_IN_CHILD = [sys.executable, str(HERE / "sign_in_child.py")]
 
 
 class DevTools:
@@ -153,11 +151,22 @@ async def test_chromium_signs_in_and_reaches_the_lobby(monkeypatch):
     monkeypatch.setattr(web_tokens, "FAILED_SIGN_IN_DELAY", 0.0)
     async with real_club("alice") as (club, data_dir, _):
         token = issue_web_token(data_dir, "alice")
-        front = await start_web(club, data_dir, 0)  # the real session: `sekigahara club --web-sign-in`
+        front = await start_web(club, data_dir, 0)  # the real session: `sekigahara club`
         try:
             await drive_chromium(front, token, data_dir / "chromium")
         finally:
             await front.wait_closed()
+
+
+async def wait_for_page(browser: DevTools, expression: str, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while loop.time() < deadline:
+        result = await browser.call("Runtime.evaluate", expression=expression, returnByValue=True)
+        if result.get("result", {}).get("value") is True:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the page never showed {what}")
 
 
 async def drive_chromium(front, token: str, profile) -> None:
@@ -166,8 +175,15 @@ async def drive_chromium(front, token: str, profile) -> None:
         await browser.call("Network.enable")
         await browser.call("Page.enable")
         await browser.call("Page.navigate", url=front.url)
-        terminal = PageTerminal(browser)
-        await terminal.wait_text("Sign in to the Sekigahara club")
+        await wait_for_page(browser, "document.querySelector('form #token') !== null", "the sign-in form")
+        assert not any(event.get("method") == "Network.webSocketCreated" for event in browser.events)
+        await browser.call("Runtime.evaluate", expression="document.querySelector('#member').focus()")
+        await browser.call("Input.insertText", text="alice")
+        await browser.call("Runtime.evaluate", expression="document.querySelector('#token').focus()")
+        await browser.call("Input.insertText", text=token)
+        await browser.call("Runtime.evaluate", expression="document.querySelector('form').requestSubmit()")
+        terminal = PageTerminal(browser)  # the form's answer is the terminal page, whose websocket carries the cookie
+        await terminal.wait_text("Sekigahara club")
         await browser.call("Runtime.evaluate", expression="document.querySelector('.xterm-helper-textarea').focus()")
 
         async def enter() -> None:
@@ -175,13 +191,6 @@ async def drive_chromium(front, token: str, profile) -> None:
                 await browser.call("Input.dispatchKeyEvent", type=kind, key="Enter", code="Enter",
                                    windowsVirtualKeyCode=13, nativeVirtualKeyCode=13, **({"text": "\r"} if kind == "keyDown" else {}))
 
-        await browser.call("Input.insertText", text="alice")
-        await terminal.wait_text("alice")
-        await enter()
-        await terminal.wait_text("Now your web token")
-        await browser.call("Input.insertText", text=token)
-        await terminal.wait_text("•" * len(token))
-        await enter()
         await terminal.wait_text("Sekigahara club: signed in as alice.")  # the real lobby, from the real club
         # ... and a game in the browser: against the computer, a bid by keys, answered by the club.
         await browser.call("Input.insertText", text="c")

@@ -22,7 +22,8 @@ from knowledge_model import KnowledgeModel, assert_justified, models_along
 from sekigahara_tui.net.client import Client
 from sekigahara_tui.net.locations import Address, AddressFile, address_file_path, address_file_text, token_path, write_private
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION, AnyEvent, converter
-from sekigahara_tui.hosting.game_server import GameServer, HostedGame, SeatAccess
+from sekigahara_tui.hosting.game_server import GameServer
+from sekigahara_tui.hosting.games import HostedGame, SeatAccess
 from sekigahara_tui.hosting.store import Store, commands_standing
 
 TOKENS = {Side.ISHIDA: "ishida-secret-token", Side.TOKUGAWA: "tokugawa-secret-token"}
@@ -66,8 +67,8 @@ async def start_hosted(
     game_dir.mkdir(exist_ok=True)
     store = Store.open(game_dir / "game.sqlite")
     store.create_game(GAME, seed, default_components().data_version, position)
-    server = GameServer(store, **server_options)
-    game = server.add_game(GAME, seats or {side: SeatAccess(TOKENS[side]) for side in BOTH_SIDES})
+    server = GameServer.of_store(store, **server_options)
+    game = server.games.add(GAME, seats or {side: SeatAccess(TOKENS[side]) for side in BOTH_SIDES})
     sock = runtime_dir / f"h{len(os.listdir(runtime_dir))}.sock"
     await server.listen_unix(sock)
     for side in BOTH_SIDES:

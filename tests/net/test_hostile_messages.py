@@ -34,7 +34,7 @@ from net_helpers import GAME, TOKENS, RawConnection, hello, take_seat
 from rules.engine import apply_trusted, legal_commands, start_game
 from rules.notation import NotationError, format_command, parse_command
 from rules.sides import BOTH_SIDES, Side
-from sekigahara_tui.net.protocol import MAX_CLIENT_LINE, MAX_COMMAND_TEXT, MAX_ID_LENGTH, MAX_SKIPPED_BYTES
+from sekigahara_tui.net.protocol import MAX_CLIENT_LINE, MAX_COMMAND_TEXT, MAX_ID_LENGTH, MAX_SKIPPED_BYTES, PROTOCOL_VERSION
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 SEED = 1111
@@ -376,7 +376,7 @@ class Mutator:
             return Hostile(dumps(hello(seat, game=rng.choice(["game-2", "GAME-1", "x" * 64, "game-1 ", "*"])), rng),
                            "no-hello", frozenset({"unknown-game"}))
         if how == 5:
-            return Hostile(dumps(hello(seat, protocol=rng.choice([0, 2, -1, 10**29])), rng), "no-hello", frozenset({"protocol"}))
+            return Hostile(dumps(hello(seat, protocol=rng.choice([0, PROTOCOL_VERSION + 1, -1, 10**29])), rng), "no-hello", frozenset({"protocol"}))
         if how == 6:  # right in every way, but the seat is held
             return Hostile(dumps(hello(seat, seen=rng.choice([None, 0, self.s.version])), rng), "no-hello", frozenset({"seat-taken"}))
         if how == 7:

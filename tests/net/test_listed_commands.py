@@ -1,5 +1,5 @@
 """A command the host takes as listed (its text is exactly the notation of one
-of the side's legal commands, GameServer._listed) skips the second legality
+of the side's legal commands, hosting/chairs.py listed) skips the second legality
 check: GameHost.propose_listed must make exactly the step propose makes."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from sekigahara_tui.hosting.host import GameHost
-from sekigahara_tui.net.protocol import notation
+from sekigahara_tui.net.state_encoding import notation
 from rules.notation import format_command
 
 

@@ -29,8 +29,8 @@ from rules.sides import BOTH_SIDES, Side
 from sekigahara_tui.cli import main
 from sekigahara_tui.net.client import Client
 from sekigahara_tui.net.locations import Address
-from sekigahara_tui.net.protocol import MAX_CLIENT_LINE
-from sekigahara_tui.hosting.game_server import SeatAccess
+from sekigahara_tui.net.protocol import MAX_CLIENT_LINE, PROTOCOL_VERSION
+from sekigahara_tui.hosting.games import SeatAccess
 from sekigahara_tui.hosting.store import record_of
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
@@ -122,7 +122,7 @@ async def test_a_game_over_tcp_loopback(tmp_path, runtime_dir):
         (hello(ISHIDA, token="wrong"), "not-authorised", "wrong token for the ishida seat"),
         (hello(ISHIDA, token=TOKENS[TOKUGAWA]), "not-authorised", "wrong token"),
         (hello(ISHIDA, game="no-such-game"), "unknown-game", "no game 'no-such-game'"),
-        (hello(ISHIDA, protocol=99), "protocol", "speaks protocol 1, not 99"),
+        (hello(ISHIDA, protocol=99), "protocol", f"speaks protocol {PROTOCOL_VERSION}, not 99"),
         ({"type": "ping"}, "protocol", "the first message must be hello"),
         ({**hello(ISHIDA), "seat": "mori"}, "bad-message", "'mori' is not a valid Side"),
     ],
@@ -402,8 +402,8 @@ async def test_a_resumed_game_catches_a_client_up_from_what_it_saw(tmp_path, run
     await first.server.close()
     from sekigahara_tui.hosting.game_server import GameServer
 
-    again = GameServer(first.store)
-    game = again.add_game(GAME, {side: SeatAccess(TOKENS[side]) for side in BOTH_SIDES})
+    again = GameServer.of_store(first.store)
+    game = again.games.add(GAME, {side: SeatAccess(TOKENS[side]) for side in BOTH_SIDES})
     await again.listen_unix(first.socket.with_name("again.sock"))
     try:
         assert game.host.state == first.game.host.state and game.version == 2

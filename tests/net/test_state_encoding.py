@@ -1,4 +1,4 @@
-"""The host's fast state encoding (protocol.ViewEncoder, encode_state) writes
+"""The host's fast state encoding (net/state_encoding.py: ViewEncoder, encode_state) writes
 exactly the bytes of encode(State(...)): a client cannot tell them apart."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from rules.infra.record import replay_steps
 from rules.infra.selfplay import random_game
 from rules.sides import BOTH_SIDES
 from rules.view import spectator_view, view
-from sekigahara_tui.net.protocol import State, ViewEncoder, encode, encode_events, encode_state
+from sekigahara_tui.net.protocol import State, encode
+from sekigahara_tui.net.state_encoding import ViewEncoder, encode_events, encode_state
 
 SPECTATORS = "spectators"
 

@@ -23,7 +23,8 @@ GAME_OWNERS = {
     "replay_model.py",  # the replay screen's frames: replays a whole record (a finished game's, or the CLI's file)
     "hosting/game_server.py",  # the networked host
     "hosting/store.py",  # the networked host's SQLite store
-    "hosting/club_server.py",  # the club's host of many games: a spectator's events picked by the engine (R55)
+    "hosting/chairs.py",  # the networked host's views of a game's state, one per chair
+    "hosting/spectators.py",  # the club's spectators: their events picked by the engine (R55)
     "bots/play.py",  # the referee of local bot games (the bots themselves see views only)
     "bots/sampler.py",  # builds whole states consistent with a bot's view, for its playouts
     "bots/planner.py",  # level 2: plays out states it sampled itself (never the game's)
@@ -110,7 +111,7 @@ def reached_from(paths: list[Path]) -> dict[str, Path]:
 
 def test_the_hosting_package_imports_no_textual_and_nothing_of_the_app():
     reached = reached_from(sorted(HOSTING.glob("*.py")))
-    assert "sekigahara_tui.bots.base" in reached  # the walk follows our own imports (club_server -> bots.driver -> ...)
+    assert "sekigahara_tui.bots.base" in reached  # the walk follows our own imports (computer_seat -> bots.driver -> ...)
     offenders = {
         name: reached[name].relative_to(PACKAGE).as_posix()
         for name in reached

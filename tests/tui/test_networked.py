@@ -190,7 +190,7 @@ async def test_two_terminals_from_the_menu_hosts_a_game_and_shows_the_other_play
             shown = [n.message for n in app._notifications]
             assert any("`sekigahara join` in another terminal" in message for message in shown), shown
             # The host says the other seat is empty just after the first state.
-            await until(pilot, lambda: "Ishida is not connected; they join with: sekigahara join" in connection_text(screen), "the join hint")
+            await until(pilot, lambda: f"Ishida is not connected; they join with: {command}" in connection_text(screen), "the join hint")
             assert screen.current.side is Side.TOKUGAWA
             # The other player types the command shown (here: the bot plays that seat).
             words = command.split()

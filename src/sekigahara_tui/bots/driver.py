@@ -1,7 +1,7 @@
 """The computer's driver for a bot level: the BotPlayer of net/bot.py (the
 one driver of the computer, issue 22 item 3) with a bot made by make_bot.
 Hot seat against the computer (versus.py), selfplay (bots/play.py), the
-club's computer seat (hosting/club_server.py) and `sekigahara bot` (play, below)
+club's computer seat (hosting/computer_seat.py) and `sekigahara bot` (play, below)
 all drive their bots through it."""
 
 from __future__ import annotations

@@ -27,8 +27,10 @@ def add_club_commands(commands) -> None:
     remove = actions.add_parser("remove", help="remove a member and their keys (their games stay)")
     remove.add_argument("name")
     remove.add_argument("--data", type=Path, required=True, metavar="DIR")
-    token = actions.add_parser("web-token", help="a new browser sign-in token for a member (printed once)")
+    token = actions.add_parser("web-token", help="a browser sign-in token for a member (printed once)")
     token.add_argument("name")
+    token.add_argument("--rotate", action="store_true",
+                       help="replace the member's token: every browser signed in with the old one is signed out")
     token.add_argument("--data", type=Path, required=True, metavar="DIR")
     club = commands.add_parser(
         "club",
@@ -37,7 +39,6 @@ def add_club_commands(commands) -> None:
     club.add_argument("--data", type=Path, metavar="DIR", help="the club's DIR (the club's own Unix user only)")
     club.add_argument("--member", metavar="NAME", help="the member to sign in, with --data or --connect")
     club.add_argument("--connect", metavar="HOST:PORT", help="a club's TCP address (serve --listen), with --member and the member's token in SEKIGAHARA_TOKEN")
-    club.add_argument("--web-sign-in", action="store_true", help=argparse.SUPPRESS)  # the browser's session
 
 
 def _fail(program: str, message: str, status: int) -> int:
@@ -130,10 +131,13 @@ def run_member(args: argparse.Namespace) -> int:
             new = members.add(args.data, args.name, text)
             print(f"{args.name}: {new} key{'s' if new != 1 else ''} added")
         elif args.member_command == "web-token":
-            from sekigahara_tui.hosting.web_tokens import issue_web_token
+            from sekigahara_tui.hosting.web_tokens import issue_web_token, token_generation
 
             if not members.is_member(args.data, args.name):
                 return _fail("sekigahara member web-token", f"{args.name}: no such member", 1)
+            if token_generation(args.data, args.name) is not None and not args.rotate:
+                return _fail("sekigahara member web-token",
+                             f"{args.name} has a web token already: --rotate replaces it (and signs their browsers out)", 1)
             print(issue_web_token(args.data, args.name))
         elif args.member_command == "list":
             for member in members.list_members(args.data):
@@ -174,8 +178,6 @@ def run_club(args: argparse.Namespace) -> int:
     from sekigahara_tui.club.serve import ClubError
     from sekigahara_tui.crash_log import app_crash_message, data_dir
 
-    if args.web_sign_in:  # a browser session: the member signs in inside the app
-        return run_web_session(args)
     try:
         client = club_client_for(args)
     except (ValueError, ClubError) as error:
@@ -196,24 +198,6 @@ def run_club(args: argparse.Namespace) -> int:
     from sekigahara_tui.app import SekigaharaApp
 
     app = SekigaharaApp(save_dir=args.save_dir or data_dir(), club=client)
-    app.run()
-    if app.return_code:
-        return _fail("sekigahara", app_crash_message(app.crash_log), app.return_code)
-    return 0
-
-
-def run_web_session(args: argparse.Namespace) -> int:
-    """The app for one browser session (textual-serve runs it): a sign-in
-    screen, then the lobby. SEKIGAHARA_SIGN_IN names the front end's socket."""
-    import os
-
-    from sekigahara_tui.app import SekigaharaApp
-    from sekigahara_tui.crash_log import app_crash_message, data_dir
-
-    sign_in = os.environ.get("SEKIGAHARA_SIGN_IN")
-    if not sign_in:
-        return _fail("sekigahara club", "--web-sign-in is for sessions the club's web front end starts", 2)
-    app = SekigaharaApp(save_dir=args.save_dir or data_dir(), web_sign_in=sign_in)
     app.run()
     if app.return_code:
         return _fail("sekigahara", app_crash_message(app.crash_log), app.return_code)

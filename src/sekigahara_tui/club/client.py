@@ -299,36 +299,18 @@ def _fresh_id() -> str:
     return secrets.token_urlsafe(9)
 
 
-class _FirstLineSwapped:
-    """A stream writer whose first line (the client's hello) is replaced."""
-
-    def __init__(self, writer: asyncio.StreamWriter, first: bytes) -> None:
-        self._writer = writer
-        self._first: bytes | None = first
-
-    def write(self, data: bytes) -> None:
-        if self._first is not None:
-            data, self._first = self._first, None
-        self._writer.write(data)
-
-    def __getattr__(self, name: str):
-        return getattr(self._writer, name)
-
-
 class WatchClient(Client):
-    """A spectator: a Client whose connection begins with watch_game instead
-    of a seat's hello. It receives the public view (Ishida's chair, nothing
-    hidden of either side), the events both sides see and the count-only twins
-of private ones (rules.view.events_for); it cannot play."""
+    """A spectator: a Client whose every connection opens with watch_game (its
+    own first line, with the last version it holds). It receives the public
+    view (Ishida's chair, nothing hidden of either side), the events both
+    sides see and the count-only twins of private ones (rules.view.events_for);
+    it cannot play."""
 
     def __init__(self, address: Address, game: str, token: str, listener=None, **options) -> None:
-        super().__init__(address, game, Side.ISHIDA, token, listener, **options)
-        self._watch_token = token
+        def watch_game(seen: int | None) -> bytes:
+            return club_encode(WatchGame(PROTOCOL_VERSION, game, token, seen))
 
-    async def _session(self, reader, writer):  # type: ignore[override]
-        seen = self.version if self.view is not None else None
-        first = club_encode(WatchGame(PROTOCOL_VERSION, self.game, self._watch_token, seen))
-        return await super()._session(reader, _FirstLineSwapped(writer, first))
+        super().__init__(address, game, Side.ISHIDA, token, listener, opening=watch_game, **options)
 
 
 # --- tables for the game screen ---------------------------------------------------

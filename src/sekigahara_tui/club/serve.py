@@ -20,7 +20,8 @@ from typing import Callable
 
 from rules.surface import printable_path
 from sekigahara_tui.hosting.members import STORE_FILE, MemberError, open_members, prepare_data_dir
-from sekigahara_tui.hosting.club_server import ClubServer, load_secret
+from sekigahara_tui.hosting.club_server import ClubServer
+from sekigahara_tui.hosting.tokens import load_secret
 from sekigahara_tui.net.locations import MAX_SOCKET_PATH, HostLock, LocationError, runtime_dir, short_name, write_private
 from sekigahara_tui.hosting.store import Store
 
@@ -111,7 +112,7 @@ async def serve(
         write_private(data_dir / ADDRESS_FILE, json.dumps(address) + "\n")
         cleanup.append(data_dir / ADDRESS_FILE)
         say(
-            f"club server for {data_dir}: {len(club.catalog)} games, socket {sock}"
+            f"club server for {data_dir}: {len(club.catalog.entries)} games, socket {sock}"
             + (f", TCP {tcp[0]}:{tcp[1]}" if tcp else "")
             + (f", SSH port {ssh_port}" if ssh_port is not None else "")
             + (f", web port {web_port}" if web_port is not None else "")

@@ -20,6 +20,11 @@ only moves bytes between the SSH channel and the PTY's master side.
 - Keepalives reap dead connections; a disconnect hangs the child up (SIGHUP,
   then SIGKILL), a child's exit closes the channel with its exit status.
 - The host key, DATA_DIR/ssh_host_ed25519_key, is made on first start (0600).
+- Limits (SSHLimits, docs/ssh.md): sessions a member and a connection (like
+  OpenSSH's MaxSessions), sessions in all, connections not yet signed in (like
+  MaxStartups: a stranger costs no more than that) and the time to sign in
+  (LoginGraceTime). Each refusal is one line to the client and one line in
+  the audit log (hosting/audit.py), as is each sign-in.
 """
 
 from __future__ import annotations
@@ -38,7 +43,10 @@ from pathlib import Path
 from typing import Any
 
 import asyncssh
+from attrs import frozen
 
+from sekigahara_tui.club.session_caps import SessionCaps
+from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.members import member_for_key
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
@@ -46,7 +54,17 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 KEEPALIVE_INTERVAL = 15.0  # seconds between keepalives
 KEEPALIVE_COUNT_MAX = 4  # unanswered keepalives before the connection is dropped
 HANGUP_GRACE = 3.0  # seconds between SIGHUP and SIGKILL for a disconnected session's child
-DEFAULT_MAX_SESSIONS = 64
+
+
+@frozen
+class SSHLimits:
+    """What one connection and all strangers together may hold (a member's
+    sessions and the club's, over both fronts: club/session_caps.py)."""
+
+    sessions_per_connection: int = 4  # OpenSSH's MaxSessions (the member's and the club's: SessionCaps)
+    unauthenticated: int = 10  # connections not yet signed in (OpenSSH's MaxStartups, 10)
+    login_grace: float = 30.0  # seconds to sign in before the connection is dropped (LoginGraceTime)
+
 
 # Run with `python -I -S -c CTTY_WRAPPER COMMAND...` in a child made a session
 # leader by start_new_session=True, its stdin the PTY's slave: TIOCSCTTY makes
@@ -67,7 +85,7 @@ TOO_SMALL_MESSAGE = (
     "Your terminal is {width}x{height}; sekigahara needs at least 80x24: "
     "enlarge the window and connect again.\r\n"
 )
-BUSY_MESSAGE = "The club is full right now (too many SSH sessions): try again later.\r\n"
+CONNECTION_CAP_MESSAGE = "This connection has {count} sessions open, at most {cap}: close one first."
 NO_SESSION_MESSAGE = "The club would not open a session for {member}: {reason}\r\n"
 
 _TERM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
@@ -75,7 +93,7 @@ _GUEST_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,15}")
 # What a child inherits from the server's own environment; the rest of it
 # (and everything the SSH client asks to set, but TERM, COLORTERM and
 # NO_COLOR) stays out.
-_INHERITED_ENV = ("PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
+INHERITED_ENV = ("PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
                   "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR")
 
 
@@ -142,14 +160,35 @@ class _FrontServer(asyncssh.SSHServer):
     def __init__(self, front: SSHFront) -> None:
         self._front = front
         self._conn: asyncssh.SSHServerConnection | None = None
+        self._address: str | None = None  # asked once: a closed connection no longer knows it
+        self._signed_in = False
+        self._keys_tried = 0
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
-        self._conn = conn
-        self._front._connections.add(conn)
+        front = self._front
+        if front.unauthenticated >= front.limits.unauthenticated:
+            # MaxStartups: strangers hold at most so many connections at once.
+            front.audit_refusal("too many connections not yet signed in", address=_address(conn))
+            conn.close()
+            return
+        self._conn, self._address = conn, _address(conn)
+        front.unauthenticated += 1
+        front._connections.add(conn)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._conn is not None:
-            self._front._connections.discard(self._conn)
+        if self._conn is None:
+            return
+        self._front._connections.discard(self._conn)
+        if not self._signed_in:
+            self._front.unauthenticated -= 1
+            tried = f" ({self._keys_tried} keys offered, none a member's)" if self._keys_tried else ""
+            self._front.audit_refusal("left without signing in" + tried, address=self._address)
+
+    def auth_completed(self) -> None:
+        assert self._conn is not None
+        self._signed_in = True
+        self._front.unauthenticated -= 1
+        self._front.audit("sign-in", member=self._conn.get_extra_info("sekigahara_member"), address=self._address)
 
     def begin_auth(self, username: str) -> bool:
         return True
@@ -158,6 +197,7 @@ class _FrontServer(asyncssh.SSHServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        self._keys_tried += 1
         member = member_for_key(self._front.data_dir, key_text(key))  # read anew: no restart for a new key
         if member is None and self._front.guest:
             member = guest_name(username)
@@ -186,16 +226,28 @@ class _FrontServer(asyncssh.SSHServer):
 class SSHFront:
     """The running SSH front end: its port, close() and wait_closed()."""
 
-    def __init__(self, club: Any, data_dir: Path, guest: bool, child_command: list[str], max_sessions: int) -> None:
+    def __init__(self, club: Any, data_dir: Path, guest: bool, child_command: list[str], limits: SSHLimits,
+                 caps: SessionCaps, audit: AuditLog | None = None) -> None:
         self.club = club
         self.data_dir = Path(data_dir)
         self.guest = guest
         self.child_command = list(child_command)
-        self.max_sessions = max_sessions
+        self.limits = limits
+        self.caps = caps
+        self.audit_log = audit
         self.acceptor: asyncssh.SSHAcceptor | None = None
+        self.unauthenticated = 0  # connections made and not yet signed in
         self._connections: set[asyncssh.SSHServerConnection] = set()
         self._sessions: set[asyncio.Task] = set()
         self.children: dict[int, str] = {}  # pid of each session's child -> member
+        self.sessions_of_connection: dict[asyncssh.SSHServerConnection, int] = {}
+
+    def audit(self, event: str, reason: str = "", **fields: object) -> None:
+        if self.audit_log is not None:
+            self.audit_log.record(event, reason, front="ssh", **fields)
+
+    def audit_refusal(self, reason: str, **fields: object) -> None:
+        self.audit("refused", reason, **fields)
 
     @property
     def port(self) -> int:
@@ -241,19 +293,43 @@ class SSHFront:
         if width < MIN_WIDTH or height < MIN_HEIGHT:
             process.stderr.write(TOO_SMALL_MESSAGE.format(width=width, height=height).encode())
             return 1
-        if len(self.children) >= self.max_sessions:
-            process.stderr.write(BUSY_MESSAGE.encode())
+        connection = process.channel.get_connection()
+        refusal = self._over_a_limit(member, connection)
+        if refusal is not None:
+            process.stderr.write(refusal.encode() + b"\r\n")
+            self.audit_refusal(refusal, member=member, address=_address(connection))
             return 1
+        self.sessions_of_connection[connection] = self.sessions_of_connection.get(connection, 0) + 1
+        try:
+            with self.caps.held(member):
+                return await self._run_child(process, member, (width, height))
+        finally:
+            self.sessions_of_connection[connection] -= 1
+            if not self.sessions_of_connection[connection]:
+                del self.sessions_of_connection[connection]
+
+    def _over_a_limit(self, member: str, connection: asyncssh.SSHServerConnection) -> str | None:
+        """The message for a session over one of the limits, or None."""
+        refusal = self.caps.refusal(member)
+        if refusal is not None:
+            return refusal
+        count = self.sessions_of_connection.get(connection, 0)
+        if count >= self.limits.sessions_per_connection:
+            return CONNECTION_CAP_MESSAGE.format(count=count, cap=self.limits.sessions_per_connection)
+        return None
+
+    async def _run_child(self, process: asyncssh.SSHServerProcess, member: str, size: tuple[int, int]) -> int:
         try:
             token = self.club.open_session(member)
             if inspect.isawaitable(token):
                 token = await token
         except Exception as error:  # the club's refusal, said in one line
             process.stderr.write(NO_SESSION_MESSAGE.format(member=member, reason=error).encode())
+            self.audit_refusal(f"no session: {error}", member=member, address=_address(process.channel.get_connection()))
             return 1
         try:
-            return await run_on_pty(process, self.child_command, self.child_env(process, token),
-                                    (width, height), on_spawn=lambda pid: self.children.__setitem__(pid, member),
+            return await run_on_pty(process, self.child_command, self.child_env(process, token), size,
+                                    on_spawn=lambda pid: self.children.__setitem__(pid, member),
                                     on_exit=lambda pid: self.children.pop(pid, None))
         finally:
             close_session = getattr(self.club, "close_session", None)
@@ -263,7 +339,7 @@ class SSHFront:
                     await result
 
     def child_env(self, process: asyncssh.SSHServerProcess, token: str) -> dict[str, str]:
-        env = {name: os.environ[name] for name in _INHERITED_ENV if name in os.environ}
+        env = {name: os.environ[name] for name in INHERITED_ENV if name in os.environ}
         term = process.get_terminal_type() or ""
         env["TERM"] = term if _TERM_NAME.fullmatch(term) else "xterm-256color"
         client_env = process.env
@@ -276,6 +352,11 @@ class SSHFront:
         env["SEKIGAHARA_CLUB"] = str(getattr(self.club, "socket_path", ""))
         env["SEKIGAHARA_SESSION"] = str(token)
         return env
+
+
+def _address(conn: asyncssh.SSHServerConnection) -> str | None:
+    peer = conn.get_extra_info("peername")
+    return str(peer[0]) if peer else None
 
 
 def set_window_size(fd: int, width: int, height: int, pixwidth: int = 0, pixheight: int = 0) -> None:
@@ -417,14 +498,17 @@ async def _channel_to_pty(loop: asyncio.AbstractEventLoop, process: asyncssh.SSH
 
 
 async def start_ssh(club: Any, data_dir: Path, port: int, host: str = "", guest: bool = False,
-                    child_command: list[str] | None = None, max_sessions: int = DEFAULT_MAX_SESSIONS) -> SSHFront:
+                    child_command: list[str] | None = None, limits: SSHLimits = SSHLimits(),
+                    caps: SessionCaps | None = None, audit: AuditLog | None = None) -> SSHFront:
     """Listen for SSH on host:port (port 0: any free port; see .port) for the club.
 
     club provides open_session(member) -> token (optionally close_session(token))
-    and socket_path. Returns the SSHFront: close() then await wait_closed().
+    and socket_path. caps: the club's session caps, shared with the web front.
+    Returns the SSHFront: close() then await wait_closed().
     """
     data_dir = Path(data_dir)
-    front = SSHFront(club, data_dir, guest, child_command or default_child_command(), max_sessions)
+    front = SSHFront(club, data_dir, guest, child_command or default_child_command(), limits,
+                     caps if caps is not None else SessionCaps(), audit)
     host_key = load_or_make_host_key(data_dir)
     front.acceptor = await asyncssh.create_server(
         lambda: _FrontServer(front),
@@ -439,6 +523,6 @@ async def start_ssh(club: Any, data_dir: Path, port: int, host: str = "", guest:
         x11_forwarding=False,
         keepalive_interval=KEEPALIVE_INTERVAL,
         keepalive_count_max=KEEPALIVE_COUNT_MAX,
-        login_timeout=60,
+        login_timeout=limits.login_grace,
     )
     return front

@@ -8,26 +8,23 @@ the internet; ours loads only the terminal emulator (textual.js, xterm.css)
 that ships inside the textual-serve package, so the club works with no
 internet access.
 
-textual-serve has no authentication, so signing in happens inside the app
-(screens/sign_in.py): a member's name and web token, checked here, in the
-server process, over a Unix socket in a private directory whose path the app
-gets as SEKIGAHARA_SIGN_IN. A good token gets a club session
-(club.open_session) handed back; the secret never leaves the server's files
-but as its hash. Tokens come from `sekigahara member web-token NAME`
-(hosting/web_tokens.py, issue_web_token) and are kept in DATA_DIR/web_tokens as scrypt hashes (0600).
+A stranger costs no process (issue 23): signing in is an HTML form answered
+here, in the server's process (club/web_sign_in.py), which sets a signed
+cookie. The terminal page and its websocket are for signed-in members only;
+the websocket must come from a page of this club (its Origin), and the
+member's session must fit the club's caps (club/session_caps.py, shared with
+the SSH front) before a client process is started for it, with the member's
+club session in its environment. Every refusal is one line in the audit log.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-import json
 import logging
 import os
 import shlex
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +34,16 @@ from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
+from sekigahara_tui.club.session_caps import SessionCaps
+from sekigahara_tui.club.ssh_front import INHERITED_ENV
+from sekigahara_tui.club.web_sign_in import COOKIE_DAYS, COOKIE_NAME, Cookies, FailedSignIns, sign_in_page
 from sekigahara_tui.hosting import web_tokens
+from sekigahara_tui.hosting.audit import AuditLog
 
 log = logging.getLogger("sekigahara.web")
 
-SIGN_IN_ENV = "SEKIGAHARA_SIGN_IN"
+# What textual-serve's AppService sets for its web driver (with TEXTUAL_*).
+_DRIVER_ENV = ("TERM_PROGRAM", "TERM_PROGRAM_VERSION", "COLUMNS", "ROWS")
 SESSION_STOP_GRACE = 5.0  # seconds a browser session's app has to quit before it is killed
 
 # The page: textual-serve's own template less its web font from the internet.
@@ -87,62 +89,7 @@ PAGE = """<!DOCTYPE html>
 
 
 def default_child_command() -> list[str]:
-    return [sys.executable, "-m", "sekigahara_tui", "club", "--web-sign-in"]
-
-
-# --- the sign-in service ---------------------------------------------------
-
-
-class SignInService:
-    """One JSON line in ({"member", "token"}), one out ({"session"} or {"error"})."""
-
-    def __init__(self, club: Any, data_dir: Path) -> None:
-        self.club = club
-        self.data_dir = Path(data_dir)
-        self.directory = Path(tempfile.mkdtemp(prefix="sekigahara-web-"))  # 0700
-        self.socket_path = self.directory / "sign-in.sock"
-        self._server: asyncio.AbstractServer | None = None
-
-    async def start(self) -> None:
-        self._server = await asyncio.start_unix_server(self._answer, path=str(self.socket_path))
-        os.chmod(self.socket_path, 0o600)
-
-    async def _answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            line = await asyncio.wait_for(reader.readline(), 30)
-            reply = await self._sign_in(line)
-            writer.write(json.dumps(reply).encode() + b"\n")
-            await writer.drain()
-        except (asyncio.TimeoutError, OSError, ValueError):
-            pass
-        finally:
-            writer.close()
-
-    async def _sign_in(self, line: bytes) -> dict[str, str]:
-        try:
-            request = json.loads(line)
-            member, token = request["member"], request["token"]
-        except (ValueError, KeyError, TypeError):
-            return {"error": "a malformed sign-in request"}
-        if not (isinstance(member, str) and isinstance(token, str) and web_tokens.MEMBER_NAME.fullmatch(member)):
-            await asyncio.sleep(web_tokens.FAILED_SIGN_IN_DELAY)
-            return {"error": "That name and token do not match."}
-        if not await asyncio.to_thread(web_tokens.check_web_token, self.data_dir, member, token):
-            await asyncio.sleep(web_tokens.FAILED_SIGN_IN_DELAY)
-            return {"error": "That name and token do not match."}
-        try:
-            session = self.club.open_session(member)
-            if inspect.isawaitable(session):
-                session = await session
-        except Exception as error:
-            return {"error": f"The club would not open a session: {error}"}
-        return {"session": str(session)}
-
-    async def close(self) -> None:
-        if self._server is not None:
-            self._server.close()
-            await self._server.wait_closed()
-        shutil.rmtree(self.directory, ignore_errors=True)
+    return [sys.executable, "-m", "sekigahara_tui", "club"]
 
 
 # --- the web server --------------------------------------------------------
@@ -152,6 +99,14 @@ class _Session(AppService):
     """One browser session's app process, which is also waited for (and killed if it will not go)."""
 
     processes: set[asyncio.subprocess.Process]
+    environment: dict[str, str]  # the session's own: its club session, the locale
+
+    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+        """textual-serve's environment for its driver, less the server's own
+        environment (as the SSH front: nothing but INHERITED_ENV), plus the session's."""
+        ours = {name: value for name, value in super()._build_environment(width, height).items()
+                if name in INHERITED_ENV or name in _DRIVER_ENV or name.startswith("TEXTUAL_")}
+        return {**ours, **self.environment}
 
     async def _open_app_process(self, width: int = 80, height: int = 24):
         process = await super()._open_app_process(width, height)
@@ -187,20 +142,67 @@ class _ClubServer(Server):
 
     fixed_url: str | None = None
     processes: set[asyncio.subprocess.Process]
+    front: WebFront
 
-    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-        """textual-serve's handler, with sessions whose processes are waited for."""
+    def origin(self, request: web.Request) -> str:
+        """The origin of this club's pages, as a browser names it."""
+        base = (self.fixed_url or f"{request.scheme}://{request.host}").rstrip("/")
+        scheme, rest = base.split("://", 1)
+        return f"{scheme}://{rest.split('/', 1)[0]}".lower()
+
+    def from_our_page(self, request: web.Request) -> bool:
+        return request.headers.get("Origin", "").lower() == self.origin(request)
+
+    def secure(self, request: web.Request) -> bool:
+        return request.secure or (self.fixed_url or "").startswith("https:")
+
+    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        """textual-serve's handler, for signed-in members within the caps, with
+        sessions whose processes are waited for."""
+        front, address = self.front, request.remote
+        if not self.from_our_page(request):
+            front.audit_refusal("a websocket from another page", origin=request.headers.get("Origin", "(none)"), address=address)
+            raise web.HTTPForbidden(text="Only this club's own page may open a session.")
+        member = front.cookies.member(request.cookies.get(COOKIE_NAME))
+        if member is None:
+            front.audit_refusal("a websocket without a sign-in", address=address)
+            raise web.HTTPForbidden(text="Sign in first.")
         websocket = web.WebSocketResponse(heartbeat=15)
+        await websocket.prepare(request)
+        refusal = front.caps.refusal(member)
+        if refusal is not None:
+            front.audit_refusal(refusal, member=member, address=address)
+            return await _say_and_close(websocket, refusal)
+        with front.caps.held(member):
+            try:
+                club_session = front.club.open_session(member)
+                if inspect.isawaitable(club_session):
+                    club_session = await club_session
+            except Exception as error:  # the club's refusal, said in one line
+                front.audit_refusal(f"no session: {error}", member=member, address=address)
+                return await _say_and_close(websocket, f"The club would not open a session: {error}")
+            front.audit("session", member=member, address=address)
+            try:
+                await self._run_session(request, websocket, {**front.environment, "SEKIGAHARA_SESSION": str(club_session)})
+            finally:
+                close_session = getattr(front.club, "close_session", None)
+                if close_session is not None:
+                    result = close_session(club_session)
+                    if inspect.isawaitable(result):
+                        await result
+        return websocket
+
+    async def _run_session(self, request: web.Request, websocket: web.WebSocketResponse, environment: dict[str, str]) -> None:
         width = min(500, max(1, to_int(request.query.get("width", "80"), 80)))
         height = min(200, max(1, to_int(request.query.get("height", "24"), 24)))
         session: _Session | None = None
         try:
-            await websocket.prepare(request)
             session = _Session(
                 self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                 close=websocket.close, download_manager=self.download_manager, debug=False,
             )
             session.processes = self.processes
+            session.environment = environment
             await session.start(width, height)
             await self._process_messages(websocket, session)
         except asyncio.CancelledError:
@@ -210,10 +212,48 @@ class _ClubServer(Server):
         finally:
             if session is not None:
                 await session.stop()
-        return websocket
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        """The terminal for a signed-in member; the sign-in form for anyone else."""
+        if self.front.cookies.member(request.cookies.get(COOKIE_NAME)) is None:
+            response = web.Response(text=sign_in_page(self.front.url + "sign-in"), content_type="text/html")
+            response.del_cookie(COOKIE_NAME)
+            return response
+        return await self.terminal_page(request)
+
+    async def handle_sign_in(self, request: web.Request) -> web.StreamResponse:
+        front, address = self.front, request.remote or "?"
+        action = front.url + "sign-in"
+        if not self.from_our_page(request):
+            front.audit_refusal("a sign-in from another page", origin=request.headers.get("Origin", "(none)"), address=address)
+            raise web.HTTPForbidden(text="Sign in from this club's own page.")
+        if front.failures.too_many(address):
+            front.audit_refusal("too many failed sign-ins", address=address)
+            return web.Response(status=429, content_type="text/html", text=sign_in_page(
+                action, "Too many failed sign-ins from your address: wait a minute, then try again."))
+        form = await request.post()
+        member, token = form.get("member"), form.get("token")
+        good = (isinstance(member, str) and isinstance(token, str) and web_tokens.MEMBER_NAME.fullmatch(member)
+                and await asyncio.to_thread(web_tokens.check_web_token, front.data_dir, member, token))
+        if not good:
+            front.failures.failed(address)
+            front.audit_refusal("wrong name or web token", member=member if isinstance(member, str) else None, address=address)
+            await asyncio.sleep(web_tokens.FAILED_SIGN_IN_DELAY)
+            return web.Response(status=403, content_type="text/html", text=sign_in_page(
+                action, "That name and token do not match.", member if isinstance(member, str) else ""))
+        front.audit("sign-in", member=member, address=address)
+        response = web.HTTPSeeOther(front.url)
+        response.set_cookie(COOKIE_NAME, front.cookies.make(member), max_age=COOKIE_DAYS * 86400, path="/",
+                            httponly=True, samesite="Strict", secure=self.secure(request))
+        raise response  # aiohttp: a redirect is raised, cookie and all
+
+    async def handle_sign_out(self, request: web.Request) -> web.StreamResponse:
+        response = web.HTTPSeeOther(self.front.url)
+        response.del_cookie(COOKIE_NAME, path="/")
+        raise response
 
     @aiohttp_jinja2.template("app_index.html")
-    async def handle_index(self, request: web.Request) -> dict[str, Any]:
+    async def terminal_page(self, request: web.Request) -> dict[str, Any]:
         base = (self.fixed_url or f"{request.scheme}://{request.host}").rstrip("/")
         scheme, rest = base.split(":", 1)
         try:
@@ -232,36 +272,58 @@ class _ClubServer(Server):
         aiohttp_jinja2.setup(app, loader=jinja2.DictLoader({"app_index.html": PAGE}))
         app.add_routes([
             web.get("/", self.handle_index, name="index"),
+            web.post("/sign-in", self.handle_sign_in, name="sign_in"),
+            web.get("/sign-out", self.handle_sign_out, name="sign_out"),
             web.get("/ws", self.handle_websocket, name="websocket"),
-            web.get("/download/{key}", self.handle_download, name="download"),
             web.static("/static", self.statics_path, name="static"),
         ])
         return app
 
 
+async def _say_and_close(websocket: web.WebSocketResponse, text: str) -> web.WebSocketResponse:
+    """One line on the page's terminal, then the session ends."""
+    await websocket.send_bytes(text.encode() + b"\r\n")
+    await websocket.close()
+    return websocket
+
+
 class WebFront:
     """The running browser front end: its port, url, close() and wait_closed()."""
 
-    def __init__(self, server: _ClubServer, runner: web.AppRunner, sign_in: SignInService, port: int) -> None:
+    def __init__(self, club: Any, data_dir: Path, server: _ClubServer, caps: SessionCaps, cookies: Cookies,
+                 audit: AuditLog | None, environment: dict[str, str]) -> None:
+        self.club = club
+        self.data_dir = Path(data_dir)
         self.server = server
-        self.runner = runner
-        self.sign_in = sign_in
-        self.port = port
+        self.caps = caps
+        self.cookies = cookies
+        self.failures = FailedSignIns()
+        self.audit_log = audit
+        self.environment = environment
+        self.runner: web.AppRunner | None = None
+        self.port = 0
         self._closing: asyncio.Task | None = None
 
     @property
     def url(self) -> str:
         return self.server.public_url + "/"
 
+    def audit(self, event: str, reason: str = "", **fields: object) -> None:
+        if self.audit_log is not None:
+            self.audit_log.record(event, reason, front="web", **fields)
+
+    def audit_refusal(self, reason: str, **fields: object) -> None:
+        self.audit("refused", reason, **fields)
+
     def close(self) -> None:
         if self._closing is None:
             self._closing = asyncio.get_running_loop().create_task(self._close())
 
     async def _close(self) -> None:
-        await self.runner.cleanup()  # closes the websockets: each app is told to quit
+        if self.runner is not None:
+            await self.runner.cleanup()  # closes the websockets: each app is told to quit
         if self.server.processes:
             await asyncio.gather(*(_end_process(process) for process in list(self.server.processes)))
-        await self.sign_in.close()
 
     async def wait_closed(self) -> None:
         self.close()
@@ -269,29 +331,28 @@ class WebFront:
         await self._closing
 
 
-def app_shell_command(command: list[str], env: dict[str, str]) -> str:
-    """textual-serve runs its command through the shell: quote everything."""
-    assignments = " ".join(f"{name}={shlex.quote(value)}" for name, value in env.items())
-    return f"exec env {assignments} {shlex.join(command)}"
-
-
 async def start_web(club: Any, data_dir: Path, port: int, host: str = "127.0.0.1",
-                    child_command: list[str] | None = None, public_url: str | None = None) -> WebFront:
+                    child_command: list[str] | None = None, public_url: str | None = None,
+                    caps: SessionCaps | None = None, audit: AuditLog | None = None,
+                    secret: bytes | None = None) -> WebFront:
     """Serve the club to browsers on host:port (port 0: any free port; see .port).
 
-    public_url: the address browsers use, when a proxy stands in front.
+    public_url: the address browsers use, when a proxy stands in front (its
+    origin is the one websockets and sign-ins must come from). caps: the
+    club's session caps, shared with the SSH front. secret: signs the sign-in
+    cookies (the club's secret, DATA_DIR/club.secret, by default).
     """
-    sign_in = SignInService(club, data_dir)
-    await sign_in.start()
-    env = {
-        SIGN_IN_ENV: str(sign_in.socket_path),
-        "SEKIGAHARA_CLUB": str(getattr(club, "socket_path", "")),
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-    }
-    command = app_shell_command(child_command or default_child_command(), env)
+    if secret is None:
+        from sekigahara_tui.hosting.tokens import load_secret
+
+        secret = load_secret(data_dir)
+    environment = {"SEKIGAHARA_CLUB": str(getattr(club, "socket_path", "")), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    command = "exec " + shlex.join(child_command or default_child_command())
     server = _ClubServer(command, host=host, port=port, title="Sekigahara club", public_url=public_url)
     server.processes = set()
+    front = WebFront(club, data_dir, server, caps if caps is not None else SessionCaps(),
+                     Cookies(secret, data_dir), audit, environment)
+    server.front = front
     runner = web.AppRunner(server.application(), handle_signals=False, access_log=None)
     await runner.setup()
     try:
@@ -299,10 +360,10 @@ async def start_web(club: Any, data_dir: Path, port: int, host: str = "127.0.0.1
         await site.start()
     except BaseException:
         await runner.cleanup()
-        await sign_in.close()
         raise
-    bound = runner.addresses[0][1]
+    front.runner = runner
+    front.port = runner.addresses[0][1]
     server.fixed_url = public_url
     shown = f"[{host}]" if ":" in host else (host if host not in ("", "0.0.0.0") else "127.0.0.1")
-    server.public_url = public_url or f"http://{shown}:{bound}"
-    return WebFront(server, runner, sign_in, bound)
+    server.public_url = public_url or f"http://{shown}:{front.port}"
+    return front

@@ -36,6 +36,9 @@ NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 # The player name of a seat the server plays; no member can have it (NAME).
 COMPUTER = "computer"
 RESERVED = frozenset({COMPUTER})
+# Guests of `serve --guest` are named GUEST_PREFIX + their SSH user name: no
+# member may hold such a name, or a guest could sign in as that member.
+GUEST_PREFIX = "guest-"
 KEY_ALGORITHMS = frozenset(
     {
         "ssh-ed25519",
@@ -77,6 +80,8 @@ def name_problem(name: str) -> str | None:
         return f"a member's name is 1-32 characters of a-z, 0-9, - and _, beginning with a letter, not {printable(name, 40)!r}"
     if name in RESERVED:
         return f"{name!r} is reserved"
+    if name.startswith(GUEST_PREFIX):
+        return f"names beginning {GUEST_PREFIX!r} are for guests, not members: {name!r}"
     return None
 
 
@@ -233,6 +238,9 @@ def remove(data_dir: Path, name: str) -> None:
             write_private(data_dir / KEYS_FILE, _keys_text([e for e in entries if e[2] != name]))
         except OSError as error:
             raise MemberError(f"cannot write {printable_path(data_dir / KEYS_FILE)}: {error.strerror}") from None
+        from sekigahara_tui.hosting.web_tokens import forget_web_token
+
+        forget_web_token(data_dir, name)  # a name added again is not signed in by the old token
         db = open_members(data_dir)
         try:
             db.execute("DELETE FROM members WHERE name = ?", (name,))

@@ -1,8 +1,10 @@
 """Web tokens: what a member types in the browser's sign-in (with their name).
 Only a salted scrypt hash of each is kept, in the club's data directory
 (`web_tokens`, 0600, replaced atomically); `sekigahara member web-token NAME`
-issues one. The web front end's sign-in service checks them in the server's
-process, before any client process is started for the member."""
+issues one (`--rotate` says it replaces the one before). The web front end
+checks them in the server's process, before any client process is started
+for the member; its sign-in cookie is bound to the token's `generation`, so
+a new token, or the member's removal, signs every browser out."""
 
 from __future__ import annotations
 
@@ -47,6 +49,11 @@ def issue_web_token(data_dir: Path, member: str) -> str:
     salt = secrets.token_bytes(16)
     tokens = _read_tokens(data_dir)
     tokens[member] = (salt, _hash(token, salt))
+    _write_tokens(data_dir, tokens)
+    return token
+
+
+def _write_tokens(data_dir: Path, tokens: dict[str, tuple[bytes, bytes]]) -> None:
     path = Path(data_dir) / WEB_TOKENS_NAME
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -54,7 +61,6 @@ def issue_web_token(data_dir: Path, member: str) -> str:
         for name, (salt_bytes, digest) in sorted(tokens.items()):
             out.write(f"{name} scrypt {salt_bytes.hex()} {digest.hex()}\n")
     os.replace(temporary, path)
-    return token
 
 
 def check_web_token(data_dir: Path, member: str, token: str) -> bool:
@@ -64,3 +70,22 @@ def check_web_token(data_dir: Path, member: str, token: str) -> bool:
         return False
     salt, digest = entry
     return hmac.compare_digest(_hash(token, salt), digest)
+
+
+def token_generation(data_dir: Path, member: str) -> str | None:
+    """A fingerprint of the member's current token (not the token: a digest of
+    its stored hash), or None if they have none. It changes with every token."""
+    entry = _read_tokens(data_dir).get(member)
+    if entry is None:
+        return None
+    salt, digest = entry
+    return hashlib.sha256(b"generation" + salt + digest).hexdigest()[:24]
+
+
+def forget_web_token(data_dir: Path, member: str) -> bool:
+    """Delete the member's token (at removal); True if there was one."""
+    tokens = _read_tokens(data_dir)
+    if tokens.pop(member, None) is None:
+        return False
+    _write_tokens(data_dir, tokens)
+    return True

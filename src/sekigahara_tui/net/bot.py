@@ -13,7 +13,7 @@ commands, for a player who follows the moves) as a parameter; the callers that
 wait in an event loop wait `pace` (see `VersusTable`), the others give 0.
 
 Its users: hot seat against the computer (versus.py), `sekigahara bot` (a
-networked seat, `ClientBot` below), the club's computer seat (hosting/club_server.py)
+networked seat, `ClientBot` below), the club's computer seat (hosting/computer_seat.py)
 and selfplay (bots/play.py, the referee of a local game between two bots).
 
 When the log shrinks (an undo, R58, or a client that starts its log afresh

@@ -1,7 +1,9 @@
 """The headless client: one seat of a hosted game, over a Unix socket or TCP.
 
 A Client holds what its seat may know (rules.surface): the view, the version,
-the events it has seen, why it may not undo. It sends commands as notation
+the events it has seen, why it may not undo. Each connection opens with the
+seat's hello, or with the opening line it was given (the club's spectator,
+club/client.py WatchClient, opens with watch_game). It sends commands as notation
 with a fresh message id and the version it saw; after a dropped connection it
 reconnects by itself (exponential back-off with jitter) and resends what was
 not answered, which the host never applies twice (docs/protocol.md).
@@ -82,6 +84,7 @@ class Client:
         stop_when_over: bool = False,
         ping_interval: float = PING_INTERVAL,
         silence_limit: float = SILENCE_LIMIT,
+        opening: Callable[[int | None], bytes] | None = None,
     ) -> None:
         self.address = address
         self.game = game
@@ -91,6 +94,9 @@ class Client:
         self.stop_when_over = stop_when_over
         self.ping_interval = ping_interval
         self.silence_limit = silence_limit
+        # The first line of each connection, given the last version this client
+        # holds (None: nothing yet); a seat's hello unless given another.
+        self._opening = opening or self._hello
         # What the seat knows, from the last state.
         self.view: PlayerView | None = None
         self.version: int | None = None
@@ -137,6 +143,9 @@ class Client:
     def undo(self) -> str:
         """Ask to take back this seat's last command (R58)."""
         return self._send_request(Undo(self._fresh_id(), self.version or 0))
+
+    def _hello(self, seen: int | None) -> bytes:
+        return encode(Hello(PROTOCOL_VERSION, self.game, self.side, self._token, seen))
 
     @staticmethod
     def _fresh_id() -> str:
@@ -228,13 +237,13 @@ class Client:
         raise OSError(0, "the address has neither a socket nor a TCP port")
 
     async def _session(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> str:
-        """One connection, from hello to its end; returns why it ended."""
+        """One connection, from its opening line to its end; returns why it ended."""
         self._writer = writer
         self._welcomed = self._welcomed_this_time = False
         pinger = asyncio.get_running_loop().create_task(self._ping())
         seen = self.version if self.view is not None else None
         try:
-            writer.write(encode(Hello(PROTOCOL_VERSION, self.game, self.side, self._token, seen)))
+            writer.write(self._opening(seen))
             while not self._finished():
                 try:
                     async with asyncio.timeout(self.silence_limit):  # not wait_for (3.11: a swallowed cancel)

@@ -34,7 +34,8 @@ from sekigahara_tui.net.locations import (
     token_path,
     write_private,
 )
-from sekigahara_tui.hosting.game_server import DEFAULT_GRACE, DEFAULT_IDLE_TIMEOUT, GameServer, SeatAccess, result_text
+from sekigahara_tui.hosting.game_server import DEFAULT_GRACE, DEFAULT_IDLE_TIMEOUT, GameServer
+from sekigahara_tui.hosting.games import SeatAccess
 from sekigahara_tui.hosting.store import Store, starting_record
 
 
@@ -145,8 +146,8 @@ async def host_game(options: HostOptions, say: Callable[[str], None] = print) ->
         store = Store.open(game_dir / STORE_FILE)
         game_id, new = open_game(store, options)
         tokens = seat_tokens(game_dir)
-        server = GameServer(store, idle_timeout=options.idle_timeout, grace=options.grace)
-        game = server.add_game(game_id, {side: SeatAccess(tokens[side], bound.get(side)) for side in BOTH_SIDES})
+        server = GameServer.of_store(store, idle_timeout=options.idle_timeout, grace=options.grace)
+        game = server.games.add(game_id, {side: SeatAccess(tokens[side], bound.get(side)) for side in BOTH_SIDES})
         sock = socket_path(game_dir, shared=bool(bound))
         sock.unlink(missing_ok=True)  # we hold the lock: any socket here is a dead host's
         await server.listen_unix(sock)
@@ -165,7 +166,7 @@ async def host_game(options: HostOptions, say: Callable[[str], None] = print) ->
         state = "new game" if new else f"resumed at version {game.version}"
         say(f"hosting game {game_id} in {game_dir} ({state}) on {sock}" + (f" and TCP {tcp[0]}:{tcp[1]}" if tcp else ""))
         if game.host.is_over:
-            say(f"the game is already over: {result_text(game.host.state)}")
+            say(f"the game is already over: {game.result_text}")
         say("join with:")
         for line in join_commands(game_dir, bound, join_file):
             say(line)
@@ -174,7 +175,7 @@ async def host_game(options: HostOptions, say: Callable[[str], None] = print) ->
             loop.add_signal_handler(signum, server.done.set)
         await server.done.wait()
         if game.host.is_over:
-            return f"game over: {result_text(game.host.state)}"
+            return f"game over: {game.result_text}"
         return "stopped; resume with `sekigahara host " + str(game_dir) + "`"
     finally:
         if server is not None:

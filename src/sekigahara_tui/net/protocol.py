@@ -6,7 +6,8 @@ travel as their attrs fields (events tagged with their class name), commands
 as their notation text (rules.notation). Decoding is strict and bounded, as
 for records (rules.infra.untrusted): exact types ("7" is not 7), no unknown or
 duplicate keys, short strings, shallow nesting; a bad line raises BadMessage
-with a one-line reason and nothing else happens.
+with a one-line reason and nothing else happens. A host encodes its states
+faster, byte for byte the same, with net/state_encoding.py.
 
 Client side: this module imports from `rules` only the surface, the notation
 and the bounded JSON reader.
@@ -16,12 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import operator
-import typing
 from enum import Enum
 from typing import Any, Union
 
-import attrs
 import cattrs
 from attrs import field, frozen
 from attrs.validators import max_len
@@ -34,7 +32,7 @@ from rules.notation import format_command, parse_command
 from rules.surface import COMMAND_TYPES, EVENT_TYPES, Command, PlayerView, Side, printable
 from rules.infra.untrusted import UntrustedInputError, strict_json
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: the WeekEnded event (issue 22), which a version-1 client cannot read
 
 # Limits. A client sends short lines: a hello (a 32-character token) is 122
 # bytes, the longest submit (a MAX_ID_LENGTH id, MAX_COMMAND_TEXT of command)
@@ -255,189 +253,15 @@ converter = make_wire_converter()
 
 
 # What json.dumps(data, ensure_ascii=False, separators=(",", ":")) does, without
-# making a new JSONEncoder for every call.
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+# making a new JSONEncoder for every call (net/state_encoding.py writes states with it too).
+compact_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def encode(message: object) -> bytes:
     """One line of JSON, newline included."""
     union = ClientMessage if type(message) in CLIENT_MESSAGES else HostMessage
     data = converter.unstructure(message, union)
-    return (_dumps(data) + "\n").encode("utf-8")
-
-
-# --- encoding states fast (the host's hot path) ---------------------------------
-#
-# A host sends a state to every seat and spectator after every command, and
-# most of a view is the same from one step to the next (the blocks, the
-# castles, the decision's help text). These give, byte for byte, what encode()
-# gives for a State (tests/net/test_state_encoding.py checks it over random
-# games), but a view's JSON is made field by field, reusing the text of every
-# field equal to the one of the chair's previous view.
-
-
-def _field_codecs(cls: type) -> tuple[tuple[str, str, Any, type | None], ...]:
-    """Per field of an attrs class, in the order cattrs writes them: (name,
-    '"name":', the converter's unstructure hook, the attrs class the field
-    holds if it holds one (or None))."""
-    codecs = []
-    for a in attrs.fields(cls):
-        options = [t for t in typing.get_args(a.type) if t is not type(None)] or [a.type]
-        inner = options[0] if len(options) == 1 and attrs.has(options[0]) and not typing.get_args(options[0]) else None
-        codecs.append((a.name, _dumps(a.name) + ":", converter.get_unstructure_hook(a.type), inner))
-    return tuple(codecs)
-
-
-_STATE_CODECS = _field_codecs(State)
-_STATE_END = ',"type":' + _dumps(MESSAGE_TYPES[State]) + "}\n"  # the tagged union puts the tag last
-@frozen
-class _Plan:
-    """How to encode one attrs class field by field (shared by all encoders)."""
-
-    keys: tuple[str, ...]  # '"name":' per field
-    hooks: tuple[Any, ...]  # the converter's unstructure hook per field
-    get: Any  # attrgetter of every field at once
-    inner: tuple[_Plan | None, ...]  # the plan of an attrs class a field holds
-
-
-def _plan(cls: type, depth: int = 1, hooks: dict[str, Any] | None = None) -> _Plan:
-    codecs = _field_codecs(cls)
-    hooks = hooks or {}
-    return _Plan(
-        tuple(key for _, key, _, _ in codecs),
-        tuple(hooks.get(name, hook) for name, _, hook, _ in codecs),
-        operator.attrgetter(*(name for name, _, _, _ in codecs)),
-        tuple(_plan(inner, depth - 1) if inner is not None and depth > 0 else None for _, _, _, inner in codecs),
-    )
-
-
-class _ObjectEncoder:
-    """The JSON of successive instances of one attrs class, field by field: a
-    field equal to the last one's keeps its text; the very object it held
-    before that gets its text back (a decision's help comes back often); an
-    attrs-class field (the movement view) is itself re-encoded only in its
-    changed parts."""
-
-    __slots__ = ("_plan", "_inner", "_values", "_texts", "_before")
-
-    def __init__(self, plan: _Plan) -> None:
-        self._plan = plan
-        self._inner: dict[int, _ObjectEncoder] = {}
-        self._values: tuple | None = None
-        self._texts = [""] * len(plan.keys)  # '"name":JSON' per field
-        self._before: dict[int, tuple[object, str]] = {}  # field -> the value it held before, its text
-
-    def encode(self, value: object) -> str:
-        values = self._plan.get(value)
-        old, texts = self._values, self._texts
-        if old is None:
-            for index, field_value in enumerate(values):
-                texts[index] = self._changed(index, field_value, None)
-        else:
-            for index, field_value in enumerate(values):
-                previous = old[index]
-                # Same type as well as equal: 1 == True, but they are written differently.
-                if previous is not field_value and (type(previous) is not type(field_value) or previous != field_value):
-                    texts[index] = self._changed(index, field_value, (previous, texts[index]))
-        self._values = values
-        return "{" + ",".join(texts) + "}"
-
-    def _changed(self, index: int, value: object, last: tuple[object, str] | None) -> str:
-        before = self._before.get(index)
-        if last is not None:
-            self._before[index] = last
-        if before is not None and before[0] is value:
-            return before[1]
-        plan = self._plan
-        inner = plan.inner[index]
-        if inner is not None and value is not None:
-            encoder = self._inner.get(index)
-            if encoder is None:
-                encoder = self._inner[index] = _ObjectEncoder(inner)
-            return plan.keys[index] + encoder.encode(value)
-        return plan.keys[index] + _dumps(plan.hooks[index](value))
-
-
-class ViewEncoder:
-    """The JSON text of one chair's views (a side's, or the spectators'),
-    re-encoding only the fields that differ from the last view it encoded.
-    An equal set may keep an earlier order of its elements: a set's order
-    means nothing on the wire (it is read back as a set)."""
-
-    __slots__ = ("_encoder",)
-
-    def __init__(self) -> None:
-        self._encoder = _ObjectEncoder(_VIEW_PLAN)
-
-    def encode(self, view: PlayerView) -> str:
-        return self._encoder.encode(view)
-
-
-# The legal list changes at most steps, but is made of the same commands
-# again and again, in every game: their notation (what the converter writes
-# for a command) is remembered, up to a bound.
-_NOTATION: dict[Command, str] = {}
-_MAX_NOTATION = 2048  # commands hold containers: a big cache would cost the GC more than it saves
-
-
-def notation(command: Command) -> str:
-    """format_command(command), remembered."""
-    text = _NOTATION.get(command)
-    if text is None:
-        if len(_NOTATION) >= _MAX_NOTATION:
-            _NOTATION.clear()
-        text = _NOTATION[command] = format_command(command)
-    return text
-
-
-def _legal(commands: tuple[Command, ...]) -> list[str]:
-    return [notation(command) for command in commands]
-
-
-_VIEW_PLAN = _plan(PlayerView, hooks={"legal": _legal})
-
-
-def _scalar(value: object) -> str:
-    """_dumps for the scalars of a State, without its per-call overhead."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if type(value) is int:
-        return int.__repr__(value)
-    if type(value) is str:
-        return _encode_string(value)
-    return _dumps(value)
-
-
-_encode_string = json.encoder.encode_basestring  # as _dumps writes a str (ensure_ascii off)
-
-
-def encode_events(events: tuple[tuple[Any, ...], ...]) -> str:
-    """The JSON of a State's `events`."""
-    return _dumps(_STATE_EVENTS_HOOK(events))
-
-
-_STATE_EVENTS_HOOK = converter.get_unstructure_hook(attrs.fields(State).events.type)
-
-
-def encode_state(message: State, view_json: str, events_json: str | None = None) -> bytes:
-    """encode(message), byte for byte, given its view's JSON (ViewEncoder) and,
-    if already made, its events' (encode_events): one chair's view is encoded
-    once for every connection that sits in it."""
-    parts = []
-    for name, key, hook, _ in _STATE_CODECS:
-        if name == "view":
-            parts.append(key + view_json)
-        elif name == "events" and events_json is not None:
-            parts.append(key + events_json)
-        elif name == "events":
-            parts.append(key + _dumps(hook(message.events)))
-        else:
-            parts.append(key + _scalar(hook(getattr(message, name))))
-    return ("{" + ",".join(parts) + _STATE_END).encode("utf-8")
+    return (compact_json(data) + "\n").encode("utf-8")
 
 
 def _parse(line: bytes, max_depth: int) -> dict[str, Any]:

@@ -1,0 +1,113 @@
+"""Signing in to the club's web front (issue 23, item 1): a plain HTML form,
+answered in the server's process, so a stranger costs no client process.
+
+A good name and web token (hosting/web_tokens.py) get a cookie: the member's
+name and their token's generation, signed with the club's secret and dated
+(itsdangerous), HttpOnly, SameSite=Strict, Secure behind TLS, good for
+COOKIE_DAYS. A new token (`member web-token NAME --rotate`) or the member's
+removal changes the generation, and every browser of theirs is signed out.
+Failed sign-ins are slowed (web_tokens.FAILED_SIGN_IN_DELAY) and counted per
+address: past FAILURES_ALLOWED in FAILURE_WINDOW seconds that address is
+refused without a check until the window has passed.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from pathlib import Path
+
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+from sekigahara_tui.hosting import web_tokens
+
+COOKIE_NAME = "sekigahara_session"
+COOKIE_DAYS = 14
+FAILURES_ALLOWED = 5
+FAILURE_WINDOW = 60.0  # seconds
+
+SIGN_IN_PAGE = """<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>Sign in: Sekigahara club</title>
+    <style>
+      body {{ background: #0c181f; color: rgba(255, 255, 255, 0.95); font-family: menlo, monospace;
+        display: flex; align-items: center; justify-content: center; height: 100vh; margin: 0; }}
+      form {{ background: #12232d; padding: 32px; width: 420px; }}
+      label, input, button {{ display: block; width: 100%; box-sizing: border-box; margin-top: 8px; }}
+      input {{ padding: 8px; font-family: inherit; }}
+      button {{ padding: 12px; margin-top: 20px; background: #5e0ba7; color: white; border: none; font-family: inherit; }}
+      .error {{ color: #ff8a80; }}
+    </style>
+  </head>
+  <body>
+    <form method="post" action="{action}">
+      <h1>Sekigahara club</h1>
+      <p>Sign in with your member name and the web token your club gave you
+      (<code>sekigahara member web-token NAME</code>).</p>
+      <p class="error" role="alert">{error}</p>
+      <label for="member">Member name</label>
+      <input id="member" name="member" autocomplete="username" required maxlength="32" value="{member}" autofocus />
+      <label for="token">Web token</label>
+      <input id="token" name="token" type="password" autocomplete="current-password" required maxlength="200" />
+      <button type="submit">Sign in</button>
+    </form>
+  </body>
+</html>
+"""
+
+
+def sign_in_page(action: str, error: str = "", member: str = "") -> str:
+    return SIGN_IN_PAGE.format(action=html.escape(action), error=html.escape(error), member=html.escape(member))
+
+
+class Cookies:
+    """Signed, dated sign-in cookies bound to the member's current token."""
+
+    def __init__(self, secret: bytes, data_dir: Path) -> None:
+        self.data_dir = Path(data_dir)
+        self._serializer = URLSafeTimedSerializer(secret, salt="sekigahara web sign-in")
+
+    def make(self, member: str) -> str:
+        return self._serializer.dumps({"member": member, "generation": web_tokens.token_generation(self.data_dir, member)})
+
+    def member(self, cookie: str | None) -> str | None:
+        """The member a cookie signs in, or None: forged, expired, or their token changed since."""
+        if not cookie or len(cookie) > 1000:
+            return None
+        try:
+            data = self._serializer.loads(cookie, max_age=COOKIE_DAYS * 86400)
+        except BadSignature:  # SignatureExpired is one
+            return None
+        if not isinstance(data, dict):
+            return None
+        member, generation = data.get("member"), data.get("generation")
+        if not isinstance(member, str) or generation is None:
+            return None
+        if web_tokens.token_generation(self.data_dir, member) != generation:
+            return None
+        return member
+
+
+class FailedSignIns:
+    """Failed sign-ins per address, forgotten after FAILURE_WINDOW."""
+
+    def __init__(self, allowed: int = FAILURES_ALLOWED, window: float = FAILURE_WINDOW) -> None:
+        self.allowed, self.window = allowed, window
+        self._times: dict[str, list[float]] = {}
+
+    def _recent(self, address: str, now: float) -> list[float]:
+        times = [t for t in self._times.get(address, ()) if now - t < self.window]
+        if times:
+            self._times[address] = times
+        else:
+            self._times.pop(address, None)
+        return times
+
+    def too_many(self, address: str) -> bool:
+        return len(self._recent(address, time.monotonic())) >= self.allowed
+
+    def failed(self, address: str) -> None:
+        now = time.monotonic()
+        self._times[address] = self._recent(address, now) + [now]

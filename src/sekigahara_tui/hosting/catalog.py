@@ -1,0 +1,152 @@
+"""The club's catalog: every game of its store, as the lobby shows it
+(players, status, result, whose move), loaded or not.
+
+It follows the games (a subscriber of the game server: after each change its
+entry says whose move it is now) and tells its own followers (the lobby's
+pushes, lobby_push.py) when an entry changed or went.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Protocol
+
+from attrs import define
+
+from rules.surface import BOTH_SIDES, Side
+from sekigahara_tui.club.protocol import MAX_LISTED, GameLine, Lobby
+from sekigahara_tui.hosting.games import Change, HostedGame
+from sekigahara_tui.hosting.store import GameSummary
+
+
+@define
+class CatalogEntry:
+    id: str
+    players: dict[Side, str | None]
+    status: str
+    result: str | None
+    created: float
+    updated: float
+    version: int
+    to_move: tuple[Side, ...] | None = None  # None: not known until the game is loaded
+
+    @classmethod
+    def of(cls, summary: GameSummary) -> CatalogEntry:
+        return cls(
+            summary.id,
+            {Side.ISHIDA: summary.players[0], Side.TOKUGAWA: summary.players[1]},
+            summary.status,
+            summary.result,
+            summary.created,
+            summary.updated,
+            summary.version,
+            () if summary.status == "over" else None,
+        )
+
+    def line(self) -> GameLine:
+        return GameLine(
+            self.id,
+            self.players[Side.ISHIDA],
+            self.players[Side.TOKUGAWA],
+            self.to_move or (),
+            self.status,
+            self.result,
+            self.version,
+            self.updated,
+        )
+
+    def side_of(self, member: str) -> Side | None:
+        return next((side for side in BOTH_SIDES if self.players[side] == member), None)
+
+    @property
+    def open_side(self) -> Side | None:
+        return next((side for side in BOTH_SIDES if self.players[side] is None), None)
+
+    def seen_by_all(self) -> tuple:
+        """What every member's lobby shows of this game (open, watchable, gone)."""
+        return (self.players[Side.ISHIDA], self.players[Side.TOKUGAWA], self.status)
+
+    def seen_by_players(self) -> tuple:
+        """What its players' lobbies show besides: whose move it is, the result."""
+        return (self.to_move, self.result)
+
+
+class CatalogFollower(Protocol):
+    def entry_changed(self, entry: CatalogEntry) -> None: ...
+
+    def entry_removed(self, game_id: str) -> None: ...
+
+
+class Catalog:
+    def __init__(self, summaries: Iterable[GameSummary]) -> None:
+        self.entries: dict[str, CatalogEntry] = {summary.id: CatalogEntry.of(summary) for summary in summaries}
+        self._followers: list[CatalogFollower] = []
+
+    def follow(self, follower: CatalogFollower) -> None:
+        self._followers.append(follower)
+
+    def __contains__(self, game_id: str) -> bool:
+        return game_id in self.entries
+
+    def get(self, game_id: str) -> CatalogEntry | None:
+        return self.entries.get(game_id)
+
+    def add(self, entry: CatalogEntry) -> None:
+        self.entries[entry.id] = entry
+        self.changed(entry)
+
+    def changed(self, entry: CatalogEntry) -> None:
+        """An entry was changed (its players, its status): its followers are told."""
+        for follower in self._followers:
+            follower.entry_changed(entry)
+
+    def remove(self, game_id: str) -> None:
+        self.entries.pop(game_id, None)
+        for follower in self._followers:
+            follower.entry_removed(game_id)
+
+    def note_game(self, game: HostedGame) -> None:
+        """The entry follows a loaded game: its version, when it last changed,
+        whose move it is, its result."""
+        entry = self.entries[game.id]
+        entry.version = game.version
+        entry.updated = game.actions[-1].at if game.actions else entry.created
+        if game.host.is_over:
+            entry.status, entry.result, entry.to_move = "over", game.result_text, ()
+        else:
+            deciding = game.host.state.decision.sides
+            entry.to_move = tuple(side for side in BOTH_SIDES if side in deciding)
+        self.changed(entry)
+
+    def lobby_for(self, member: str, load: Callable[[str], object]) -> Lobby:
+        """The member's lobby; a game of theirs whose move is not known yet is
+        loaded (`load`) to know it."""
+        mine, open_games, watchable, finished = [], [], [], []
+        for entry in self.entries.values():
+            side = entry.side_of(member)
+            if entry.status == "over":
+                if side is not None:
+                    finished.append(entry)
+            elif side is not None:
+                if entry.to_move is None:
+                    load(entry.id)  # whose move it is needs the game
+                mine.append(entry)
+            elif entry.open_side is not None:
+                open_games.append(entry)
+            else:
+                watchable.append(entry)
+
+        def newest(entries: list[CatalogEntry]) -> tuple[GameLine, ...]:
+            return tuple(e.line() for e in sorted(entries, key=lambda e: e.updated, reverse=True)[:MAX_LISTED])
+
+        return Lobby(member, newest(mine), newest(open_games), newest(watchable), newest(finished))
+
+    # --- a subscriber of the game server ----------------------------------------------
+
+    def game_changed(self, game: HostedGame, change: Change) -> None:
+        self.note_game(game)
+
+    def seat_joined(self, game: HostedGame, side: Side) -> None:
+        pass  # who plays is the store's, not who is connected
+
+    def seat_left(self, game: HostedGame, side: Side) -> None:
+        pass

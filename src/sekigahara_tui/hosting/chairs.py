@@ -1,0 +1,100 @@
+"""The chairs of a hosted game: a side's, or the spectators'.
+
+Per change, each chair has its view made and encoded once for all its
+connections (a seat, or every spectator), reusing the JSON of the fields
+that did not change (net/state_encoding.py, ViewEncoder); a connection is
+sent only the events of the steps it does not hold yet (R55: the events its
+chair may see, rules.view.events_for through GameHost.step_events).
+"""
+
+from __future__ import annotations
+
+from attrs import define, field
+
+from rules.state import GameState
+from rules.surface import Command, PlayerView, Side
+from sekigahara_tui.hosting.connections import Connection
+from sekigahara_tui.hosting.games import HostedGame
+from sekigahara_tui.hosting.store import commands_standing
+from sekigahara_tui.net.protocol import State
+from sekigahara_tui.net.state_encoding import ViewEncoder, encode_events, encode_state, notation
+
+
+@define(eq=False)
+class Chair:
+    """One chair of a game: a side, or the spectators'. Its view of the game's
+    current state is made and encoded once per change, however many
+    connections sit in it (a seat, or every spectator), and its encoder
+    re-encodes only what changed since the chair's last view."""
+
+    encoder: ViewEncoder = field(factory=ViewEncoder)
+    state: GameState | None = None  # the state `view` and `json` were made from
+    view: PlayerView | None = None
+    json: str = ""
+    events: dict[int, str] = field(factory=dict)  # first step -> the events' JSON, for `state`
+    legal: dict[str, Command] | None = None  # the view's legal commands by notation, once asked for
+
+
+def chair_of(game: HostedGame, side: Side | None) -> Chair:
+    """The chair of `side` (None: the spectators'), its view made for the
+    game's current state if it is not yet (a view is a function of the
+    state: after an undo too)."""
+    chair = game.chairs.get(side)
+    if chair is None:
+        chair = game.chairs[side] = Chair()
+    state = game.host.state
+    if chair.state is not state:
+        chair.view = game.host.view(side) if side is not None else game.host.spectator_view()
+        chair.json = chair.encoder.encode(chair.view)
+        chair.state = state
+        chair.events.clear()
+        chair.legal = None
+    return chair
+
+
+def send_state(connection: Connection, game: HostedGame, side: Side | None, reply_to: str | None, undo: str | None) -> None:
+    """The game's current state as `side`'s chair sees it (None: the
+    spectators'), with the events of the steps the connection does not hold."""
+    host = game.host
+    chair = chair_of(game, side)
+    first = min(connection.synced, host.step_count)
+    events = tuple(host.step_events(side, first))
+    connection.synced = host.step_count
+    message = State(game.version, host.step_count, reply_to, chair.view, first, events, undo, host.is_over)
+    connection.send_line(encode_state(message, chair.json, events_json(chair, first, events)))
+
+
+def events_json(chair: Chair, first: int, events: tuple) -> str:
+    """The JSON of the chair's events from step `first` on (made once for
+    all the chair's connections that hold the same steps)."""
+    text = chair.events.get(first)
+    if text is None:
+        text = chair.events[first] = encode_events(events)
+    return text
+
+
+def listed(game: HostedGame, side: Side, text: str) -> Command | None:
+    """The command of `side`'s legal list whose notation is exactly `text`,
+    if the side's view of the current state was made (the list is the
+    engine's legal_commands of that state); None if not listed or not known."""
+    chair = game.chairs.get(side)
+    if chair is None or chair.state is not game.host.state or chair.view is None:
+        return None
+    if chair.legal is None:
+        chair.legal = {notation(command): command for command in chair.view.legal}
+    return chair.legal.get(text)
+
+
+def steps_held(game: HostedGame, seen: int | None) -> int:
+    """How many of the current steps a client that saw version `seen` holds:
+    the setup step and the commands its history shares with the game's
+    (a step is determined by the commands before it)."""
+    if seen is None or not 0 <= seen <= game.version:
+        return 0
+    held, now = commands_standing(game.actions[:seen]), commands_standing(game.actions)
+    common = 0
+    for old, new in zip(held, now):
+        if old != new:
+            break
+        common += 1
+    return 1 + common

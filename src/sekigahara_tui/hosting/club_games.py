@@ -1,0 +1,172 @@
+"""What members do to the club's games from the lobby: make one, join one,
+withdraw an open one nobody joined; and a game the store no longer holds
+leaves the club.
+
+The store decides (a seat taken, a game withdrawn, each in one transaction);
+the catalog and memory follow it. A request that cannot be done raises
+`Refusal`, whose kind and reason the lobby sends back (lobby.py).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Callable
+
+from rules.surface import BOTH_SIDES, Side, default_components, printable
+from sekigahara_tui.hosting.catalog import Catalog, CatalogEntry
+from sekigahara_tui.hosting.computer_seat import ComputerSeat
+from sekigahara_tui.hosting.games import HostedGame
+from sekigahara_tui.hosting.members import COMPUTER
+from sekigahara_tui.hosting.spectators import Spectators
+from sekigahara_tui.hosting.store import Action, Store, StoreError
+from sekigahara_tui.hosting.store_commits import Commits, NotStored
+from sekigahara_tui.hosting.store_games import StoreGames
+from sekigahara_tui.net.protocol import Refused
+
+
+class Refusal(Exception):
+    """A lobby request refused: its kind (a refusal kind of the protocol) and why."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+
+
+def unknown(game_id: str) -> Refusal:
+    return Refusal("unknown-game", f"no game {printable(game_id, 64)!r} in this club")
+
+
+class ClubGames:
+    def __init__(self, store: Store, catalog: Catalog, games: StoreGames, spectators: Spectators, computer: ComputerSeat) -> None:
+        self.store = store
+        self.catalog = catalog
+        self.games = games
+        self.spectators = spectators
+        self.computer = computer
+
+    def new_game(self, member: str, side: Side, opponent: str) -> str:
+        """Make a game with `member` in `side`, against an opponent who joins
+        later ("open") or the computer; returns its id."""
+        game_id = secrets.token_urlsafe(9)
+        players = {side: member} | ({side.other: COMPUTER} if opponent == "computer" else {})
+        seed = secrets.randbelow(2**63)  # decides every hidden draw: never shown
+        try:
+            info = self.store.create_game(game_id, seed, default_components().data_version, None, players)
+        except StoreError as error:
+            raise Refusal("host-error", f"the game could not be made: {printable(str(error), 200)}") from None
+        self.catalog.add(CatalogEntry(game_id, {s: players.get(s) for s in BOTH_SIDES}, "playing", None, info.created, info.created, 0))
+        if opponent == "computer":
+            self.games.find(game_id)  # the computer may have a decision at once
+        return game_id
+
+    def join(self, member: str, game_id: str) -> Side:
+        """Take the open seat of someone else's game; the side taken."""
+        entry = self.catalog.get(game_id)
+        if entry is None:
+            raise unknown(game_id)
+        side = entry.open_side
+        if entry.side_of(member) is not None:
+            raise Refusal("seat-taken", "you already play in that game; enter it instead")
+        if side is None or entry.status != "playing":
+            raise Refusal("seat-taken", "that game has no open seat")
+        try:
+            taken = self.store.take_seat(entry.id, side, member)
+        except StoreError as error:
+            raise Refusal("host-error", f"could not join: {printable(str(error), 200)}") from None
+        if not taken:
+            raise Refusal("seat-taken", "someone else took that seat first")
+        entry.players[side] = member
+        self.catalog.changed(entry)
+        return side
+
+    # --- withdrawing an open game nobody joined ------------------------------------
+
+    def why_not_withdrawn(self, member: str, game_id: str) -> Refusal | None:
+        """Why `member` cannot withdraw the game; None if they can."""
+        entry = self.catalog.get(game_id)
+        if entry is None:
+            return unknown(game_id)
+        side = entry.side_of(member)
+        if side is None:
+            return Refusal("not-authorised", "you play neither seat of that game: only its player can withdraw it")
+        if entry.status != "playing":
+            return Refusal("seat-taken", "that game is over: it can no longer be withdrawn")
+        other = entry.players[side.other]
+        if other == COMPUTER:
+            return Refusal("seat-taken", "the computer plays that game: it cannot be withdrawn")
+        if other is not None:
+            return Refusal("seat-taken", f"{printable(other, 40)} has joined that game: it can no longer be withdrawn")
+        return None
+
+    async def withdraw(self, member: str, game_id: str) -> None:
+        """A loaded game may have a command (its creator's bid) being stored:
+        wait for it (game.changing), so no action is appended to a deleted game."""
+        while (game := self.games.loaded.get(game_id)) is not None:
+            async with game.changing:
+                if self.games.loaded.get(game_id) is game:
+                    self._withdraw_now(member, game_id)
+                    return
+            # evicted while this waited (and perhaps loaded again): look again
+        self._withdraw_now(member, game_id)  # not in memory: nothing is being stored
+
+    def _withdraw_now(self, member: str, game_id: str) -> None:
+        """Check again (a join may have come first), then the store decides; memory follows it."""
+        refusal = self.why_not_withdrawn(member, game_id)
+        if refusal is not None:
+            raise refusal
+        try:
+            withdrawn = self.store.withdraw_open_game(game_id, member)
+        except StoreError as error:
+            raise Refusal("host-error", f"could not withdraw it: {printable(str(error), 200)}") from None
+        if not withdrawn:
+            self.reread_entry(game_id)
+            raise Refusal("seat-taken", "someone joined that game meanwhile: it can no longer be withdrawn")
+        self.forget(game_id, f"{printable(member, 40)} withdrew this game")
+
+    def reread_entry(self, game_id: str) -> None:
+        """The store says otherwise than the catalog (another writer of the
+        store took the seat, or deleted the game): the catalog follows the store."""
+        try:
+            summary = next((s for s in self.store.summaries() if s.id == game_id), None)
+        except StoreError:
+            return
+        if summary is None:
+            self.forget(game_id, "this game is no longer in the club's store")
+            return
+        entry = self.catalog.get(game_id)
+        if entry is not None:
+            entry.players = {Side.ISHIDA: summary.players[0], Side.TOKUGAWA: summary.players[1]}
+            if summary.status == "over":
+                entry.status, entry.result, entry.to_move = "over", summary.result, ()
+            self.catalog.changed(entry)
+
+    def forget(self, game_id: str, reason: str) -> None:
+        """A game deleted from the store leaves memory: its seats and spectators
+        are told why and closed, the lobbies that follow are pushed."""
+        game = self.games.drop(game_id)
+        gone = self.spectators.game_gone(game_id)
+        if game is not None:
+            gone += list(game.connections.values())
+        for connection in gone:
+            connection.send(Refused(None, "unknown-game", reason))
+            connection.close()
+        self.computer.forget(game_id)
+        self.catalog.remove(game_id)
+
+
+class ClubCommits:
+    """The club's commits: the store's, but a command that waited for a
+    withdrawal (game.changing) is not stored: its game is no longer in the store."""
+
+    def __init__(self, commits: Commits, catalog: Catalog) -> None:
+        self.commits = commits
+        self.catalog = catalog
+
+    async def commit(self, game: HostedGame, action: Action, committed: Callable[[int], None]) -> None:
+        if game.id not in self.catalog:
+            raise NotStored("unknown-game", "that game was withdrawn: nothing was stored")
+        await self.commits.commit(game, action, committed)
+
+    async def close(self) -> None:
+        await self.commits.close()

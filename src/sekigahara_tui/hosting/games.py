@@ -1,0 +1,129 @@
+"""A hosted game, where games come from, and what a game server tells its
+subscribers.
+
+A game server (game_server.py) plays the games a games source gives it: the
+in-memory one here for `sekigahara host` (games added by hand), or the club's
+(store_games.py: loaded from the store on first use, evicted when idle).
+After a change is stored and applied it tells its subscribers, in the order
+it was given them: `game_changed`, and `seat_joined` / `seat_left` when a
+seat's connection comes or goes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Protocol
+
+from attrs import define, field, frozen
+
+from rules.surface import Side
+from sekigahara_tui.hosting.host import GameHost
+from sekigahara_tui.hosting.store import Action, GameInfo, Store, record_of
+
+if TYPE_CHECKING:
+    from sekigahara_tui.hosting.chairs import Chair
+    from sekigahara_tui.hosting.connections import Connection
+
+
+@frozen
+class SeatAccess:
+    """Who may take a seat: the token's holder, or (uid set) only that Unix
+    user over the Unix socket, checked by its peer credential."""
+
+    token: str
+    uid: int | None = None
+
+
+@define(eq=False)
+class HostedGame:
+    info: GameInfo
+    host: GameHost
+    actions: list[Action]
+    seats: dict[Side, SeatAccess]
+    connections: dict[Side, Connection]  # the seats' connections
+    applied: dict[tuple[Side, str], int]  # (seat, client message id) -> version it made
+    ended_at: float | None = None
+    # One change at a time: a command is checked against the state it will
+    # change, and the next waits until it is stored and applied.
+    changing: asyncio.Lock = field(factory=asyncio.Lock)
+    chairs: dict[Side | None, Chair] = field(factory=dict)  # None: the spectators'
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    @property
+    def version(self) -> int:
+        return len(self.actions)
+
+    @property
+    def result_text(self) -> str:
+        """The result of a game that is over, in one line."""
+        result = self.host.state.result
+        assert result is not None
+        how = f"VP {result.vp.ishida}-{result.vp.tokugawa}" if result.vp is not None else result.cause
+        return f"{result.winner.value} wins ({how})"
+
+
+def load_hosted_game(store: Store, game_id: str, seats: dict[Side, SeatAccess]) -> HostedGame:
+    """A game of the store, replayed (StoreError, RecordError)."""
+    info, actions = store.load_game(game_id)
+    # A host of many games keeps only the states undo may need (hosting/host.py).
+    host = GameHost.from_record(record_of(info, actions), keep_states=False)
+    game = HostedGame(info, host, actions, dict(seats), {}, {})
+    for version, action in enumerate(actions, start=1):
+        if action.client_id is not None:
+            game.applied[(action.side, action.client_id)] = version
+    if host.is_over:
+        game.ended_at = time.monotonic()
+    return game
+
+
+class Games(Protocol):
+    """Where a game server's games come from."""
+
+    loaded: dict[str, HostedGame]  # the games in memory, by id
+
+    def find(self, game_id: str) -> HostedGame | None:
+        """The game a hello names, None if there is none."""
+        ...
+
+
+class GamesInMemory:
+    """The games added to it, loaded from the store when added (`sekigahara host`)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.loaded: dict[str, HostedGame] = {}
+
+    def add(self, game_id: str, seats: dict[Side, SeatAccess]) -> HostedGame:
+        """Load a game from the store and replay it (StoreError, RecordError)."""
+        game = self.loaded[game_id] = load_hosted_game(self.store, game_id, seats)
+        return game
+
+    def find(self, game_id: str) -> HostedGame | None:
+        return self.loaded.get(game_id)
+
+
+@frozen
+class Change:
+    """What was stored and applied to a game: the action, and the seat's
+    connection that asked for it (None: the computer)."""
+
+    action: Action
+    by: Connection | None
+
+    def reply_to(self, connection: Connection) -> str | None:
+        """The message id a connection's copy of the new state answers: its own request's."""
+        return self.action.client_id if connection is self.by else None
+
+
+class Subscriber(Protocol):
+    """Told by the game server of what happened, in the order it was given them."""
+
+    def game_changed(self, game: HostedGame, change: Change) -> None: ...
+
+    def seat_joined(self, game: HostedGame, side: Side) -> None: ...
+
+    def seat_left(self, game: HostedGame, side: Side) -> None: ...

@@ -1,0 +1,129 @@
+"""The seats of a game server's games: the hello that takes one, a seat's
+session (its commands and undos), and what its connection is told.
+
+One connection per seat at a time. A seat is taken by the holder of its
+token or (a seat bound to a Unix user) by that user over the Unix socket.
+`SeatConnections` is a subscriber of the game server: after each change
+every seat's connection gets its chair's new state (the submitter's copy
+names the message it answers), and a seat hears the other come and go.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import TYPE_CHECKING
+
+from attrs import define
+
+from rules.surface import Side, printable
+from sekigahara_tui.hosting.chairs import send_state, steps_held
+from sekigahara_tui.hosting.connections import Connection
+from sekigahara_tui.hosting.games import Change, HostedGame, SeatAccess
+from sekigahara_tui.net.protocol import PROTOCOL_VERSION, GameOver, Hello, Ping, Pong, Presence, Refused, Submit, Undo, Welcome
+
+if TYPE_CHECKING:
+    from sekigahara_tui.hosting.game_server import GameServer
+
+
+@define(eq=False)
+class Seat:
+    """The session of a seat's connection: a side of a game."""
+
+    server: GameServer
+    game: HostedGame
+    side: Side
+    forgives_long_lines = True  # a seat's client resends; a skipped line is refused, not fatal
+
+    async def take(self, connection: Connection, message: object) -> bool:
+        if isinstance(message, Ping):
+            connection.send(Pong())
+        elif isinstance(message, Hello):
+            connection.send(Refused(None, "bad-message", "hello was already said on this connection"))
+        elif isinstance(message, Submit):
+            await self.server.submit(connection, self.game, self.side, message)
+        elif isinstance(message, Undo):
+            await self.server.undo(connection, self.game, self.side, message)
+        return True
+
+    def closed(self, connection: Connection) -> None:
+        if self.game.connections.get(self.side) is connection:
+            del self.game.connections[self.side]
+            self.server.publish_seat_left(self.game, self.side)
+
+
+class SeatDoor:
+    """The game server's door for `hello`: take a seat, or refuse (the
+    caller closes the connection)."""
+
+    def __init__(self, server: GameServer) -> None:
+        self.server = server
+
+    def hello(self, connection: Connection, message: object) -> bool:
+        assert isinstance(message, Hello)
+
+        def refuse(kind: str, reason: str) -> bool:
+            connection.send(Refused(None, kind, reason))
+            return False
+
+        server = self.server
+        if message.protocol != PROTOCOL_VERSION:
+            return refuse(
+                "protocol", f"this host speaks protocol {PROTOCOL_VERSION}, not {message.protocol}: use the same version of sekigahara"
+            )
+        game = server.games.find(message.game)
+        if game is None:
+            return refuse("unknown-game", f"no game {printable(message.game, 64)!r} is hosted here")
+        side = message.seat
+        problem = not_authorised(game.seats[side], side, message.token, connection.peer_uid)
+        if problem is not None:
+            return refuse("not-authorised", problem)
+        if side in game.connections:
+            return refuse(
+                "seat-taken",
+                f"the {side.value} seat is already connected; a dead connection is dropped after {server.reap_after:.0f} s of silence",
+            )
+        connection.session = Seat(server, game, side)
+        connection.synced = steps_held(game, message.seen)
+        game.connections[side] = connection
+        connection.send(Welcome(PROTOCOL_VERSION, game.id, side))
+        send_state(connection, game, side, None, game.host.why_no_undo(side))
+        connection.send(Presence(side.other, server.present(game, side.other)))
+        if game.host.is_over:
+            connection.send(GameOver(game.result_text))
+        server.publish_seat_joined(game, side)
+        return True
+
+
+def not_authorised(access: SeatAccess, side: Side, token: str, peer_uid: int | None) -> str | None:
+    """Why this token (over this connection) may not take the seat; None if it may."""
+    token_ok = hmac.compare_digest(token.encode("utf-8"), access.token.encode("utf-8"))
+    if access.uid is None:
+        return None if token_ok else f"wrong token for the {side.value} seat"
+    if peer_uid is None:
+        return f"the {side.value} seat is bound to a Unix user: join over the Unix socket"
+    if peer_uid != access.uid:
+        return f"the {side.value} seat is bound to another Unix user"
+    if token and not token_ok:
+        return f"wrong token for the {side.value} seat"
+    return None
+
+
+class SeatConnections:
+    """A subscriber of the game server: what the seats' connections are told."""
+
+    def game_changed(self, game: HostedGame, change: Change) -> None:
+        over = game.host.is_over
+        for side, connection in list(game.connections.items()):
+            send_state(connection, game, side, change.reply_to(connection), game.host.why_no_undo(side))
+            if over:
+                connection.send(GameOver(game.result_text))
+
+    def seat_joined(self, game: HostedGame, side: Side) -> None:
+        other = game.connections.get(side.other)
+        if other is not None:
+            other.send(Presence(side, True))
+
+    def seat_left(self, game: HostedGame, side: Side) -> None:
+        other = game.connections.get(side.other)
+        if other is not None:
+            other.send(Presence(side, False))

@@ -1,0 +1,109 @@
+"""Spectators: a connection that opens with `watch_game` and a game's
+spectator token sits in the spectators' chair of that game, and is sent,
+after each change, the public view and the events a spectator may see.
+
+What a spectator may see is the engine's to decide (R55):
+rules.view.spectator_view and events_for(None, ...), whose twins and
+NOT_FOR_SPECTATORS are rules.events'. The club forwards. The door for
+`watch_game` and a subscriber of the game server, both here.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Iterable
+
+from attrs import define
+
+from rules.surface import Event, Side
+from rules.view import events_for
+from sekigahara_tui.club.protocol import WatchGame
+from sekigahara_tui.hosting.catalog import Catalog
+from sekigahara_tui.hosting.chairs import send_state, steps_held
+from sekigahara_tui.hosting.connections import Connection
+from sekigahara_tui.hosting.games import Change, HostedGame
+from sekigahara_tui.hosting.store_games import StoreGames
+from sekigahara_tui.hosting.tokens import SeatTokens
+from sekigahara_tui.net.protocol import PROTOCOL_VERSION, GameOver, Ping, Pong, Refused, Welcome
+
+SPECTATOR_UNDO = "a spectator does not play"
+
+
+def public_events(step: Iterable[Event]) -> tuple[Event, ...]:
+    """The events of a step a spectator may see (rules.view.events_for)."""
+    return events_for(None, step)
+
+
+@define(eq=False)
+class Spectating:
+    """The session of a spectator's connection."""
+
+    spectators: Spectators
+    game: HostedGame
+    forgives_long_lines = False
+
+    async def take(self, connection: Connection, message: object) -> bool:
+        if isinstance(message, Ping):
+            connection.send(Pong())
+        else:
+            connection.send(Refused(getattr(message, "id", None), "not-authorised", "a spectator cannot play"))
+        return True
+
+    def closed(self, connection: Connection) -> None:
+        self.spectators.left(connection, self.game)
+
+
+class Spectators:
+    def __init__(self, catalog: Catalog, games: StoreGames, tokens: SeatTokens) -> None:
+        self.catalog = catalog
+        self.games = games
+        self.tokens = tokens
+        self.watchers: dict[str, set[Connection]] = {}  # game id -> its spectators' connections
+
+    def watch_game(self, connection: Connection, message: object) -> bool:
+        """The door for `watch_game`: sit in the game's spectators' chair, or
+        refuse (the caller closes the connection)."""
+        assert isinstance(message, WatchGame)
+        if message.protocol != PROTOCOL_VERSION:
+            connection.send(Refused(None, "protocol", f"this club speaks protocol {PROTOCOL_VERSION}, not {message.protocol}"))
+            return False
+        if message.game not in self.catalog or not hmac.compare_digest(message.token.encode(), self.tokens.watch(message.game).encode()):
+            connection.send(Refused(None, "not-authorised", "wrong spectator's token for that game"))
+            return False
+        game = self.games.find(message.game)
+        assert game is not None
+        connection.session = Spectating(self, game)
+        connection.synced = steps_held(game, message.seen)
+        self.watchers.setdefault(game.id, set()).add(connection)
+        # Ishida's seat in the welcome: the client keeps one view, and a spectator's is the public one.
+        connection.send(Welcome(PROTOCOL_VERSION, game.id, Side.ISHIDA))
+        send_state(connection, game, None, None, SPECTATOR_UNDO)
+        if game.host.is_over:
+            connection.send(GameOver(game.result_text))
+        return True
+
+    def watching(self, game_id: str) -> bool:
+        """Whether anyone watches the game (it is not evicted then)."""
+        return bool(self.watchers.get(game_id))
+
+    def left(self, connection: Connection, game: HostedGame) -> None:
+        self.watchers.get(game.id, set()).discard(connection)
+        self.games.used(game)
+
+    def game_gone(self, game_id: str) -> list[Connection]:
+        """The game left memory (evicted, withdrawn): its spectators' connections, forgotten here."""
+        return list(self.watchers.pop(game_id, ()))
+
+    # --- a subscriber of the game server ----------------------------------------------
+
+    def game_changed(self, game: HostedGame, change: Change) -> None:
+        for watcher in list(self.watchers.get(game.id, ())):
+            send_state(watcher, game, None, None, SPECTATOR_UNDO)
+            if game.host.is_over:
+                watcher.send(GameOver(game.result_text))
+
+    def seat_joined(self, game: HostedGame, side: Side) -> None:
+        pass  # a spectator is not told who is connected
+
+    def seat_left(self, game: HostedGame, side: Side) -> None:
+        pass

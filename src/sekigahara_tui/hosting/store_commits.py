@@ -1,0 +1,68 @@
+"""How a game server's changes reach the store: each action through the group
+commit (many games to an fsync) before anything is acknowledged or sent, and
+a game's end once it is over.
+
+A game server is given its commits (`Commits`); a refusal to store says why
+(`NotStored`) and the game server changes nothing. The club wraps these with
+its own refusal (club_games.py, ClubCommits: a withdrawn game takes nothing).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+from rules.surface import Side, printable
+from sekigahara_tui.hosting.games import Change, HostedGame
+from sekigahara_tui.hosting.group_commit import GroupCommit
+from sekigahara_tui.hosting.store import Action, Store, StoreError
+
+
+class NotStored(Exception):
+    """An action was not stored: nothing changed. `kind` is the refusal's."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+
+
+class Commits(Protocol):
+    async def commit(self, game: HostedGame, action: Action, committed: Callable[[int], None]) -> None:
+        """Store `action` as the game's next row, then call `committed(version)`;
+        NotStored if it was not stored."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class StoreCommits:
+    """The store's writer for a game server: its commits, and (as a
+    subscriber) the status of a game that ended."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.writer = GroupCommit(store.path)  # commands and undos, many games to an fsync
+
+    async def commit(self, game: HostedGame, action: Action, committed: Callable[[int], None]) -> None:
+        try:
+            await self.writer.append(game.id, action, game.version, committed)
+        except StoreError as error:
+            raise NotStored("host-error", f"the host could not store it, nothing changed: {printable(str(error), 200)}") from None
+
+    async def close(self) -> None:
+        await self.writer.close()
+
+    # --- a subscriber of the game server: the store hears first --------------------
+
+    def game_changed(self, game: HostedGame, change: Change) -> None:
+        if game.host.is_over:
+            try:
+                self.store.finish(game.id, game.result_text)
+            except StoreError:
+                pass  # the status is derived from the actions anyway
+
+    def seat_joined(self, game: HostedGame, side: Side) -> None:
+        pass  # the store keeps no connections
+
+    def seat_left(self, game: HostedGame, side: Side) -> None:
+        pass
