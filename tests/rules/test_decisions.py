@@ -18,7 +18,8 @@ from rules.infra.selfplay import random_game
 from rules.sides import BOTH_SIDES, Side
 from rules.state import DecisionKind, MovementOption
 from rules.view import PlayerView, spectator_view, view
-from sekigahara_tui.net.protocol import State, ViewEncoder, decode_host_message, encode
+from sekigahara_tui.net.protocol import State, decode_host_message, encode
+from sekigahara_tui.net.state_encoding import ViewEncoder
 
 # What the app's ctrl+e gave before the decisions said it: whichever of these was legal.
 ENDING_COMMANDS = (EndStackMove, EndMovement, EndExchange, DeclareDone, AllowPlay)
