@@ -7,12 +7,13 @@ import pytest
 
 from rules.components import default_components
 from rules.describe import card_name
+from rules.describe_commands import command_label
 from rules.engine import legal_commands
 from rules.notation import parse_command
 from rules.infra.selfplay import random_game
 from rules.sides import BOTH_SIDES, Side
 from rules.view import view
-from sekigahara_tui.labels import choice_labels, command_label
+from sekigahara_tui.labels import choice_labels
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
