@@ -28,16 +28,7 @@ from textual.widgets import ContentSwitcher, Footer, TabbedContent, TabPane
 
 from rules.notation import format_command
 from rules import surface
-from rules.surface import (
-    AllowPlay,
-    Command,
-    DeclareDone,
-    EndExchange,
-    EndMovement,
-    EndStackMove,
-    PlayerView,
-    Side,
-)
+from rules.surface import Command, PlayerView, Side
 from sekigahara_tui.labels import done_label, notation_label, place_label, side_name
 from sekigahara_tui.seat import Answer, Seat, Table
 from sekigahara_tui.palette import LegalCommands
@@ -66,8 +57,6 @@ from sekigahara_tui.widgets.prompt import PromptPanel
 from sekigahara_tui.widgets.public import PublicPanel
 from sekigahara_tui.widgets.status import StatusBar
 
-# Commands that finish something; ctrl+e gives whichever is legal now.
-ENDING_COMMANDS = (EndStackMove, EndMovement, EndExchange, DeclareDone, AllowPlay)
 
 
 class GameScreen(Screen[None]):
@@ -430,12 +419,8 @@ class GameScreen(Screen[None]):
         if command is not None:
             self.submit(command)
 
-    def _ending_command(self) -> Command | None:
-        view = self.view
-        return next((c for c in view.legal if isinstance(c, ENDING_COMMANDS)), None) if view else None
-
     def action_end(self) -> None:
-        command = self._ending_command()
+        command = self.view.finishing_command if self.view is not None else None  # the decision's own (rules.decision)
         if command is not None:
             self.submit(command)
         elif self.view is not None:
