@@ -14,7 +14,8 @@ from pathlib import Path
 import asyncssh
 
 from front_vt import Screen
-from sekigahara_tui.club.ssh_front import CTTY_WRAPPER, set_window_size, start_ssh
+from sekigahara_tui.club.ssh_front import start_ssh
+from sekigahara_tui.club.ssh_pty import CTTY_WRAPPER, set_window_size
 
 HERE = Path(__file__).resolve().parent
 WINCH_CHILD = [sys.executable, str(HERE / "winch_child.py")]
@@ -22,12 +23,14 @@ WAIT = 30.0  # seconds before a wait for the screen gives up (a failure, not a t
 
 
 class StubClub:
-    """What the fronts need of the club: open_session, close_session, socket_path."""
+    """What the fronts need of the club: open_session, close_session, socket_path,
+    follow_revocations and unfollow_revocations (`revoke(member)` revokes one)."""
 
     def __init__(self, socket_path: Path) -> None:
         self.socket_path = socket_path
         self.opened: list[str] = []
         self.closed: list[str] = []
+        self.followers: list = []
 
     def open_session(self, member: str) -> str:
         self.opened.append(member)
@@ -35,6 +38,17 @@ class StubClub:
 
     def close_session(self, token: str) -> None:
         self.closed.append(token)
+
+    def follow_revocations(self, revoke) -> None:
+        self.followers.append(revoke)
+
+    def unfollow_revocations(self, revoke) -> None:
+        if revoke in self.followers:
+            self.followers.remove(revoke)
+
+    def revoke(self, member: str) -> None:
+        for revoke in list(self.followers):
+            revoke(member)
 
 
 def hot_seat_app(save_dir: Path) -> list[str]:
