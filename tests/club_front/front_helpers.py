@@ -84,9 +84,11 @@ def connect(front, key, username: str = "someone", **options):
 
 
 @contextlib.asynccontextmanager
-async def real_club(name: str):
-    """The real club server (store, members, socket) with one member; yields (server, data_dir, key)."""
+async def real_club(name: str, guests: bool = False):
+    """The real club server (store, members, socket, its audit log) with one
+    member; yields (server, data_dir, key). guests: as `serve --guest`."""
     from sekigahara_tui.hosting import members
+    from sekigahara_tui.hosting.audit import AuditLog
     from sekigahara_tui.hosting.club_server import ClubServer
     from sekigahara_tui.hosting.tokens import load_secret
     from sekigahara_tui.hosting.store import Store
@@ -97,13 +99,15 @@ async def real_club(name: str):
         key = asyncssh.generate_private_key("ssh-ed25519")
         members.add(data_dir, name, key.export_public_key("openssh").decode())
         store = Store.open(data_dir / members.STORE_FILE)
-        server = ClubServer(store, data_dir, load_secret(data_dir))
+        audit = AuditLog(data_dir)
+        server = ClubServer(store, data_dir, load_secret(data_dir), guests=guests, audit=audit)
         await server.listen_unix(data_dir / "club.sock")
         try:
             yield server, data_dir, key
         finally:
             await server.close()
             store.close()
+            audit.close()
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
