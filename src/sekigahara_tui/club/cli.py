@@ -14,7 +14,7 @@ def add_club_commands(commands) -> None:
     serve.add_argument("--listen", metavar="HOST:PORT", help="also listen on TCP (port 0: any free port)")
     serve.add_argument("--ssh", type=int, metavar="PORT", help="serve members over SSH on PORT")
     serve.add_argument("--web", type=int, metavar="PORT", help="serve members in the browser on PORT")
-    serve.add_argument("--guest", action="store_true", help="over SSH, let in anyone without a member's key, as guest-NAME (off by default)")
+    serve.add_argument("--guest", action="store_true", help="over SSH, let in anyone without a member's key, as guest-NAME: guests join open games and watch, and make none (off by default)")
     serve.add_argument("--evict-after", type=float, default=300.0, metavar="SECONDS", help="drop a game nobody used for this long from memory (default 300)")
     member = commands.add_parser("member", help="add, list or remove the club's members")
     actions = member.add_subparsers(dest="member_command", metavar="ACTION", required=True)
