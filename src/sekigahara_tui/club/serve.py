@@ -6,6 +6,10 @@ tokens are derived from it), authorized_keys (members' SSH keys), host.lock
 killed one is known stale) and, while serving, club.json (the socket path,
 the TCP address and the pid). The Unix socket is DIR/club.sock (0600), or
 when that path is too long for AF_UNIX, one in the user's runtime directory.
+
+One audit log (DIR/audit.log, hosting/audit.py) for the club and both front
+ends, which also takes the server's own warnings; one SessionCaps for both
+front ends, so a member's sessions count over SSH and the web together.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from pathlib import Path
 from typing import Callable
 
 from rules.surface import printable_path
+from sekigahara_tui.club.session_caps import SessionCaps
+from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.members import STORE_FILE, MemberError, open_members, prepare_data_dir
 from sekigahara_tui.hosting.club_server import ClubServer
 from sekigahara_tui.hosting.tokens import load_secret
@@ -54,14 +60,14 @@ def club_address(data_dir: Path) -> dict:
     return data
 
 
-async def start_front_end(module: str, starter: str, *arguments) -> object:
+async def start_front_end(module: str, starter: str, *arguments, **options) -> object:
     """The SSH or web front end (club/ssh_front.py, club/web_front.py),
     written separately: ClubError if it is not there."""
     try:
         front = importlib.import_module(f"sekigahara_tui.club.{module}")
     except ImportError as error:
         raise ClubError(f"the {module} front end is not available: {error}") from None
-    result = getattr(front, starter)(*arguments)
+    result = getattr(front, starter)(*arguments, **options)
     if asyncio.iscoroutine(result) or isinstance(result, asyncio.Future):
         result = await result
     return result
@@ -91,10 +97,14 @@ async def serve(
     fronts: list = []  # the SSH and web front ends, closed first
     store = None
     club = None
+    audit = None
+    caps = SessionCaps()
     try:
+        audit = AuditLog(data_dir)
+        audit.take_server_logs()  # asyncio's warnings under a flood, say: in the file, not on stderr
         store = Store.open(data_dir / STORE_FILE)
         options = {} if evict_after is None else {"evict_after": evict_after}
-        club = ClubServer(store, data_dir, load_secret(data_dir), **options)
+        club = ClubServer(store, data_dir, load_secret(data_dir), guests=guest, audit=audit, **options)
         sock = club_socket_path(data_dir)
         sock.unlink(missing_ok=True)  # we hold the lock: a socket here is a dead server's
         await club.listen_unix(sock)
@@ -103,10 +113,10 @@ async def serve(
         tcp = await club.listen_tcp(*listen) if listen else None
         # Front ends (written beside this module by their own authors).
         if ssh_port is not None:
-            fronts.append(await start_front_end("ssh_front", "start_ssh", club, data_dir, ssh_port, "", guest))
+            fronts.append(await start_front_end("ssh_front", "start_ssh", club, data_dir, ssh_port, "", guest, caps=caps, audit=audit))
             ssh_port = fronts[-1].port  # port 0 asked for any free port
         if web_port is not None:
-            fronts.append(await start_front_end("web_front", "start_web", club, data_dir, web_port))
+            fronts.append(await start_front_end("web_front", "start_web", club, data_dir, web_port, caps=caps, audit=audit))
             web_port = fronts[-1].port
         address = {"socket": str(sock), "tcp": list(tcp) if tcp else None, "pid": os.getpid()}
         write_private(data_dir / ADDRESS_FILE, json.dumps(address) + "\n")
@@ -137,4 +147,6 @@ async def serve(
             path.unlink(missing_ok=True)
         if store is not None:
             store.close()
+        if audit is not None:
+            audit.close()
         lock.release()

@@ -46,6 +46,15 @@ class Connection:
     synced: int = 0  # steps of its game this client holds events for (a seat or a spectator)
     session: Session | None = None  # None until its first message opened one
 
+    @property
+    def address(self) -> str:
+        """Who is at the other end, for the audit log: the peer's address over
+        TCP, `unix:UID` over the Unix socket."""
+        if self.peer_uid is not None:
+            return f"unix:{self.peer_uid}"
+        peer = self.writer.get_extra_info("peername")
+        return str(peer[0]) if peer else "?"
+
     def send(self, message: object) -> None:
         if not self.writer.is_closing():
             self.send_line(encode(message))

@@ -6,7 +6,13 @@ from the club's secret (tokens.py).
 
 Three ways in: a session token a front end minted (SSH, web: sessions.py);
 over TCP, a member's name and token (web_tokens.py, checked off the loop);
-over the Unix socket, a member's name from the club's own Unix user.
+over the Unix socket, a member's name from the club's own Unix user. Each
+binds the connection to the member's generation (generations.py): a request
+after the member's removal is refused and closes the connection, and the
+club closes a removed member's lobby connections itself (`revoke`). Every
+refusal of a sign-in is a line in the audit log.
+
+Guests (`serve --guest`) may join open games and watch, not make games.
 """
 
 from __future__ import annotations
@@ -32,7 +38,8 @@ from sekigahara_tui.club.protocol import (
     WithdrawGame,
     Withdrawn,
 )
-from sekigahara_tui.hosting import members, web_tokens
+from sekigahara_tui.hosting import web_tokens
+from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.club_games import ClubGames, Refusal, unknown
 from sekigahara_tui.hosting.connections import Connection
@@ -42,11 +49,14 @@ from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.hosting.tokens import SeatTokens
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION, Ping, Pong, Refused
 
+GUESTS_MAKE_NO_GAMES = "guests may join open games and watch them; only members make games"
+
 
 @define(eq=False)
 class LobbySession:
     lobby: Lobby
     member: str
+    generation: str  # the member's when they signed in: a request after it changed is refused
     shown: tuple | None = None  # lobby_key of the last lobby sent (it follows the lobby once it asked for it)
     forgives_long_lines = False
 
@@ -56,6 +66,7 @@ class LobbySession:
 
     def closed(self, connection: Connection) -> None:
         self.lobby.push.unfollow(connection, self.member)
+        self.lobby.left(connection, self.member)
 
 
 @define(eq=False)
@@ -85,6 +96,7 @@ class Lobby:
         games: StoreGames,
         club_games: ClubGames,
         tokens: SeatTokens,
+        audit: AuditLog | NoAuditLog,
     ) -> None:
         self.data_dir = data_dir
         self.sessions = sessions
@@ -92,6 +104,9 @@ class Lobby:
         self.games = games
         self.club_games = club_games
         self.tokens = tokens
+        self.generations = tokens.generations
+        self.audit = audit
+        self.connections: dict[str, set[Connection]] = {}  # member -> their lobby connections signed in
         self.push = LobbyPush(self.lobby_for)  # follows the catalog (the club server has it follow)
         self._sign_ins: set[asyncio.Task] = set()  # tokens being checked (TCP lobby connections)
         self._withdrawals: set[asyncio.Task] = set()  # each waits for its game's command being stored
@@ -108,16 +123,19 @@ class Lobby:
     def club_hello(self, connection: Connection, message: object) -> bool:
         assert isinstance(message, ClubHello)
 
-        def refuse(kind: str, reason: str) -> bool:
+        def refuse(kind: str, reason: str, member: str | None = None) -> bool:
+            if kind == "not-authorised":
+                self.audit.record("refused", reason, front="club", member=member, address=connection.address)
             connection.send(Refused(None, kind, reason))
             return False
 
         if message.protocol != PROTOCOL_VERSION:
             return refuse("protocol", f"this club speaks protocol {PROTOCOL_VERSION}, not {message.protocol}")
         if message.session is not None:
-            member = self.sessions.member_for(message.session)
-            if member is None:
-                return refuse("not-authorised", "unknown or expired session: sign in again")
+            found = self.sessions.member_for(message.session)
+            if found is None or self.generations.generation_of(found[0]) != found[1]:
+                return refuse("not-authorised", "unknown or expired session: sign in again", found and found[0])
+            member = found[0]
         elif message.token is not None:
             # The door over TCP (no peer credential): the member's name and token.
             if message.member is None:
@@ -135,11 +153,31 @@ class Lobby:
             member = message.member
         else:
             return refuse("not-authorised", "a session token or a member's name is needed")
-        if not members.is_member(self.data_dir, member):
-            return refuse("not-authorised", f"{printable(member, 40)!r} is not a member of this club")
-        connection.session = LobbySession(self, member)
-        send_lobby_message(connection, ClubWelcome(PROTOCOL_VERSION, member))
+        generation = self.generations.generation_of(member)
+        if generation is None:
+            return refuse("not-authorised", f"{printable(member, 40)!r} is not a member of this club", member)
+        self._signed_in(connection, member, generation)
         return True
+
+    def _signed_in(self, connection: Connection, member: str, generation: str) -> None:
+        connection.session = LobbySession(self, member, generation)
+        self.connections.setdefault(member, set()).add(connection)
+        send_lobby_message(connection, ClubWelcome(PROTOCOL_VERSION, member))
+
+    def left(self, connection: Connection, member: str) -> None:
+        connections = self.connections.get(member)
+        if connections is not None:
+            connections.discard(connection)
+            if not connections:
+                del self.connections[member]
+
+    def revoke(self, member: str, reason: str) -> int:
+        """Close the member's lobby connections, telling them why; how many."""
+        connections = self.connections.pop(member, set())
+        for connection in connections:
+            connection.send(Refused(None, "not-authorised", reason))
+            connection.close()
+        return len(connections)
 
     async def _sign_in_with_token(self, connection: Connection, member: str, token: str) -> None:
         """The token is checked like the web front's (scrypt, in a thread: the
@@ -147,18 +185,28 @@ class Lobby:
         good = await asyncio.to_thread(web_tokens.check_web_token, self.data_dir, member, token)
         if connection.writer.is_closing():
             return
-        if good and members.is_member(self.data_dir, member):
-            connection.session = LobbySession(self, member)
-            send_lobby_message(connection, ClubWelcome(PROTOCOL_VERSION, member))
+        generation = self.generations.generation_of(member)
+        if good and generation is not None:
+            self.audit.record("sign-in", front="tcp", member=member, address=connection.address)
+            self._signed_in(connection, member, generation)
             return
+        reason = "that member's name and token do not match"
+        self.audit.record("refused", reason, front="tcp", member=member, address=connection.address)
         await asyncio.sleep(web_tokens.FAILED_SIGN_IN_DELAY)
-        connection.send(Refused(None, "not-authorised", "that member's name and token do not match"))
+        connection.send(Refused(None, "not-authorised", reason))
         connection.writer.close()
 
     # --- a signed-in member's requests ------------------------------------------------
 
     def take(self, connection: Connection, session: LobbySession, message: object) -> None:
         member = session.member
+        if self.generations.generation_of(member) != session.generation:
+            # Removed since signing in; the club closes the rest of their connections at its next look.
+            reason = f"{printable(member, 40)} is no longer a member of this club"
+            self.audit.record("refused", reason, front="club", member=member, address=connection.address)
+            connection.send(Refused(getattr(message, "id", None), "not-authorised", reason))
+            connection.close()
+            return
         try:
             if isinstance(message, Ping):
                 connection.send(Pong())
@@ -167,25 +215,35 @@ class Lobby:
                 send_lobby_message(connection, lobby)
                 self.push.follow(connection, session, lobby)
             elif isinstance(message, NewGame):
+                if self.generations.is_guest(member):
+                    self.audit.record("refused", GUESTS_MAKE_NO_GAMES, front="club", member=member, address=connection.address)
+                    raise Refusal("not-authorised", GUESTS_MAKE_NO_GAMES)
                 side = message.side or random.choice(BOTH_SIDES)
                 game_id = self.club_games.new_game(member, side, message.opponent)
-                send_lobby_message(connection, Entry(message.id, game_id, side, self.tokens.seat(game_id, side)))
+                self._send_entry(connection, message.id, game_id, side, member)
             elif isinstance(message, JoinGame):
                 side = self.club_games.join(member, message.game)
-                send_lobby_message(connection, Entry(message.id, message.game, side, self.tokens.seat(message.game, side)))
+                self._send_entry(connection, message.id, message.game, side, member)
             elif isinstance(message, WithdrawGame):
                 self._withdraw(connection, member, message)
             elif isinstance(message, Enter):
                 side = self._seat_of(member, message.game)
-                send_lobby_message(connection, Entry(message.id, message.game, side, self.tokens.seat(message.game, side)))
+                self._send_entry(connection, message.id, message.game, side, member)
             elif isinstance(message, Watch):
                 if message.game not in self.catalog:
                     raise unknown(message.game)
-                send_lobby_message(connection, Entry(message.id, message.game, None, self.tokens.watch(message.game)))
+                self._send_entry(connection, message.id, message.game, None, member)
             else:
                 connection.send(Refused(getattr(message, "id", None), "bad-message", "a lobby connection takes lobby messages only"))
         except Refusal as refusal:
             connection.send(Refused(getattr(message, "id", None), refusal.kind, refusal.reason))
+
+    def _send_entry(self, connection: Connection, reply_to: str, game_id: str, side: Side | None, member: str) -> None:
+        """The member's token for a seat (side) or to watch (None): bound to their generation."""
+        token = self.tokens.watch(game_id, member) if side is None else self.tokens.seat(game_id, side, member)
+        if token is None:  # removed this very moment (the request was checked a moment ago)
+            raise Refusal("not-authorised", f"{printable(member, 40)} is no longer a member of this club")
+        send_lobby_message(connection, Entry(reply_to, game_id, side, token))
 
     def _seat_of(self, member: str, game_id: str) -> Side:
         """The member's seat in one of their games (enter)."""

@@ -6,11 +6,13 @@ What a spectator may see is the engine's to decide (R55):
 rules.view.spectator_view and events_for(None, ...), whose twins and
 NOT_FOR_SPECTATORS are rules.events'. The club forwards. The door for
 `watch_game` and a subscriber of the game server, both here.
+
+A spectator's token is its member's (tokens.py): a removed member's is
+refused, and their spectators' connections are closed (`revoke`).
 """
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Iterable
 
 from attrs import define
@@ -18,6 +20,7 @@ from attrs import define
 from rules.surface import Event, Side
 from rules.view import events_for
 from sekigahara_tui.club.protocol import WatchGame
+from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.chairs import send_state, steps_held
 from sekigahara_tui.hosting.connections import Connection
@@ -40,6 +43,7 @@ class Spectating:
 
     spectators: Spectators
     game: HostedGame
+    member: str
     forgives_long_lines = False
 
     async def take(self, connection: Connection, message: object) -> bool:
@@ -54,10 +58,11 @@ class Spectating:
 
 
 class Spectators:
-    def __init__(self, catalog: Catalog, games: StoreGames, tokens: SeatTokens) -> None:
+    def __init__(self, catalog: Catalog, games: StoreGames, tokens: SeatTokens, audit: AuditLog | NoAuditLog) -> None:
         self.catalog = catalog
         self.games = games
         self.tokens = tokens
+        self.audit = audit
         self.watchers: dict[str, set[Connection]] = {}  # game id -> its spectators' connections
 
     def watch_game(self, connection: Connection, message: object) -> bool:
@@ -67,12 +72,15 @@ class Spectators:
         if message.protocol != PROTOCOL_VERSION:
             connection.send(Refused(None, "protocol", f"this club speaks protocol {PROTOCOL_VERSION}, not {message.protocol}"))
             return False
-        if message.game not in self.catalog or not hmac.compare_digest(message.token.encode(), self.tokens.watch(message.game).encode()):
-            connection.send(Refused(None, "not-authorised", "wrong spectator's token for that game"))
+        member = self.tokens.watcher(message.game, message.token) if message.game in self.catalog else None
+        if member is None:
+            reason = "wrong spectator's token for that game"
+            self.audit.record("refused", reason, game=message.game, address=connection.address)
+            connection.send(Refused(None, "not-authorised", reason))
             return False
         game = self.games.find(message.game)
         assert game is not None
-        connection.session = Spectating(self, game)
+        connection.session = Spectating(self, game, member)
         connection.synced = steps_held(game, message.seen)
         self.watchers.setdefault(game.id, set()).add(connection)
         # Ishida's seat in the welcome: the client keeps one view, and a spectator's is the public one.
@@ -89,6 +97,18 @@ class Spectators:
     def left(self, connection: Connection, game: HostedGame) -> None:
         self.watchers.get(game.id, set()).discard(connection)
         self.games.used(game)
+
+    def revoke(self, member: str, reason: str) -> int:
+        """Close the member's spectators' connections, telling them why; how many."""
+        closed = 0
+        for watchers in self.watchers.values():
+            for connection in list(watchers):
+                session = connection.session
+                if isinstance(session, Spectating) and session.member == member:
+                    connection.send(Refused(None, "not-authorised", reason))
+                    connection.close()
+                    closed += 1
+        return closed
 
     def game_gone(self, game_id: str) -> list[Connection]:
         """The game left memory (evicted, withdrawn): its spectators' connections, forgotten here."""
