@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-import os
 import shlex
 import sys
 from pathlib import Path

@@ -10,7 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from rules.surface import BOTH_SIDES, Side
+from rules.surface import BOTH_SIDES
 from sekigahara_tui.bots.base import LEVELS
 
 # What each level does, in a few words (bots/base.py LEVELS).
