@@ -36,9 +36,10 @@ from textual_serve.server import Server, to_int
 
 from sekigahara_tui.club.session_caps import SessionCaps
 from sekigahara_tui.club.ssh_front import INHERITED_ENV
-from sekigahara_tui.club.web_sign_in import COOKIE_DAYS, COOKIE_NAME, Cookies, FailedSignIns, sign_in_page
+from sekigahara_tui.club.web_sign_in import COOKIE_DAYS, COOKIE_NAME, Cookies, sign_in_page
 from sekigahara_tui.hosting import web_tokens
 from sekigahara_tui.hosting.audit import AuditLog
+from sekigahara_tui.hosting.limits import FailedSignIns
 
 log = logging.getLogger("sekigahara.web")
 

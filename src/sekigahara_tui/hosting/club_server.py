@@ -18,7 +18,10 @@ overridden; the club adds what it needs by giving it:
   decides in this process, through the same commit path as a client);
 - its doors besides a seat's hello: `club_hello` (lobby.py: list, make, join,
   withdraw, enter and watch games, with seat tokens derived from the club's
-  secret, tokens.py) and `watch_game` (a spectator).
+  secret, tokens.py) and `watch_game` (a spectator);
+- its limits (limits.py: games in play and new games a member, failed
+  sign-ins an address) and its audit log (audit.py), where the doors note
+  what they refuse.
 
 Server side: it reaches the engine only through GameHost (hosting/host.py).
 """
@@ -30,12 +33,14 @@ import math
 from pathlib import Path
 
 from sekigahara_tui.club.protocol import CLUB_CLIENT_MESSAGES, ClubHello, WatchGame, decode_club_client_message
+from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.club_games import ClubCommits, ClubGames
 from sekigahara_tui.hosting.computer_seat import ComputerSeat
 from sekigahara_tui.hosting.connections import Door
 from sekigahara_tui.hosting.eviction import DEFAULT_EVICT_AFTER, Eviction
 from sekigahara_tui.hosting.game_server import REAP_AFTER, GameServer
+from sekigahara_tui.hosting.limits import ClubLimits, MemberLimits
 from sekigahara_tui.hosting.lobby import Lobby
 from sekigahara_tui.hosting.seats import SeatConnections
 from sekigahara_tui.hosting.sessions import Sessions
@@ -56,6 +61,8 @@ class ClubServer:
         evict_after: float = DEFAULT_EVICT_AFTER,
         reap_after: float = REAP_AFTER,
         computer_seed: int | None = None,
+        limits: ClubLimits = ClubLimits(),
+        audit: AuditLog | None = None,
     ) -> None:
         self.store = store
         self.data_dir = Path(data_dir)
@@ -65,7 +72,7 @@ class ClubServer:
         self.catalog = Catalog(store.summaries())
         self.computer = ComputerSeat(self.catalog, computer_seed)
         self.games = StoreGames(store, self.catalog, self.tokens, on_load=(self.catalog.note_game, self.computer.schedule))
-        self.spectators = Spectators(self.catalog, self.games, self.tokens)
+        self.spectators = Spectators(self.catalog, self.games, self.tokens, audit)
         self.eviction = Eviction(
             self.games,
             busy=(self.spectators.watching, self.computer.deciding),
@@ -73,7 +80,8 @@ class ClubServer:
             evict_after=evict_after,
         )
         self.club_games = ClubGames(store, self.catalog, self.games, self.spectators, self.computer)
-        self.lobby = Lobby(self.data_dir, self.sessions, self.catalog, self.games, self.club_games, self.tokens)
+        self.limits = MemberLimits(limits, self.catalog)
+        self.lobby = Lobby(self.data_dir, self.sessions, self.catalog, self.games, self.club_games, self.tokens, self.limits, audit)
         self.catalog.follow(self.lobby.push)  # a lobby is pushed when what it shows changed
         store_commits = StoreCommits(store)
         self.game_server = GameServer(
@@ -89,6 +97,7 @@ class ClubServer:
             idle_timeout=math.inf,
             grace=math.inf,
             reap_after=reap_after,
+            audit=audit,
         )
         # The computer's commands take the game server's commit path; the
         # game server was built with the computer among its subscribers.

@@ -46,6 +46,13 @@ class Connection:
     synced: int = 0  # steps of its game this client holds events for (a seat or a spectator)
     session: Session | None = None  # None until its first message opened one
 
+    @property
+    def address(self) -> str:
+        """The peer's IP address over TCP; `local` over the Unix socket (for
+        the audit log and the sign-in limits)."""
+        peer = self.writer.get_extra_info("peername")
+        return str(peer[0]) if isinstance(peer, tuple) and peer else "local"
+
     def send(self, message: object) -> None:
         if not self.writer.is_closing():
             self.send_line(encode(message))

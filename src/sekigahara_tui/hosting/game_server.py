@@ -13,7 +13,8 @@ It knows nothing of the club. It is given, at construction: where its games
 come from (games.py), how a commit is made (store_commits.py), who else is
 present in a seat (the club's computer), its subscribers, the doors a
 connection's first message may open besides a seat's hello (connections.py:
-one table), and how a line is decoded.
+one table), how a line is decoded, and where a refused hello is noted (the
+club's audit log, hosting/audit.py).
 
 Clients ping; a connection silent for `reap_after` seconds is dropped (so a
 half-open one frees its seat). The server is done when every game is over and
@@ -33,6 +34,7 @@ from typing import Callable, Sequence
 from rules.errors import IllegalCommand
 from rules.notation import NotationError, format_command
 from rules.surface import Side, printable
+from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.chairs import listed, send_state
 from sekigahara_tui.hosting.connections import Connection, Door, Doors
 from sekigahara_tui.hosting.games import Change, Games, GamesInMemory, HostedGame, Subscriber
@@ -77,6 +79,7 @@ class GameServer:
         idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
         grace: float = DEFAULT_GRACE,
         reap_after: float = REAP_AFTER,
+        audit: AuditLog | None = None,
     ) -> None:
         self.games = games
         self.commits = commits
@@ -88,6 +91,7 @@ class GameServer:
         self.idle_timeout = idle_timeout
         self.grace = grace
         self.reap_after = reap_after
+        self.audit = audit  # a seat's refused hello is a line there (seats.py)
         self.done = asyncio.Event()
         self._servers: list[asyncio.base_events.Server] = []
         self._connections: set[Connection] = set()

@@ -5,8 +5,12 @@ watches them (docs/club.md). Its answers are the club's lobby messages
 from the club's secret (tokens.py).
 
 Three ways in: a session token a front end minted (SSH, web: sessions.py);
-over TCP, a member's name and token (web_tokens.py, checked off the loop);
-over the Unix socket, a member's name from the club's own Unix user.
+over TCP, a member's name and token (web_tokens.py, checked off the loop;
+failures counted per address, limits.py); over the Unix socket, a member's
+name from the club's own Unix user, the club's administrator, whom the
+limits on games (limits.py) do not hold. Every refused sign-in and every
+request refused by a limit is one line to the client and one in the audit
+log.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import asyncio
 import os
 import random
 from pathlib import Path
+from typing import Callable
 
 from attrs import define
 
@@ -33,9 +38,11 @@ from sekigahara_tui.club.protocol import (
     Withdrawn,
 )
 from sekigahara_tui.hosting import members, web_tokens
+from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.club_games import ClubGames, Refusal, unknown
 from sekigahara_tui.hosting.connections import Connection
+from sekigahara_tui.hosting.limits import TOO_MANY_SIGN_INS, FailedSignIns, MemberLimits
 from sekigahara_tui.hosting.lobby_push import LobbyPush, send_lobby_message
 from sekigahara_tui.hosting.sessions import Sessions
 from sekigahara_tui.hosting.store_games import StoreGames
@@ -48,6 +55,7 @@ class LobbySession:
     lobby: Lobby
     member: str
     shown: tuple | None = None  # lobby_key of the last lobby sent (it follows the lobby once it asked for it)
+    limited: bool = True  # held to the limits on games (all but the club's own Unix user)
     forgives_long_lines = False
 
     async def take(self, connection: Connection, message: object) -> bool:
@@ -85,6 +93,8 @@ class Lobby:
         games: StoreGames,
         club_games: ClubGames,
         tokens: SeatTokens,
+        limits: MemberLimits,
+        audit: AuditLog | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.sessions = sessions
@@ -92,6 +102,9 @@ class Lobby:
         self.games = games
         self.club_games = club_games
         self.tokens = tokens
+        self.limits = limits
+        self.audit = audit
+        self.sign_in_failures = FailedSignIns()  # the TCP door's, per address
         self.push = LobbyPush(self.lobby_for)  # follows the catalog (the club server has it follow)
         self._sign_ins: set[asyncio.Task] = set()  # tokens being checked (TCP lobby connections)
         self._withdrawals: set[asyncio.Task] = set()  # each waits for its game's command being stored
@@ -103,12 +116,17 @@ class Lobby:
         """Wait for the withdrawals under way (each waits for a command being stored)."""
         await asyncio.gather(*self._withdrawals, return_exceptions=True)
 
+    def _audit(self, event: str, connection: Connection, reason: str = "", member: str | None = None) -> None:
+        if self.audit is not None:
+            self.audit.record(event, reason, front="club", member=member, address=connection.address)
+
     # --- the door: club_hello ---------------------------------------------------------
 
     def club_hello(self, connection: Connection, message: object) -> bool:
         assert isinstance(message, ClubHello)
 
         def refuse(kind: str, reason: str) -> bool:
+            self._audit("refused", connection, reason, message.member)
             connection.send(Refused(None, kind, reason))
             return False
 
@@ -122,6 +140,11 @@ class Lobby:
             # The door over TCP (no peer credential): the member's name and token.
             if message.member is None:
                 return refuse("not-authorised", "a token needs the member's name")
+            if self.sign_in_failures.too_many(connection.address):
+                return refuse("not-authorised", TOO_MANY_SIGN_INS)  # refused unchecked: no scrypt for it
+            # Counted as failed until it proves good: checks under way count too,
+            # so a burst of connections from one address cannot start more.
+            self.sign_in_failures.failed(connection.address)
             connection.session = SigningIn(message.member)
             task = asyncio.get_running_loop().create_task(self._sign_in_with_token(connection, message.member, message.token))
             self._sign_ins.add(task)
@@ -137,7 +160,7 @@ class Lobby:
             return refuse("not-authorised", "a session token or a member's name is needed")
         if not members.is_member(self.data_dir, member):
             return refuse("not-authorised", f"{printable(member, 40)!r} is not a member of this club")
-        connection.session = LobbySession(self, member)
+        connection.session = LobbySession(self, member, limited=message.session is not None)
         send_lobby_message(connection, ClubWelcome(PROTOCOL_VERSION, member))
         return True
 
@@ -145,14 +168,20 @@ class Lobby:
         """The token is checked like the web front's (scrypt, in a thread: the
         games go on meanwhile); a wrong one is answered late and closes."""
         good = await asyncio.to_thread(web_tokens.check_web_token, self.data_dir, member, token)
+        good = good and members.is_member(self.data_dir, member)
+        if good:
+            self.sign_in_failures.forgive(connection.address)
         if connection.writer.is_closing():
             return
-        if good and members.is_member(self.data_dir, member):
+        if good:
             connection.session = LobbySession(self, member)
+            self._audit("sign-in", connection, member=member)
             send_lobby_message(connection, ClubWelcome(PROTOCOL_VERSION, member))
             return
         await asyncio.sleep(web_tokens.FAILED_SIGN_IN_DELAY)
-        connection.send(Refused(None, "not-authorised", "that member's name and token do not match"))
+        reason = "that member's name and token do not match"
+        self._audit("refused", connection, reason, member)
+        connection.send(Refused(None, "not-authorised", reason))
         connection.writer.close()
 
     # --- a signed-in member's requests ------------------------------------------------
@@ -167,10 +196,12 @@ class Lobby:
                 send_lobby_message(connection, lobby)
                 self.push.follow(connection, session, lobby)
             elif isinstance(message, NewGame):
+                self._within_limits(connection, session, self.limits.why_not_new_game)
                 side = message.side or random.choice(BOTH_SIDES)
                 game_id = self.club_games.new_game(member, side, message.opponent)
                 send_lobby_message(connection, Entry(message.id, game_id, side, self.tokens.seat(game_id, side)))
             elif isinstance(message, JoinGame):
+                self._within_limits(connection, session, self.limits.why_not_in_another)
                 side = self.club_games.join(member, message.game)
                 send_lobby_message(connection, Entry(message.id, message.game, side, self.tokens.seat(message.game, side)))
             elif isinstance(message, WithdrawGame):
@@ -186,6 +217,13 @@ class Lobby:
                 connection.send(Refused(getattr(message, "id", None), "bad-message", "a lobby connection takes lobby messages only"))
         except Refusal as refusal:
             connection.send(Refused(getattr(message, "id", None), refusal.kind, refusal.reason))
+
+    def _within_limits(self, connection: Connection, session: LobbySession, why_not: Callable[[str], Refusal | None]) -> None:
+        """Raise the refusal of a limit the request would pass (limits.py), audited."""
+        refusal = why_not(session.member) if session.limited else None
+        if refusal is not None:
+            self._audit("refused", connection, refusal.reason, session.member)
+            raise refusal
 
     def _seat_of(self, member: str, game_id: str) -> Side:
         """The member's seat in one of their games (enter)."""

@@ -18,6 +18,7 @@ from attrs import define
 from rules.surface import Event, Side
 from rules.view import events_for
 from sekigahara_tui.club.protocol import WatchGame
+from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.chairs import send_state, steps_held
 from sekigahara_tui.hosting.connections import Connection
@@ -27,6 +28,11 @@ from sekigahara_tui.hosting.tokens import SeatTokens
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION, GameOver, Ping, Pong, Refused, Welcome
 
 SPECTATOR_UNDO = "a spectator does not play"
+# A spectator's submit or undo is refused as a message its connection does not
+# take (bad-message, as the lobby's): a refusal the client lives through, so
+# the spectator stays connected and is sent the next state. Not-authorised
+# would stop the client for good (net/client.py, FATAL_KINDS).
+SPECTATOR_REFUSAL = "you are watching: a spectator cannot play or undo"
 
 
 def public_events(step: Iterable[Event]) -> tuple[Event, ...]:
@@ -46,7 +52,7 @@ class Spectating:
         if isinstance(message, Ping):
             connection.send(Pong())
         else:
-            connection.send(Refused(getattr(message, "id", None), "not-authorised", "a spectator cannot play"))
+            connection.send(Refused(getattr(message, "id", None), "bad-message", SPECTATOR_REFUSAL))
         return True
 
     def closed(self, connection: Connection) -> None:
@@ -54,10 +60,11 @@ class Spectating:
 
 
 class Spectators:
-    def __init__(self, catalog: Catalog, games: StoreGames, tokens: SeatTokens) -> None:
+    def __init__(self, catalog: Catalog, games: StoreGames, tokens: SeatTokens, audit: AuditLog | None = None) -> None:
         self.catalog = catalog
         self.games = games
         self.tokens = tokens
+        self.audit = audit
         self.watchers: dict[str, set[Connection]] = {}  # game id -> its spectators' connections
 
     def watch_game(self, connection: Connection, message: object) -> bool:
@@ -67,8 +74,12 @@ class Spectators:
         if message.protocol != PROTOCOL_VERSION:
             connection.send(Refused(None, "protocol", f"this club speaks protocol {PROTOCOL_VERSION}, not {message.protocol}"))
             return False
+        # An unknown game is answered exactly as a wrong token is (issue 23).
         if message.game not in self.catalog or not hmac.compare_digest(message.token.encode(), self.tokens.watch(message.game).encode()):
-            connection.send(Refused(None, "not-authorised", "wrong spectator's token for that game"))
+            reason = "wrong spectator's token for that game"
+            if self.audit is not None:
+                self.audit.record("refused", reason, front="club", game=message.game, address=connection.address)
+            connection.send(Refused(None, "not-authorised", reason))
             return False
         game = self.games.find(message.game)
         assert game is not None
