@@ -309,6 +309,11 @@ class WebFront:
     def url(self) -> str:
         return self.server.public_url + "/"
 
+    @property
+    def addresses(self) -> list[tuple[str, int]]:
+        """Every (host, port) it listens on (one a family on every interface)."""
+        return [(address[0], address[1]) for address in self.runner.addresses] if self.runner else []
+
     def audit(self, event: str, reason: str = "", **fields: object) -> None:
         if self.audit_log is not None:
             self.audit_log.record(event, reason, front="web", **fields)
