@@ -34,7 +34,8 @@ import asyncssh
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from sekigahara_tui.club.ssh_front import CTTY_WRAPPER, set_window_size, start_ssh  # noqa: E402
+from sekigahara_tui.club.ssh_front import start_ssh  # noqa: E402
+from sekigahara_tui.club.ssh_pty import CTTY_WRAPPER, set_window_size  # noqa: E402
 
 DRAWN = b"Quit"
 QUIET = 0.030
@@ -45,6 +46,15 @@ class Club:
 
     def open_session(self, member: str) -> str:
         return "bench"
+
+    def close_session(self, token: str) -> None:
+        pass
+
+    def follow_revocations(self, revoke) -> None:
+        pass  # nobody is removed during the benchmark
+
+    def unfollow_revocations(self, revoke) -> None:
+        pass
 
 
 def p90(values: list[float]) -> float:

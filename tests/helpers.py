@@ -82,14 +82,14 @@ def movement_phase(side: Side, option, state: GameState | None = None, **where: 
     from rules.commands import ChooseMovement
     from rules.control import update_castle_control
     from rules.engine import apply
-    from rules.movement import begin_movement_phase
+    from rules.movement import begin_movement_phase, card_cost
 
     state = place(everything_in_bags(state or fresh_game()), **where)
     state, _ = update_castle_control(state)
     hand = ISHIDA_HAND if side is Side.ISHIDA else TOKUGAWA_HAND
     state = evolve(with_hand(state, side, hand), first_player=side)
     state, _ = begin_movement_phase(state, side)
-    state, _ = apply(state, ChooseMovement(side, option, hand[: option.card_cost]))
+    state, _ = apply(state, ChooseMovement(side, option, hand[: card_cost(option)]))
     return state
 
 

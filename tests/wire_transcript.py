@@ -160,10 +160,11 @@ async def club_game(work: Path) -> dict[str, bytes]:
     await server.listen_unix(socket)
 
     seats: dict[Side, Recorded] = {}
+    players = {Side.ISHIDA: "alice", Side.TOKUGAWA: "bob"}
     for side in BOTH_SIDES:
         seats[side] = await Recorded.open(f"club/{side.value}", socket)
         seats[side].send({"type": "hello", "protocol": PROTOCOL_VERSION, "game": game_id, "seat": side.value,
-                          "token": server.tokens.seat(game_id, side), "seen": None})
+                          "token": server.tokens.seat(game_id, side, players[side]), "seen": None})
         await seats[side].wait_for(has("state"), "its first state")
     await seats[Side.ISHIDA].wait_for(has("presence", seat="tokugawa", connected=True), "Tokugawa's presence")
     carol = ClubClient(socket, session=server.open_session("carol"))

@@ -72,12 +72,13 @@ def representative(state: Any, command: Any, fields: Sequence[Pieces]) -> Any | 
         return None if fields else command
     changes: dict[str, Any] = {}
     for pieces in fields:
-        pool: dict[Hashable, list[str]] = defaultdict(list)
-        for piece in sorted(pieces.pool(state, command)):
-            pool[pieces.kind(piece)].append(piece)
+        present = sorted(pieces.pool(state, command))
         named = _named(command, pieces)
-        if any(piece not in pool[pieces.kind(piece)] for piece in named):
+        if not set(named) <= set(present):  # before any kind is looked up: an id may be no piece at all
             return None
+        pool: dict[Hashable, list[str]] = defaultdict(list)
+        for piece in present:
+            pool[pieces.kind(piece)].append(piece)
         wanted: dict[Hashable, int] = defaultdict(int)
         for piece in named:
             wanted[pieces.kind(piece)] += 1

@@ -3,9 +3,10 @@ special attacks, double cards, initiative and Loyalty Challenges."""
 
 from __future__ import annotations
 
-from rules.alike import block_kind, card_kind, group_kind, one_of_each
+from rules.alike import Pieces, block_kind, card_kind, group_kind, one_of_each
 from rules.commands import AllowPlay, Challenge, DeclareDone, Deploy, DeployLeader
 from rules.components import Block, Card, default_components
+from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text, in_hand
 from rules.events import BlockDeployed, BlocksDefected, ChallengeRefuted, Event, LoyaltyChallenged, SideDone
 from rules.immutable import evolve
 from rules.sides import BOTH_SIDES, Side
@@ -297,3 +298,64 @@ def discard_played_cards(state: GameState) -> GameState:
         state = evolve(state, cards=state.cards.replace(
             side, SideCards(cards.hand, cards.draw_pile, cards.discard_pile + battle.cards_played[side])))
     return state
+
+
+# --- the decisions -------------------------------------------------------------------
+
+
+def _undeployed_here(state: GameState, command: Deploy | DeployLeader) -> tuple[str, ...]:
+    return undeployed(state, battle_of(state), command.side)
+
+
+DEPLOY = DecisionRules(
+    kind=DecisionKind.DEPLOY,
+    asks="deploy a block or stop deploying (8.2-8.5)",
+    help=DecisionHelp(
+        title="Deploy a block or pass",
+        rules="8.2.2, 8.2.4, 8.3, 8.4, 8.5, R23, R28, R29",
+        text=help_text(
+            "You hold the initiative: play a card to deploy a block of the same mon.",
+            "Impact = its mon, +1 per block of that daimyo you already deployed here; with a",
+            "swords card a gun/cavalry block adds +2, and +2 per earlier block with that symbol.",
+            "A double card deploys one or two blocks of its mon, with no special attack (R28).",
+            "Any card (not Loyalty) deploys Ishida Mitsunari or Ii Naomasa. Leaders may be",
+            "deployed without a card until your first card deployment in this combat (8.2.4).",
+            "You deploy until you lead; passing hands the initiative over for good (R29).",
+            "Answer with: deploy <card> <blocks...>; lead <leader block>; pass",
+        ),
+    ),
+    legal=legal_deployments,
+    answers={
+        Deploy: Answer(why_deploy_illegal, apply_deploy, (
+            Pieces("card", card_kind, in_hand, "8.2.2"), Pieces("blocks", block_kind, _undeployed_here, "8.2.2"))),
+        DeployLeader: Answer(why_deploy_leader_illegal, apply_deploy_leader,
+                             (Pieces("block", block_kind, _undeployed_here, "8.2.4"),)),
+        DeclareDone: Answer(why_done_illegal, apply_declare_done),
+    },
+    finishing=DeclareDone,
+)
+
+CHALLENGE = DecisionRules(
+    kind=DecisionKind.CHALLENGE,
+    asks="challenge the loyalty of the play just made, or allow it (8.6)",
+    help=DecisionHelp(
+        title="Challenge the play, or allow it",
+        rules="8.6, 8.6.2, 8.6.3, R31, R48",
+        text=help_text(
+            "The enemy just deployed with a card. With a Loyalty Challenge card you may",
+            "challenge that play; this is asked whenever you hold any card, so the question",
+            "itself gives nothing away.",
+            "If the deployer holds another card that could have deployed the block(s), the",
+            "challenge fails (shown automatically, R48). Otherwise the block(s) defect: their",
+            "Impact, less any special attack, moves to your side for this battle (R31).",
+            "Leaders deployed without a card are immune; no challenges in sieges.",
+            "Answer with: challenge <loyalty card> | allow",
+        ),
+    ),
+    legal=legal_challenges,
+    answers={
+        Challenge: Answer(why_challenge_illegal, apply_challenge, (Pieces("card", card_kind, in_hand, "8.6.1"),)),
+        AllowPlay: Answer(always_legal, apply_allow_play),
+    },
+    finishing=AllowPlay,
+)

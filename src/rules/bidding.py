@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.commands import Bid, ChooseFirstPlayer
 from rules.components import default_components
+from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text
 from rules.decks import discard_cards
 from rules.events import BidsRevealed, CardSetAside, Event, FirstPlayerChosen, OpponentDecided
 from rules.immutable import evolve
@@ -90,3 +91,42 @@ def apply_choose_first_player(
         state, first_player=command.first, decision=Decision(DecisionKind.NONE, frozenset())
     )
     return state, [FirstPlayerChosen(command.side, command.first)]
+
+
+BID = DecisionRules(
+    kind=DecisionKind.BID,
+    asks="bid a card for first player (6.3)",
+    help=DecisionHelp(
+        title="Bid for first player",
+        rules="6.3, R3, R9",
+        text=help_text(
+            "Each side bids one card face down; both are revealed together.",
+            "The higher bid value (bottom-right number of the card) wins the right to",
+            "choose who moves first in both turns of this week. Both bid cards are discarded.",
+            "You must bid if you hold a card; with no cards your bid is 0 (R9).",
+            "Tokugawa values are even and Ishida values odd, so only 0-0 can tie: Ishida wins it.",
+            "A bid spends a card you could otherwise use to move or fight.",
+            "Answer with: bid <card>",
+        ),
+    ),
+    legal=legal_bids,
+    answers={Bid: Answer(why_bid_illegal, apply_bid)},
+)
+
+CHOOSE_FIRST_PLAYER = DecisionRules(
+    kind=DecisionKind.CHOOSE_FIRST_PLAYER,
+    asks="choose the first player (6.3)",
+    help=DecisionHelp(
+        title="Choose the first player",
+        rules="6.3, 6.4",
+        text=help_text(
+            "You won the bid: name the side that moves first in turns A and B of this week.",
+            "Each turn runs: first player's Movement and Combat Phases, then the second",
+            "player's. Going first lets you strike before the enemy can move; going second",
+            "lets you answer the enemy's moves and have the last move of the week.",
+            "Answer with: first ishida | first tokugawa",
+        ),
+    ),
+    legal=legal_first_player_choices,
+    answers={ChooseFirstPlayer: Answer(always_legal, apply_choose_first_player)},
+)

@@ -1,17 +1,23 @@
 """8.1 Combat Phase: declaring combat, choosing siege or battle, and what
 follows each combat: casualties (8.7), retreat (8.8), the end of a siege
-(8.9.4), card replenishment (8.10) and battles caused by retreats (R52)."""
+(8.9.4), card replenishment (8.10) and battles caused by retreats (R52).
+
+The decisions asked here are defined here (DECLARE_COMBAT, CASTLE_CHOICE, and
+CASUALTY and RETREAT, whose choices `casualties` and `retreat` work out and
+whose answers go on with the combat from here)."""
 
 from __future__ import annotations
 
 from rules import battle as battles
 from rules import casualties
 from rules import retreat as retreats
+from rules.alike import Pieces, block_kind
 from rules.battle import battle_of, discard_played_cards, impact_total, with_battle
 from rules.casualties import all_pieces, lose_everything_if_due, losses_due
 from rules.commands import ChooseCasualty, ComeOutside, DeclareCombat, Retreat, StayInside
 from rules.components import default_components
 from rules.control import CASTLE_CAPACITY, sides_present, update_castle_control
+from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text
 from rules.decks import draw_cards
 from rules.events import CastleFell, CombatDeclared, CombatEnded, Event, NoCombat, PhaseBegan
 from rules.immutable import evolve
@@ -240,3 +246,94 @@ def apply_retreat(state: GameState, command: Retreat) -> tuple[GameState, list[E
         return state, events
     state, more = finish_combat(state)
     return state, events + more
+
+
+# --- the decisions -------------------------------------------------------------------
+
+DECLARE_COMBAT = DecisionRules(
+    kind=DecisionKind.DECLARE_COMBAT,
+    asks="declare the next combat (8.1)",
+    help=DecisionHelp(
+        title="Declare the next combat",
+        rules="8.1, 8.9.4, 9.3, R37, R41, R47",
+        text=help_text(
+            "Combat Phase: every location where both sides have units must see combat.",
+            "You choose the order, one location at a time; each is resolved before the next.",
+            "You are the attacker. At a castle the owner then chooses inside or outside (8.9).",
+            "A siege left standing must be declared again in each Combat Phase (R37).",
+            "Tokugawa declaring at Osaka brings every Mori Box block into the fight (R41).",
+            "Answer with: combat <location>",
+        ),
+    ),
+    legal=legal_declarations,
+    answers={DeclareCombat: Answer(why_declaration_illegal, apply_declare_combat)},
+)
+
+CASTLE_CHOICE = DecisionRules(
+    kind=DecisionKind.CASTLE_CHOICE,
+    asks="stay inside the castle or come out (8.9.2)",
+    help=DecisionHelp(
+        title="Stay inside the castle or come out",
+        rules="8.9.1, 8.9.2, 8.9.3, 8.9.5, R36, R37, R54",
+        text=help_text(
+            "Combat was declared at your castle. With 2 blocks or fewer you may stay inside:",
+            "a siege, where only the attacker deploys and only you take losses (1 per 7 Impact).",
+            "Sieges have no gun or cavalry bonus and no Loyalty Challenges.",
+            "Outside, it is a normal battle with the usual deployment, casualties and retreat.",
+            "If it is your own Combat Phase, staying inside means no combat here (R37).",
+            "Discs are always inside and do not count toward the 2-block limit (8.9.3).",
+            "Answer with: inside | outside",
+        ),
+    ),
+    legal=legal_castle_choices,
+    answers={
+        StayInside: Answer(always_legal, apply_stay_inside),
+        ComeOutside: Answer(always_legal, apply_come_outside),
+    },
+)
+
+CASUALTY = DecisionRules(
+    kind=DecisionKind.CASUALTY,
+    asks="choose a block to lose (8.7)",
+    help=DecisionHelp(
+        title="Choose a casualty",
+        rules="8.7.1, 8.7.2, 8.7.3, R32, R49, R53, 9.1, 9.2",
+        text=help_text(
+            "Each side loses 1 block per full 7 Impact against it; a battle's loser loses 1 more",
+            "(not in a siege). The attacker chooses first, then the defender.",
+            "Order: your blocks that defected, then other deployed blocks, then undeployed ones;",
+            "you choose within each group (R32). Lost blocks are revealed and gone for good.",
+            "In a siege the defender may lose a disc: Sanada may replace a block at Ueda,",
+            "Hideyori is always the last piece lost at Osaka (R53).",
+            "Answer with: lose <block or disc>",
+        ),
+    ),
+    legal=casualties.legal_casualties,
+    answers={ChooseCasualty: Answer(casualties.why_casualty_illegal, apply_casualty)},
+)
+
+
+def _retreating(state: GameState, command: Retreat) -> tuple[str, ...]:
+    return state.blocks_at(battle_of(state).location, command.side)
+
+
+RETREAT = DecisionRules(
+    kind=DecisionKind.RETREAT,
+    asks="retreat (8.8)",
+    help=DecisionHelp(
+        title="Retreat",
+        rules="8.8, 8.8.2, 8.8.3, 8.8.4, 8.8.5, R33, R34, R51, R52",
+        text=help_text(
+            "You lost the battle: all your surviving blocks go to one adjacent location.",
+            "Attacker: back to a location your blocks came from, else any neighbour (R51).",
+            "Defender: to a neighbour with no enemy units that no enemy came from, if one exists.",
+            "If you controlled the castle here, up to 2 blocks may go inside it (R34);",
+            "the rest retreat together to one location.",
+            "Retreating into enemy units can cause an overrun or a new battle at once (R52).",
+            "Answer with: retreat <location> [garrison blocks]; retreat castle <blocks>",
+        ),
+    ),
+    legal=retreats.legal_retreats,
+    answers={Retreat: Answer(retreats.why_retreat_illegal, apply_retreat,
+                             (Pieces("garrison", block_kind, _retreating, "8.8.4"),))},
+)

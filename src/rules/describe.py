@@ -57,7 +57,8 @@ from rules.events import (
     WeekEnded,
 )
 from rules.sides import Side
-from rules.state import BAG, ELIMINATED, MORI_BOX, RECRUITMENT_BOX, MovementOption
+from rules.movement import MOVEMENT_OPTIONS
+from rules.state import BAG, ELIMINATED, MORI_BOX, RECRUITMENT_BOX
 from rules.victory import HIDEYORI_CAPTURED, ISHIDA_ELIMINATED, TOKUGAWA_ELIMINATED, VICTORY_POINTS
 
 __all__ = ["describe", "describe_neutral"]
@@ -123,13 +124,6 @@ SECRET_CHOICES = {
     "bid": ("as the bid", "a bid card", "6.3"),
 }
 """purpose: (what the card is set aside for, what the other side chose, rule)."""
-
-MOVEMENT_OPTIONS = {
-    MovementOption.PASS: "to pass: no stack moves, but cards may be exchanged",
-    MovementOption.MINIMAL: "Minimal movement: 1 stack move or 1 muster",
-    MovementOption.LIMITED: "Limited movement: 3 stack moves, one of which may be a muster",
-    MovementOption.FULL: "Full movement: every stack may move, plus 1 muster",
-}
 
 INSTANT_VICTORIES = {
     ISHIDA_ELIMINATED: "Ishida Mitsunari is eliminated",
@@ -199,6 +193,12 @@ def card_name(card_id: str) -> str:
     if card.daimyo is None:
         return "Loyalty Challenge"
     return f"{daimyo_name(card.daimyo)} {card.kind}"
+
+
+def card_text(card_id: str) -> str:
+    """A card with its kind and bid value: "Ukita plain (1)", "Loyalty Challenge (1)".
+    The bid is in brackets so a card id's number is never read as its value."""
+    return f"{card_name(card_id)} ({default_components().card(card_id).bid})"
 
 
 def _cards(card_ids: Iterable[str]) -> str:
@@ -345,7 +345,7 @@ def _game_ended(e: GameEnded, viewer: Side) -> str:
 
 @_describes(MovementChosen)
 def _movement_chosen(e: MovementChosen, viewer: Side) -> str:
-    return f"{_act(e.side, viewer, 'choose')} {MOVEMENT_OPTIONS[e.option]} (7.1)."
+    return f"{_act(e.side, viewer, 'choose')} {MOVEMENT_OPTIONS[e.option].chosen} (7.1)."
 
 
 @_describes(MovementEnded)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from rules.alike import block_kind, one_of_each
+from rules.alike import Pieces, block_kind, card_kind, one_of_each
 from rules.arrival import arrive, has_enemy_units, held_against
 from rules.commands import EnterFromMoriBox
 from rules.components import default_components
+from rules.decision import Answer, in_hand
 from rules.decks import discard_cards
 from rules.events import Event, MoriBlockEntered
 from rules.immutable import evolve
@@ -82,3 +83,15 @@ def apply_mori_entry(state: GameState, command: EnterFromMoriBox) -> tuple[GameS
     events.append(MoriBlockEntered(command.side, command.block))
     state, more = arrive(state, Side.ISHIDA, OSAKA)
     return state, events + more
+
+
+def _in_mori_box(state: GameState, command: EnterFromMoriBox) -> tuple[str, ...]:
+    return state.blocks_at(MORI_BOX, command.side)
+
+
+# An answer to the Movement Phase's decisions under any option (R42).
+MORI_ENTRY = Answer(
+    why_mori_entry_illegal,
+    apply_mori_entry,
+    (Pieces("block", block_kind, _in_mori_box, "9.3"), Pieces("card", card_kind, in_hand, "R40")),
+)

@@ -4,25 +4,14 @@ from __future__ import annotations
 
 from itertools import groupby, product
 
+from rules.alike import Pieces, block_kind
 from rules.arrival import arrive, has_enemy_units, held_against
 from rules.commands import Muster
 from rules.components import default_components
 from rules.events import BlocksMustered, BlocksPlaced, Event, OpponentPlacedBlocks
 from rules.immutable import evolve
 from rules.sides import Side
-from rules.state import GameState, MovementOption, MovementPhase, recruitment_box, with_positions
-
-
-def may_muster(movement: MovementPhase) -> bool:
-    """7.1, 7.2: once a turn; under Minimal it replaces the one stack move,
-    under Limited one of the three; under Full it comes on top."""
-    if movement.mustered:
-        return False
-    if movement.option is MovementOption.MINIMAL:
-        return movement.stack_moves == 0
-    if movement.option is MovementOption.LIMITED:
-        return movement.stack_moves < 3
-    return movement.option is MovementOption.FULL
+from rules.state import GameState, recruitment_box, with_positions
 
 
 def muster_sites(state: GameState, side: Side) -> list[str]:
@@ -48,9 +37,8 @@ def _same_kind_choices(blocks: list[str]) -> list[tuple[str, ...]]:
 
 
 def legal_musters(state: GameState, side: Side) -> list[Muster]:
-    assert state.movement is not None
-    if not may_muster(state.movement):
-        return []
+    """Every muster of the Recruitment Box's blocks; whether the movement
+    option allows one now is movement.may_muster's to say (7.1)."""
     c = default_components()
     box = state.blocks_at(recruitment_box(side), side)
     commands: list[Muster] = []
@@ -63,13 +51,9 @@ def legal_musters(state: GameState, side: Side) -> list[Muster]:
 
 
 def why_muster_illegal(state: GameState, command: Muster) -> str | None:
-    assert state.movement is not None
+    """Why this muster cannot be made (the option's allowance is movement's, 7.1)."""
     c = default_components()
     side, location = command.side, command.location
-    if state.movement.mustered:
-        return "you may muster only once a turn (7.2)"
-    if not may_muster(state.movement):
-        return f"{state.movement.option.value} movement allows no more musters (7.1)"
     if location not in c.location_ids or c.recruitment_side(location) is not side:
         return f"{location} is not one of your recruitment locations (7.2)"
     if location not in muster_sites(state, side):
@@ -102,3 +86,11 @@ def apply_muster(state: GameState, command: Muster) -> tuple[GameState, list[Eve
         state = evolve(state, revealed=state.revealed | set(blocks))
     state, more = arrive(state, side, location)
     return state, events + more
+
+
+def _in_recruitment_box(state: GameState, command: Muster) -> tuple[str, ...]:
+    return state.blocks_at(recruitment_box(command.side), command.side)
+
+
+# The blocks a muster names: alike blocks of the box are interchangeable (7.2).
+MUSTERED_BLOCKS = (Pieces("blocks", block_kind, _in_recruitment_box, "7.2"),)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.commands import ReinforcementDiscard
 from rules.components import default_components
 from rules.control import castles_controlled, resources_controlled
+from rules.decision import Answer, DecisionHelp, DecisionRules, help_text
 from rules.decks import discard_cards, draw_cards
 from rules.events import BlocksPlaced, CardSetAside, Event, OpponentDecided, OpponentPlacedBlocks
 from rules.immutable import evolve
@@ -107,3 +108,25 @@ def draw_blocks_into_recruitment_box(
     box = recruitment_box(side)
     state = with_positions(state, {block: box for block in drawn})
     return state, [BlocksPlaced(side, box, drawn), OpponentPlacedBlocks(side, box, len(drawn))]
+
+
+REINFORCEMENT_DISCARD = DecisionRules(
+    kind=DecisionKind.REINFORCEMENT_DISCARD,
+    asks="discard half of the hand (6.2)",
+    help=DecisionHelp(
+        title="Discard half your hand",
+        rules="6.2, R7, R8, R45",
+        text=help_text(
+            "Reinforcement step (weeks 2-7): first you discard half your hand, rounded down",
+            "(7 cards: 3; 1 card: none). You pick which cards; one command per card.",
+            "Both sides choose at the same time and in secret; the discards are shown",
+            "only when both have chosen (R45).",
+            "Then each side draws 5 cards; whoever controls more castles draws a 6th",
+            "(nobody on a tie, R8). Blocks then come from the bag to the Recruitment Box.",
+            "Keep cards that match the blocks you expect to fight with, and a high bid card.",
+            "Answer with: discard <card>",
+        ),
+    ),
+    legal=legal_reinforcement_discards,
+    answers={ReinforcementDiscard: Answer(why_reinforcement_discard_illegal, apply_reinforcement_discard)},
+)

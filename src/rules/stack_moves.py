@@ -13,6 +13,7 @@ from functools import cache
 from rules.arrival import arrive, has_enemy_units, record_entry
 from rules.commands import BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
 from rules.components import default_components
+from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text
 from rules.decks import discard_cards
 from rules.events import BlocksMoved, BlocksStopped, Event, LeaderDeclared, OpponentMovedBlocks
 from rules.immutable import evolve
@@ -23,7 +24,6 @@ from rules.state import (
     Decision,
     DecisionKind,
     GameState,
-    MovementOption,
     MovementPhase,
     StackMove,
     segment_key,
@@ -95,17 +95,6 @@ def movable_blocks(state: GameState, side: Side, location: str) -> tuple[str, ..
     return tuple(b for b in state.blocks_at(location, side) if b not in fixed)
 
 
-def may_begin_stack_move(movement: MovementPhase) -> bool:
-    """7.1: Minimal, 1 stack move or 1 muster; Limited, 3 stack moves, one of
-    which may be a muster instead; Full, every stack."""
-    actions = movement.stack_moves + movement.mustered
-    if movement.option is MovementOption.MINIMAL:
-        return actions < 1
-    if movement.option is MovementOption.LIMITED:
-        return actions < 3
-    return movement.option is MovementOption.FULL
-
-
 def possible_sources(state: GameState, side: Side) -> list[str]:
     """R15, R57: unused sources with a block that may move, not besieged there."""
     movement = _movement(state)
@@ -119,7 +108,9 @@ def possible_sources(state: GameState, side: Side) -> list[str]:
 
 
 def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
-    """A source, and whether a leader block there is declared for leadership (R17)."""
+    """A source, and whether a leader block there is declared for leadership
+    (R17); whether the movement option allows a stack move now is
+    movement.may_begin_stack_move's to say (7.1)."""
     commands: list[BeginMove] = []
     for source in possible_sources(state, side):
         commands.append(BeginMove(side, source))
@@ -129,11 +120,8 @@ def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
 
 
 def why_begin_move_illegal(state: GameState, command: BeginMove) -> str | None:
+    """Why no stack move can start here (the option's allowance is movement's, 7.1)."""
     side, source = command.side, command.source
-    movement = _movement(state)
-    if not may_begin_stack_move(movement):
-        assert movement.option is not None
-        return f"{movement.option.value} movement allows no more stack moves (7.1)"
     if source not in default_components().location_ids:
         return f"{source} is not a location"
     if source in _movement(state).sources:
@@ -397,3 +385,33 @@ def apply_end_stack_move(state: GameState, command: EndStackMove) -> tuple[GameS
 
 def _with_current(state: GameState, current: StackMove) -> GameState:
     return evolve(state, movement=evolve(_movement(state), current=current))
+
+
+STACK_MOVE = DecisionRules(
+    kind=DecisionKind.STACK_MOVE,
+    asks="move the blocks of this stack (7.3)",
+    help=DecisionHelp(
+        title="Move this stack",
+        rules="7.3, 7.3.3, 7.3.5, 7.4, R14, R16, R19, R57",
+        text=help_text(
+            "Select the blocks that travel together, then step them one location at a time.",
+            "Reach: 1, +1 if the whole move is on highway, +1 leadership, +1 force march (a card);",
+            "-1 for 5-8 blocks, -2 for 9-12, -3 for 13-16 in the largest group it moved with (R19).",
+            "A group may drop blocks off on the way (halt them) but never picks any up (R14).",
+            "Entering a location with enemy units stops the group unless it overruns them",
+            "(4 to 1 in blocks); a road segment can be used by only one group per phase (R57).",
+            "Answer with: select/deselect <block>, march <card>, step <location>, halt,",
+            "and done when the whole stack move is over.",
+        ),
+    ),
+    legal=legal_stack_commands,
+    answers={
+        Select: Answer(why_select_illegal, apply_select),
+        Deselect: Answer(why_deselect_illegal, apply_deselect),
+        ForceMarch: Answer(why_force_march_illegal, apply_force_march),
+        Step: Answer(why_step_illegal, apply_step),
+        Halt: Answer(why_halt_illegal, apply_halt),
+        EndStackMove: Answer(always_legal, apply_end_stack_move),
+    },
+    finishing=EndStackMove,
+)

@@ -63,16 +63,13 @@ class DecisionKind(str, Enum):
 
 
 class MovementOption(str, Enum):
-    """The four options of 7.1, named by the rulebook's words."""
+    """The four options of 7.1, named by the rulebook's words; what each costs
+    and allows is rules.movement.MOVEMENT_OPTIONS."""
 
     PASS = "pass"
     MINIMAL = "minimal"
     LIMITED = "limited"
     FULL = "full"
-
-    @property
-    def card_cost(self) -> int:
-        return {"pass": 0, "minimal": 0, "limited": 1, "full": 2}[self.value]
 
 
 @frozen

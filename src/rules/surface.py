@@ -41,7 +41,8 @@ from rules.commands import (  # every command class, for isinstance checks
     Retreat,
 )
 from rules.components import Components, default_components, default_data_dir
-from rules.decision_help import DECISION_HELP, DecisionHelp, help_for
+from rules.decision import DecisionHelp
+from rules.describe_commands import command_label
 from rules.events import CombatEnded, Event, Overrun, PieceLost
 from rules.pair import Pair
 from rules.sides import BOTH_SIDES, Side
@@ -73,7 +74,6 @@ __all__ = [
     "ComeOutside",
     "Command",
     "Components",
-    "DECISION_HELP",
     "DecisionHelp",
     "DecisionKind",
     "DeclareCombat",
@@ -112,9 +112,9 @@ __all__ = [
     "Step",
     "TOKUGAWA_ELIMINATED",
     "Turn",
+    "command_label",
     "default_components",
     "default_data_dir",
-    "help_for",
     "places",
     "printable",
     "printable_path",

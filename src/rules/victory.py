@@ -4,6 +4,7 @@ the standing each week ends with (6.4)."""
 from __future__ import annotations
 
 from rules.control import castles_controlled, resources_controlled
+from rules.decision import DecisionHelp, DecisionRules, help_text
 from rules.events import Event, GameEnded, WeekEnded
 from rules.immutable import evolve
 from rules.pair import Pair
@@ -76,3 +77,27 @@ def end_game(state: GameState, result: GameResult) -> tuple[GameState, list[Even
         week_end,
         GameEnded(result.winner, result.cause, vp.ishida if vp else None, vp.tokugawa if vp else None)
     ]
+
+
+def _nothing_to_decide(state: GameState, side: Side) -> list:
+    return []
+
+
+GAME_OVER = DecisionRules(
+    kind=DecisionKind.NONE,
+    asks="nothing: the game is over (R56)",
+    help=DecisionHelp(
+        title="Game over",
+        rules="2.1, 2.2, R50, R56",
+        text=help_text(
+            "Nothing is left to decide: the game has ended.",
+            "Instant victory: Tokugawa wins when Ishida Mitsunari is eliminated or the",
+            "Hideyori disc is captured; Ishida wins when Tokugawa Ieyasu is eliminated.",
+            "If both happen in the same combat, Ishida wins (R50).",
+            "Otherwise, after turn B of week 7, count points: 2 per castle and 1 per resource",
+            "location controlled. The higher total wins; a tie goes to Ishida (R56).",
+        ),
+    ),
+    legal=_nothing_to_decide,
+    answers={},
+)

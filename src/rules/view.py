@@ -20,8 +20,8 @@ from attrs import evolve, frozen
 from rules.battle import impact_total, initiative
 from rules.commands import Command
 from rules.components import default_components
-from rules.decision_help import DecisionHelp, help_for
-from rules.engine import asks, legal_commands
+from rules.decision import DecisionHelp
+from rules.engine import asks, finishing_type, help_for, legal_commands
 from rules.events import Event
 from rules.stack_moves import steps_left, why_no_force_march
 from rules.pair import Pair
@@ -194,6 +194,17 @@ class PlayerView:
     # own_hidden_counts the rest as counts per place, as enemy_counts do.
     spectator: bool = False
     own_hidden_counts: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def finishing_command(self) -> Command | None:
+        """The legal command that finishes the current decision (ends the stack
+        move, the Movement Phase or the exchange, passes, allows the play), if
+        one does and this side may give it. Worked out from the decision and
+        `legal`, never sent: a client works it out from what it received."""
+        finishing = finishing_type(self.decision.kind)
+        if finishing is None:
+            return None
+        return next((command for command in self.legal if type(command) is finishing), None)
 
     def blocks_at(self, place: str) -> tuple[str, ...]:
         return tuple(block for block, p in self.own_blocks if p == place)

@@ -9,12 +9,12 @@ import functools
 from collections import Counter
 
 from rules.describe import card_name, daimyo_name, piece_name, place_name
-from rules.surface import Side, default_components
+from rules.surface import Side, command_label, default_components
 
 CARD_KINDS = {"double": "double", "swords": "swords", "plain": "plain", "loyalty": "Loyalty Challenge"}
 
 __all__ = [
-    "CARD_KINDS", "block_label", "blocks_label", "card_label", "card_mon", "card_text", "choice_labels", "command_label", "done_label", "notation_label",
+    "CARD_KINDS", "block_label", "blocks_label", "card_label", "card_mon", "choice_labels", "done_label", "notation_label",
     "place_label", "side_name", "word_label",
 ]
 
@@ -82,109 +82,8 @@ def word_label(word: str) -> str:
 
 
 # --- choices in words ------------------------------------------------------------------
-
-MOVEMENT_WORDS = {
-    "pass": "No movement: exchange cards (7.1)",
-    "minimal": "Minimal: 1 stack move or 1 muster, free",
-    "limited": "Limited: 3 stack moves (a muster may replace one)",
-    "full": "Full: every stack may move, plus 1 muster",
-}
-
-
-def card_text(card_id: str) -> str:
-    """A card with its kind and bid value: 'Ukita plain (1)', 'Loyalty Challenge (1)'.
-    The bid is in brackets so a card id's number is never read as its value."""
-    return f"{card_name(card_id)} ({default_components().card(card_id).bid})"
-
-
-def _blocks_text(block_ids: tuple[str, ...]) -> str:
-    return ", ".join(piece_name(b) for b in block_ids)
-
-
-def _moved(view, block: str) -> str:
-    """' (moved 2)': how far a block of the stack move under way has come."""
-    move = view.movement.stack_move if view is not None and view.movement else None
-    if move is None or not any(p.block == block for p in move.blocks):
-        return ""
-    steps = len(move.progress(block).path) - 1
-    return f" (moved {steps})" if steps else ""
-
-
-def command_label(command, view=None) -> str:
-    """A legal command in plain words, for the choices list (`view`, the seat's
-    PlayerView, adds what the seat knows, like how far a block has moved). The
-    notation stays on the command line and in the palette."""
-    from rules.surface import (  # the command classes; imported here so labels stays light
-        AllowPlay, BeginMove, Bid, Challenge, ChooseCasualty, ChooseFirstPlayer, ChooseMovement,
-        ComeOutside, DeclareCombat, DeclareDone, Deploy, DeployLeader, Deselect, EndExchange,
-        EndMovement, EndStackMove, EnterFromMoriBox, ExchangeCard, ForceMarch, Halt, Muster,
-        ReinforcementDiscard, Retreat, Select, StayInside, Step,
-    )
-
-    c = command
-    if isinstance(c, ReinforcementDiscard):
-        return f"Discard: {card_text(c.card)}"
-    if isinstance(c, Bid):
-        return f"Bid: {card_text(c.card)}"
-    if isinstance(c, ChooseFirstPlayer):
-        return f"{side_name(c.first)} plays first"
-    if isinstance(c, ChooseMovement):
-        words = MOVEMENT_WORDS[c.option.value]
-        return words + (f"; pay {' + '.join(card_text(card) for card in c.cards)}" if c.cards else "")
-    if isinstance(c, ExchangeCard):
-        return f"Exchange {card_text(c.card)}"
-    if isinstance(c, EndExchange):
-        return "Draw the replacements (ends the phase)"
-    if isinstance(c, EndMovement):
-        return "End the Movement Phase"
-    if isinstance(c, BeginMove):
-        return f"Move a stack from {place_label(c.source)}" + (" (a leader leads)" if c.leader else "")
-    if isinstance(c, Select):
-        return f"Select {piece_name(c.block)}{_moved(view, c.block)}"
-    if isinstance(c, Deselect):
-        return f"Leave {piece_name(c.block)} behind{_moved(view, c.block)}"
-    if isinstance(c, ForceMarch):
-        return f"Force march (+1), discard {card_text(c.card)}"
-    if isinstance(c, Step):
-        return f"Step to {place_label(c.to)}"
-    if isinstance(c, Halt):
-        return "Halt the selected group here"
-    if isinstance(c, EndStackMove):
-        return "Done: end this stack move"
-    if isinstance(c, Muster):
-        daimyos = {default_components().block(b).daimyo for b in c.blocks}
-        if len(c.blocks) == 1:
-            return f"Muster {piece_name(c.blocks[0])} at {place_label(c.location)} (hidden)"
-        who = daimyo_name(next(iter(daimyos))) if len(daimyos) == 1 else "several daimyo"
-        kinds = ", ".join(piece_name(b).removeprefix(who + " ") for b in c.blocks)
-        return f"Muster {len(c.blocks)} blocks of {who} at {place_label(c.location)} (shown): {kinds}"
-    if isinstance(c, EnterFromMoriBox):
-        return f"Mori Box: {piece_name(c.block)} into Osaka for {card_text(c.card)}"
-    if isinstance(c, DeclareCombat):
-        return f"Combat at {place_label(c.location)}"
-    if isinstance(c, StayInside):
-        return "Stay inside the castle"
-    if isinstance(c, ComeOutside):
-        return "Come outside and fight a battle"
-    if isinstance(c, Deploy):
-        return f"Deploy {_blocks_text(c.blocks)} with {card_text(c.card)}"
-    if isinstance(c, DeployLeader):
-        return f"Deploy {piece_name(c.block)}, no card"
-    if isinstance(c, DeclareDone):
-        return "Pass: deploy no more"
-    if isinstance(c, Challenge):
-        return f"Challenge with {card_text(c.card)}"
-    if isinstance(c, AllowPlay):
-        return "Allow the play"
-    if isinstance(c, ChooseCasualty):
-        return f"Lose {piece_name(c.piece)}"
-    if isinstance(c, Retreat):
-        if c.to == "castle":
-            return f"Retreat into the castle: {_blocks_text(c.garrison)}"
-        if c.garrison:
-            return f"Retreat: {_blocks_text(c.garrison)} into the castle, the rest to {place_label(c.to)}"
-        return f"Retreat all to {place_label(c.to)}"
-    return type(c).__name__
+# A command's label comes from the rules' registry beside the log's lines
+# (rules.describe_commands, through rules.surface); here it is fitted to a list.
 
 
 def notation_label(text: str, side: Side) -> str:

@@ -6,7 +6,7 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from sekigahara_tui.labels import command_label
+from rules.surface import command_label
 
 
 class LegalCommands(Provider):

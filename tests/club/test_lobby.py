@@ -14,6 +14,7 @@ from sekigahara_tui.club.client import ClubClient, ClubRefused
 from sekigahara_tui.bots.driver import RandomBot
 from sekigahara_tui.net.client import Client
 from sekigahara_tui.hosting.store import record_of
+from sekigahara_tui.hosting.generations import NotAMember
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 
@@ -88,9 +89,10 @@ def club_address(club):
 async def test_a_bad_session_or_a_non_member_is_refused(club):
     with pytest.raises(ClubRefused, match="unknown or expired session"):
         await ClubClient(club.socket, session="made-up").connect()
-    token = club.server.open_session("mallory")  # a front end vouching for a non-member
+    with pytest.raises(NotAMember, match="'mallory' is not a member"):  # a front end vouching for a non-member
+        club.server.open_session("mallory")
     with pytest.raises(ClubRefused, match="not a member"):
-        await ClubClient(club.socket, session=token).connect()
+        await ClubClient(club.socket, member="mallory").connect()
     # the local door: the club's own Unix user may name a member
     assert await ClubClient(club.socket, member="carol").connect() == "carol"
 

@@ -10,6 +10,7 @@ import sys
 import asyncssh
 import pytest
 
+from sekigahara_tui.hosting.audit import AUDIT_FILE
 from sekigahara_tui.hosting.web_tokens import check_web_token
 
 
@@ -62,3 +63,18 @@ def test_no_member_may_take_a_guests_name(club, tmp_path):
     assert refused.stderr.count("\n") == 1
     listed = member("list", "--data", str(data))
     assert "guest-x" not in listed.stdout
+
+
+def test_member_changes_are_lines_in_the_audit_log(club, tmp_path):
+    data, key = club
+    assert member("web-token", "alice", "--data", str(data)).returncode == 0
+    assert member("web-token", "alice", "--rotate", "--data", str(data)).returncode == 0
+    assert member("remove", "alice", "--data", str(data)).returncode == 0
+    assert member("add", "guest-x", "--key", str(key), "--data", str(data)).returncode == 1  # refused: no change, no line
+    lines = (data / AUDIT_FILE).read_text().splitlines()
+    assert [line.split(" ", 1)[1] for line in lines] == [
+        "member-added front=cli member=alice: 1 keys added",
+        "web-token front=cli member=alice: issued",
+        "web-token front=cli member=alice: replaced: the old one signs nobody in",
+        "member-removed front=cli member=alice: keys and web token deleted; a running club revokes the rest",
+    ]

@@ -14,7 +14,8 @@ from pathlib import Path
 import asyncssh
 
 from front_vt import Screen
-from sekigahara_tui.club.ssh_front import CTTY_WRAPPER, set_window_size, start_ssh
+from sekigahara_tui.club.ssh_front import start_ssh
+from sekigahara_tui.club.ssh_pty import CTTY_WRAPPER, set_window_size
 
 HERE = Path(__file__).resolve().parent
 WINCH_CHILD = [sys.executable, str(HERE / "winch_child.py")]
@@ -22,12 +23,14 @@ WAIT = 30.0  # seconds before a wait for the screen gives up (a failure, not a t
 
 
 class StubClub:
-    """What the fronts need of the club: open_session, close_session, socket_path."""
+    """What the fronts need of the club: open_session, close_session, socket_path,
+    follow_revocations and unfollow_revocations (`revoke(member)` revokes one)."""
 
     def __init__(self, socket_path: Path) -> None:
         self.socket_path = socket_path
         self.opened: list[str] = []
         self.closed: list[str] = []
+        self.followers: list = []
 
     def open_session(self, member: str) -> str:
         self.opened.append(member)
@@ -35,6 +38,17 @@ class StubClub:
 
     def close_session(self, token: str) -> None:
         self.closed.append(token)
+
+    def follow_revocations(self, revoke) -> None:
+        self.followers.append(revoke)
+
+    def unfollow_revocations(self, revoke) -> None:
+        if revoke in self.followers:
+            self.followers.remove(revoke)
+
+    def revoke(self, member: str) -> None:
+        for revoke in list(self.followers):
+            revoke(member)
 
 
 def hot_seat_app(save_dir: Path) -> list[str]:
@@ -70,9 +84,11 @@ def connect(front, key, username: str = "someone", **options):
 
 
 @contextlib.asynccontextmanager
-async def real_club(name: str):
-    """The real club server (store, members, socket) with one member; yields (server, data_dir, key)."""
+async def real_club(name: str, guests: bool = False):
+    """The real club server (store, members, socket, its audit log) with one
+    member; yields (server, data_dir, key). guests: as `serve --guest`."""
     from sekigahara_tui.hosting import members
+    from sekigahara_tui.hosting.audit import AuditLog
     from sekigahara_tui.hosting.club_server import ClubServer
     from sekigahara_tui.hosting.tokens import load_secret
     from sekigahara_tui.hosting.store import Store
@@ -83,13 +99,15 @@ async def real_club(name: str):
         key = asyncssh.generate_private_key("ssh-ed25519")
         members.add(data_dir, name, key.export_public_key("openssh").decode())
         store = Store.open(data_dir / members.STORE_FILE)
-        server = ClubServer(store, data_dir, load_secret(data_dir))
+        audit = AuditLog(data_dir)
+        server = ClubServer(store, data_dir, load_secret(data_dir), guests=guests, audit=audit)
         await server.listen_unix(data_dir / "club.sock")
         try:
             yield server, data_dir, key
         finally:
             await server.close()
             store.close()
+            audit.close()
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

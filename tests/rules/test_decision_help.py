@@ -6,35 +6,17 @@ from importlib.resources import files
 
 import pytest
 
+from rules.decision import DecisionHelp
+from rules.engine import DECISIONS, help_for
 from rules.state import DecisionKind
-from rules.decision_help import DECISION_HELP, DecisionHelp, help_for
 
 RULE_NUMBER = re.compile(r"^\d+(\.\d+)*$|^R\d+$")
 
-# The verbs of rules.commands, which the help texts name as answers.
-VERBS_BY_KIND = {
-    DecisionKind.REINFORCEMENT_DISCARD: ["discard"],
-    DecisionKind.BID: ["bid"],
-    DecisionKind.CHOOSE_FIRST_PLAYER: ["first"],
-    DecisionKind.CHOOSE_MOVEMENT: ["movement"],
-    DecisionKind.EXCHANGE_CARDS: ["exchange", "draw", "mori"],
-    DecisionKind.MOVE: ["move", "muster", "mori", "end"],
-    DecisionKind.STACK_MOVE: ["select", "deselect", "march", "step", "halt", "done"],
-    DecisionKind.DECLARE_COMBAT: ["combat"],
-    DecisionKind.CASTLE_CHOICE: ["inside", "outside"],
-    DecisionKind.DEPLOY: ["deploy", "lead", "pass"],
-    DecisionKind.CHALLENGE: ["challenge", "allow"],
-    DecisionKind.CASUALTY: ["lose"],
-    DecisionKind.RETREAT: ["retreat"],
-    DecisionKind.NONE: [],
-}
-
 
 def test_every_decision_kind_has_help():
-    assert set(DECISION_HELP) == set(DecisionKind)
     for kind in DecisionKind:
         assert isinstance(help_for(kind), DecisionHelp)
-        assert help_for(kind) is DECISION_HELP[kind]
+        assert help_for(kind) is DECISIONS[kind].help
 
 
 @pytest.mark.parametrize("kind", list(DecisionKind), ids=lambda k: k.value)
@@ -58,8 +40,9 @@ def test_help_text_is_3_to_10_lines(kind):
 
 @pytest.mark.parametrize("kind", list(DecisionKind), ids=lambda k: k.value)
 def test_help_names_the_verbs_that_answer(kind):
+    """The verbs of rules.commands that answer the decision (its answers)."""
     text = help_for(kind).text
-    for verb in VERBS_BY_KIND[kind]:
+    for verb in sorted(command.VERB for command in DECISIONS[kind].answers):
         assert re.search(rf"\b{verb}\b", text), f"{kind.value}: help does not name `{verb}`"
 
 

@@ -11,8 +11,7 @@ import pytest
 from attrs import evolve
 
 from rules.components import default_components
-from rules.engine import asks, legal_commands
-from rules.decision_help import help_for
+from rules.engine import asks, help_for, legal_commands
 from rules.pair import Pair
 from rules.sides import BOTH_SIDES, Side
 from rules.state import BAG, ELIMINATED, MORI_BOX, RECRUITMENT_BOX, GameState

@@ -5,11 +5,10 @@ from __future__ import annotations
 from textual.widgets import TabbedContent
 
 from rules.describe import describe
-from rules.engine import apply, legal_commands, start_game
+from rules.engine import apply
 from rules.notation import parse_command
 from rules.infra.record import replay
 from rules.sides import Side
-from rules.state import DecisionKind
 from sekigahara_tui.screens.dialogs import NewGameDialog
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import HandOverScreen
@@ -18,7 +17,7 @@ from sekigahara_tui.widgets.log import LogPanel
 from sekigahara_tui.widgets.map_panel import MapPanel
 from sekigahara_tui.widgets.prompt import PromptPanel
 from tui.driving import choice_notations, choose, take_seat
-from tui.positions import battle_with_a_challenge_open, record_until
+from tui.positions import battle_with_a_challenge_open, ishida_moves_from_osaka, opening_bid
 from tui.screen_text import screen_text
 
 
@@ -49,16 +48,16 @@ async def test_the_menu_starts_a_hot_seat_game_with_the_chosen_seed(make_app):
 
 
 async def test_6_3_both_sides_bid_through_the_choices_list_and_the_bids_are_revealed(make_app):
-    app = make_app(seed=1)
+    record = opening_bid()
+    app = make_app(record)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await take_seat(pilot)
-        ishida_bid = legal_commands(screen.table.host.state, Side.ISHIDA)[2]
+        await take_seat(pilot)
         await choose(pilot, "bid mori-plain-9")
         assert isinstance(app.screen, HandOverScreen) and app.screen.side is Side.TOKUGAWA
         screen = await take_seat(pilot)
-        tokugawa_bid = legal_commands(screen.table.host.state, Side.TOKUGAWA)[0]
         await choose(pilot, "bid date-swords-3")
-        expected, events = apply(apply(start_game(1)[0], ishida_bid)[0], tokugawa_bid)
+        bid = apply(replay(record), parse_command("ishida: bid mori-plain-9"))[0]
+        expected, events = apply(bid, parse_command("tokugawa: bid date-swords-3"))
         assert screen.table.host.state == expected
         screen = await take_seat(pilot)
         revealed = [describe(e, screen.seat) for e in events if screen.seat in e.visible_to()]
@@ -68,7 +67,7 @@ async def test_6_3_both_sides_bid_through_the_choices_list_and_the_bids_are_reve
 
 
 async def test_7_3_a_stack_moves_by_map_cursor_choices_and_ctrl_e(make_app, tmp_path):
-    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+    record = ishida_moves_from_osaka()
     app = app_at(make_app, tmp_path, record)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
@@ -94,7 +93,7 @@ async def test_7_3_a_stack_moves_by_map_cursor_choices_and_ctrl_e(make_app, tmp_
 
 
 async def test_7_2_muster_from_the_choices_list(make_app, tmp_path):
-    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+    record = ishida_moves_from_osaka()
     app = app_at(make_app, tmp_path, record)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
@@ -130,7 +129,7 @@ async def test_the_palette_offers_no_screenshot_or_maximize_only_the_game_s_and_
     """Issue 27, 15: Textual's Screenshot and Maximize do not belong in the game's palette."""
     from tui.driving import take_seat
 
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         screen.query_one("#choices").focus()  # a focused widget is what Maximize would offer
@@ -146,7 +145,7 @@ async def test_below_80x24_the_screen_says_the_terminal_is_too_small_and_the_gam
     from tui.driving import take_seat
     from tui.screen_text import screen_text
 
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         game = await take_seat(pilot)
         await pilot.resize_terminal(60, 20)
@@ -164,7 +163,7 @@ async def test_below_80x24_the_screen_says_the_terminal_is_too_small_and_the_gam
 async def test_a_game_started_in_a_small_terminal_says_so_at_once(make_app):
     from sekigahara_tui.screens.too_small import TooSmallScreen
 
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(70, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, TooSmallScreen)

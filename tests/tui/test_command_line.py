@@ -84,3 +84,33 @@ async def test_fault_2_right_on_the_empty_line_copies_the_hint_to_edit(make_app)
         assert prompt.command_line.value == second
         assert prompt.command_line.cursor_position == len(second)
         assert screen.table.host.record.commands == ()  # copied, not given
+
+
+async def test_fault_2_after_a_command_the_focus_goes_back_where_the_colon_found_it(make_app):
+    from sekigahara_tui.widgets.map_panel import MapPanel
+
+    async with make_app(record_from_position(POSITION)).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        map_panel = screen.query_one(MapPanel)
+        map_panel.focus()
+        await pilot.pause()
+        await pilot.press("colon", *"movement pass", "enter")
+        await pilot.pause()
+        assert screen.table.host.record.commands == ("tokugawa: movement pass",)
+        assert map_panel.has_focus  # not left on the command line
+        # Esc on the empty line goes back too.
+        await pilot.press("colon")
+        assert screen.query_one(PromptPanel).command_line.has_focus
+        await pilot.press("escape")
+        await pilot.pause()
+        assert map_panel.has_focus
+
+
+async def test_fault_2_a_refused_line_keeps_the_focus_to_be_mended(make_app):
+    async with make_app(record_from_position(POSITION)).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        prompt = screen.query_one(PromptPanel)
+        await pilot.press("colon", *"movement limited toku", "enter")
+        await pilot.pause()
+        assert screen.table.host.record.commands == ()
+        assert prompt.command_line.has_focus and prompt.command_line.value == "movement limited toku"

@@ -10,6 +10,7 @@ import pytest
 from rules.sides import Side
 from sekigahara_tui.screens.info import HandOverScreen
 from tui.driving import choice_notations, press_at_once, type_command, until
+from tui.positions import opening_bid
 
 
 def given(screen) -> int:
@@ -27,7 +28,7 @@ async def tokugawa_takes_over(pilot):
 
 @pytest.mark.parametrize("arrival", ["pilot", "burst"])
 async def test_R55_the_keys_that_follow_the_hand_overs_enter_pick_a_choice(make_app, arrival):
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await tokugawa_takes_over(pilot)
         second = choice_notations(screen)[1]  # Tokugawa's list, drawn under the hand-over
@@ -40,7 +41,7 @@ async def test_R55_the_keys_that_follow_the_hand_overs_enter_pick_a_choice(make_
 
 
 async def test_R55_a_command_typed_with_the_hand_overs_enter_is_given(make_app):
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await tokugawa_takes_over(pilot)
         last = choice_notations(screen)[-1]  # not the highlighted first choice, which a lost line's Enter would pick
@@ -55,7 +56,7 @@ async def test_R55_a_double_tapped_enter_on_the_hand_over_gives_no_choice(make_a
     """Enter, Enter with nothing between, as a double tap: the hand-over closes and
     the second Enter is ignored; Tokugawa sees his choices before giving one.
     An Enter after the settle time gives the highlighted choice."""
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await tokugawa_takes_over(pilot)
         first = choice_notations(screen)[0]
@@ -77,7 +78,7 @@ async def test_R55_a_double_tapped_enter_on_the_hand_over_gives_no_choice(make_a
 
 async def test_R55_an_enter_typed_after_the_hand_over_s_settle_time_gives_the_choice(make_app, settle_clock):
     """Only an Enter within the settle time is taken for a double tap."""
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await tokugawa_takes_over(pilot)
         first = choice_notations(screen)[0]

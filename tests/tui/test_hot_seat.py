@@ -11,14 +11,14 @@ from rules.components import default_components
 from rules.describe import card_name, piece_name
 from rules.infra.record import load_record, save_record
 from rules.sides import BOTH_SIDES, Side
-from rules.state import BAG, DecisionKind
+from rules.state import BAG
 from sekigahara_tui.screens.dialogs import SaveDialog
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import DecisionHelpScreen, HandOverScreen
 from sekigahara_tui.widgets.hand import HandPanel
 from sekigahara_tui.widgets.prompt import PromptPanel
 from tui.driving import choose, take_seat, type_command, until
-from tui.positions import record_until
+from tui.positions import finished_game, ishida_moves_from_osaka, opening_bid, record_from_position
 from tui.screen_text import screen_text
 
 
@@ -37,7 +37,7 @@ def hidden_names(state, viewer: Side) -> set[str]:
 
 
 async def test_R55_the_hand_over_screen_shows_nothing_of_either_side(make_app):
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)):
         assert isinstance(app.screen, HandOverScreen)
         shown = screen_text(app)
@@ -49,7 +49,7 @@ async def test_R55_the_hand_over_screen_shows_nothing_of_either_side(make_app):
 
 
 async def test_R55_a_seat_sees_its_own_hand_and_no_hidden_enemy_block(make_app, tmp_path):
-    record = record_until(3, lambda s: s.decision.kind is DecisionKind.MOVE and s.week >= 2)
+    record = record_from_position("tokugawa_moves_in_week_2", "tokugawa: movement minimal")
     app = make_app(record=record)
     async with app.run_test(size=(160, 50)) as pilot:
         screen = await take_seat(pilot)
@@ -64,7 +64,7 @@ async def test_R55_a_seat_sees_its_own_hand_and_no_hidden_enemy_block(make_app, 
 
 
 async def test_R58_ctrl_z_takes_back_a_secret_bid_but_not_a_revealed_one(make_app):
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         await pilot.press("ctrl+z")  # nothing to take back: the key says so (R58)
@@ -83,7 +83,7 @@ async def test_R58_ctrl_z_takes_back_a_secret_bid_but_not_a_revealed_one(make_ap
 
 
 async def test_R58_ctrl_z_takes_back_a_step_of_a_stack_move(make_app, tmp_path):
-    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+    record = ishida_moves_from_osaka()
     app = make_app(record=record)
     async with app.run_test(size=(80, 24)) as pilot:
         await type_command(pilot, "move osaka")
@@ -97,7 +97,7 @@ async def test_R58_ctrl_z_takes_back_a_step_of_a_stack_move(make_app, tmp_path):
 
 
 async def test_an_illegal_command_line_says_why_and_changes_nothing(make_app):
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await type_command(pilot, "step kyoto")
         assert screen.table.host.record.commands == ()
@@ -108,7 +108,7 @@ async def test_an_illegal_command_line_says_why_and_changes_nothing(make_app):
 
 
 async def test_ctrl_s_saves_the_game_record_and_load_resumes_it(make_app, tmp_path):
-    app = make_app(seed=7)
+    app = make_app(opening_bid())
     target = tmp_path / "my-game.json"
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
@@ -138,7 +138,7 @@ async def test_a_corrupt_save_is_refused_with_the_reason(make_app, tmp_path):
 
 
 async def test_question_mark_explains_the_current_decision_with_its_rule(make_app):
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         screen.query_one(PromptPanel).choices.focus()
@@ -150,7 +150,7 @@ async def test_question_mark_explains_the_current_decision_with_its_rule(make_ap
 
 
 async def test_the_command_palette_offers_the_legal_commands(make_app):
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         await pilot.press("ctrl+p")
@@ -176,7 +176,7 @@ async def test_the_command_palette_offers_the_legal_commands(make_app):
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)])
 async def test_no_color_keeps_roads_and_highways_apart(make_app, monkeypatch, size):
     monkeypatch.setenv("NO_COLOR", "1")
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=size) as pilot:
         await take_seat(pilot)
         assert app.no_color
@@ -185,15 +185,12 @@ async def test_no_color_keeps_roads_and_highways_apart(make_app, monkeypatch, si
 
 
 async def test_the_menu_loads_a_save_and_a_finished_game_returns_to_the_menu(make_app, tmp_path, settle_clock):
-    from rules.infra.selfplay import random_game
     from sekigahara_tui.screens.dialogs import LoadDialog
     from sekigahara_tui.screens.info import GameOverScreen
     from sekigahara_tui.screens.menu import MenuScreen
 
     finished = tmp_path / "finished.json"
-    game = random_game(78)
-    assert game.state.result.winner is Side.TOKUGAWA
-    save_record(game.record, finished)
+    save_record(finished_game(), finished)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("l")
@@ -228,7 +225,7 @@ async def test_a_mouse_click_on_a_map_label_chooses_that_location(make_app, tmp_
     from sekigahara_tui.map_layout import label_origin
     from sekigahara_tui.widgets.map_panel import MapCanvas, MapPanel
 
-    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+    record = ishida_moves_from_osaka()
     app = make_app(record=record)
     async with app.run_test(size=(160, 50)) as pilot:
         screen = await take_seat(pilot)
@@ -242,7 +239,7 @@ async def test_a_mouse_click_on_a_map_label_chooses_that_location(make_app, tmp_
 
 
 async def test_R55_a_seat_cannot_type_the_other_sides_command_during_a_simultaneous_bid(make_app):
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await type_command(pilot, "tokugawa: bid date-swords-3")
         assert screen.seat is Side.ISHIDA

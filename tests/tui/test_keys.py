@@ -7,14 +7,13 @@ from __future__ import annotations
 import pytest
 
 from rules.sides import Side
-from rules.state import DecisionKind
 from sekigahara_tui.screens.dialogs import SaveDialog
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import DecisionHelpScreen, HandOverScreen
 from sekigahara_tui.widgets.map_panel import MapPanel
 from sekigahara_tui.widgets.prompt import PromptPanel
 from tui.driving import press_at_once, take_seat, type_command
-from tui.positions import record_until
+from tui.positions import ishida_moves_from_osaka, opening_bid
 from tui.screen_text import screen_text
 
 FOCUSES = ["#map", "#choices", "#command-line"]
@@ -22,8 +21,9 @@ FOCUSES = ["#map", "#choices", "#command-line"]
 
 @pytest.fixture
 def movement_app(make_app, tmp_path):
-    """Ishida, first player, in his Movement Phase (seed 1), having begun a stack move at Osaka."""
-    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+    """Ishida, first player, in his Movement Phase with Full movement, his army at Osaka
+    (tests/tui/position_files/ishida_moves_from_osaka.toml)."""
+    record = ishida_moves_from_osaka()
     return make_app(record=record), len(record.commands)
 
 
@@ -102,7 +102,7 @@ async def test_ctrl_s_opens_the_save_dialog_from_everywhere(movement_app, focus)
 
 @pytest.mark.parametrize("focus", FOCUSES)
 async def test_the_keys_work_after_a_hand_over_which_focuses_the_choices(make_app, focus):
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await focused_on(pilot, focus)  # Ishida leaves the focus here...
         await type_command(pilot, "bid mori-plain-9")
@@ -120,7 +120,7 @@ async def test_the_keys_work_after_a_hand_over_which_focuses_the_choices(make_ap
 
 
 async def test_a_refused_ctrl_e_says_why(make_app):
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await focused_on(pilot, "#choices")
         await pilot.press("ctrl+e")  # a bid: nothing to end
@@ -171,7 +171,9 @@ async def test_the_footer_fits_80_columns_with_every_key_that_can_show_at_once(m
     app, _ = movement_app
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await focused_on(pilot, "#map")
-        screen.check_action = lambda action, parameters: True  # every conditional key on
+        # Every conditional key on, but ctrl+a: it shows in a stack move (7.3), never
+        # in the Combat Phase, where the board toggle and auto-allow show.
+        screen.check_action = lambda action, parameters: action != "select_all"
         screen.refresh_bindings()
         await pilot.pause()
         footer = screen_text(app).splitlines()[-1]
@@ -200,7 +202,7 @@ async def test_feedback_stays_until_the_next_action(movement_app):
 
 
 async def test_R55_one_seats_feedback_is_never_shown_to_the_other(make_app):
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         await type_command(pilot, "bid mori-plain-9")
         screen = await take_seat(pilot)
@@ -212,7 +214,7 @@ async def test_R55_one_seats_feedback_is_never_shown_to_the_other(make_app):
 async def test_R55_hot_seat_screen_state_belongs_to_its_seat(make_app):
     from textual.widgets import TabbedContent
 
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         map_panel = screen.query_one(MapPanel)
@@ -279,7 +281,7 @@ async def test_the_command_line_gives_the_line_as_it_stood_at_its_enter(make_app
     """Keys typed right behind the Enter (a quick typist, or a burst over SSH)
     belong to the next line, not to the one the Enter gives: an Enter left to
     the app's bindings acted only after they had gone into the line."""
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         screen.query_one(PromptPanel).command_line.focus()

@@ -7,12 +7,13 @@ import pytest
 
 from rules.components import default_components
 from rules.describe import card_name
+from rules.describe_commands import command_label
 from rules.engine import legal_commands
 from rules.notation import parse_command
 from rules.infra.selfplay import random_game
 from rules.sides import BOTH_SIDES, Side
 from rules.view import view
-from sekigahara_tui.labels import choice_labels, command_label
+from sekigahara_tui.labels import choice_labels
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -56,19 +57,13 @@ def test_every_card_shows_its_kind_and_bid_value():
         assert label == f"Bid: {card_name(card.id)} ({card.bid})"
 
 
-async def test_one_choice_is_counted_as_one_choice(make_app, tmp_path):
-    from rules.infra.record import save_record
+async def test_one_choice_is_counted_as_one_choice(make_app):
+    """Ishida's bid with the one card in play (R9): one_card_to_bid.toml."""
     from sekigahara_tui.widgets.prompt import PromptPanel
     from tui.driving import take_seat
-    from tui.positions import record_until
+    from tui.positions import record_from_position
 
-    def one_choice(state) -> bool:
-        sides = state.decision.sides
-        return len(sides) == 1 and len(legal_commands(state, next(iter(sides)))) == 1
-
-    path = tmp_path / "one.json"
-    save_record(record_until(1, one_choice), path)
-    app = make_app(load=path)
+    app = make_app(record_from_position("one_card_to_bid"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         assert screen.query_one(PromptPanel).choices.border_title == "1 choice"

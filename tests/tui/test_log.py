@@ -9,6 +9,7 @@ from textual.widgets import TabbedContent
 
 from sekigahara_tui.widgets.log import LogPanel
 from tui.driving import take_seat
+from tui.positions import opening_bid
 
 
 def a_line(length: int, seed: int) -> str:
@@ -35,7 +36,7 @@ LENGTHS = [0, 1, 29, 30, 31, 32, 33, 60, 77, 78, 79, 80, 120, 157, 300, 1000]
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)])
 async def test_a_log_line_of_any_length_wraps_to_the_panel_without_losing_a_character(make_app, size):
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=size) as pilot:
         screen = await take_seat(pilot)
         screen.query_one(TabbedContent).active = "log-tab"
@@ -52,7 +53,7 @@ async def test_a_log_line_of_any_length_wraps_to_the_panel_without_losing_a_char
 
 
 async def test_lines_are_wrapped_again_when_the_panel_changes_width(make_app):
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         screen.query_one(TabbedContent).active = "log-tab"
@@ -73,7 +74,7 @@ async def test_lines_are_wrapped_again_when_the_panel_changes_width(make_app):
 
 async def test_the_log_written_before_the_tab_is_shown_is_wrapped_to_the_panel(make_app):
     """A hidden log defers its lines; shown later, they wrap to the panel, not 78 columns."""
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         from tui.driving import choose
@@ -94,7 +95,7 @@ async def test_lines_added_while_the_log_was_shown_then_hidden_wrap_to_the_panel
     """Issue 27, fault 1: in hot seat Tokugawa's Log tab was shown, then Ishida's
     screen (Hand tab) hid it; every line added meanwhile was wrapped at one
     column, one character a row, for the rest of the session."""
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         tabs = screen.query_one(TabbedContent)

@@ -11,8 +11,6 @@ from textual.geometry import Region
 from textual.widgets import ContentSwitcher, TabbedContent
 
 from rules.infra.record import save_record
-from rules.infra.selfplay import random_game
-from rules.state import DecisionKind
 from rules.surface import Muster, default_components, places
 from sekigahara_tui.local import LocalTable
 from sekigahara_tui.map_layout import load_layout
@@ -20,7 +18,8 @@ from sekigahara_tui.widgets.location_info import movement_lines
 from sekigahara_tui.screens.info import GameOverScreen, HandOverScreen, week_plots, weekly_figures
 from sekigahara_tui.widgets.map_panel import MapCanvas, MapPanel, label_pieces, label_text, legal_locations
 from tui.driving import take_seat, type_command
-from tui.positions import battle_with_a_challenge_open, record_from_position, record_until
+from tui.positions import (battle_with_a_challenge_open, finished_game, game_over_on_points, ishida_moves_from_osaka,
+                          opening_bid, record_from_position)
 from tui.screen_text import screen_text
 
 SHORTS = [p.short for p in load_layout().placements]
@@ -28,9 +27,8 @@ SHORTS = [p.short for p in load_layout().placements]
 
 @pytest.fixture
 def movement_app(make_app, tmp_path):
-    """Ishida, first player, at the start of his Movement Phase (seed 1)."""
-    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
-    return make_app(record=record)
+    """Ishida, first player, in his Movement Phase with Full movement, his army at Osaka."""
+    return make_app(record=ishida_moves_from_osaka())
 
 
 def in_view(panel: MapPanel, location: str) -> bool:
@@ -147,7 +145,7 @@ def test_steps_left_and_why_no_force_march_in_words(movement_app, tmp_path):
 
 
 async def test_each_hot_seat_gets_its_own_map_tab_search_and_board_back(make_app):
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         first = screen.seat
@@ -192,15 +190,16 @@ async def test_the_new_game_dialog_never_shows_the_random_seed(make_app, tmp_pat
 
 
 def test_the_game_week_by_week_from_the_log(tmp_path):
+    """The short war (tests/tui/positions.py): a battle in week 1 where Ishida
+    loses a block, and Ishida Mitsunari overrun in week 2."""
     path = tmp_path / "finished.json"
-    game = random_game(78)
-    save_record(game.record, path)
+    save_record(finished_game(), path)
     table = LocalTable.load(path, autosave=tmp_path / "a.json")
     seen = []
     for seat in table.seats.values():  # public figures: both seats count the same
         figures = weekly_figures(seat.log, seat.view.week)
         assert {key: figures[key] for key in ("battles", "ishida", "tokugawa")} == {
-            "battles": [0, 2, 0, 1, 0, 2, 0], "ishida": [0, 1, 0, 0, 0, 1, 0], "tokugawa": [0, 0, 0, 1, 0, 1, 0]}
+            "battles": [1, 0], "ishida": [1, 1], "tokugawa": [0, 0]}
         assert figures["vp:ishida"][-1] == seat.view.vp.ishida and figures["vp:tokugawa"][-1] == seat.view.vp.tokugawa
         seen.append(figures)
     assert seen[0] == seen[1]
@@ -218,22 +217,32 @@ def test_week_plots_draw_a_bar_and_a_figure_per_week():
     ]
 
 
-async def test_the_game_over_screen_shows_the_final_board_the_vp_and_the_weeks(make_app, tmp_path):
+async def test_the_game_over_screen_shows_the_final_board_the_cause_and_the_weeks(make_app, tmp_path):
     path = tmp_path / "finished.json"
-    save_record(random_game(78).record, path)
+    save_record(finished_game(), path)
     app = make_app(load=path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
         text = screen_text(app)
         assert "Tokugawa wins." in text
-        assert "Ishida     4 x 2  +   1  =  9 VP" in text
-        assert "Tokugawa   5 x 2  +   3  = 13 VP" in text
-        assert "battles    0 █2  0 ▄1  0 █2  0" in text
-        assert "Tokugawa   0  0  0 █1  0 █1  0" in text
+        assert "Ishida Mitsunari was eliminated (2.1)" in text
+        assert "battles   █1  0" in text
+        assert "Ishida    █1 █1" in text and "Tokugawa   0  0" in text
         assert "VP at the end of the week (2.2):" in text  # the rest scrolls (tests/tui/test_standing.py)
         board = app.screen.query_one(MapPanel)
         assert board.overview and all(short in text for short in SHORTS)
+
+
+async def test_after_week_7_the_game_over_screen_gives_each_sides_victory_points(make_app):
+    """2.2: 2 VP a castle, 1 a resource location (tests/tui/position_files/week_7_ends.toml)."""
+    async with make_app(game_over_on_points()).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, GameOverScreen)
+        text = screen_text(pilot.app)
+        assert "Tokugawa wins." in text
+        assert "Ishida     3 x 2  +   1  =  7 VP" in text
+        assert "Tokugawa   6 x 2  +   3  = 15 VP" in text
 
 
 async def test_the_map_follows_the_choice_the_player_moves_onto(movement_app):
@@ -258,8 +267,7 @@ async def test_the_map_follows_the_choice_the_player_moves_onto(movement_app):
 
 
 async def test_8_1_the_map_shows_where_combats_are_to_be_declared(make_app, tmp_path):
-    record = record_until(2, lambda s: s.decision.kind is DecisionKind.DECLARE_COMBAT)
-    app = make_app(record=record)
+    app = make_app(record=record_from_position("combats_in_the_east"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         await pilot.pause()

@@ -15,6 +15,7 @@ from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.menu import MenuScreen
 from sekigahara_tui.widgets.prompt import PromptPanel
 from tui.driving import choose, take_seat, type_command
+from tui.positions import opening_bid
 from tui.screen_text import screen_text
 from helpers import position_text
 
@@ -27,7 +28,7 @@ def messages(app) -> list[str]:
 
 @pytest.mark.parametrize("line", ["bid [/]x", "[@click=app.quit]x", "bid [bold]x[/bold]"])
 async def test_a_typed_line_with_markup_is_shown_literally(make_app, line):
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await type_command(pilot, line)
         await pilot.pause()
@@ -94,7 +95,7 @@ async def test_a_bad_position_file_is_refused_plainly(make_app, tmp_path):
 
 async def test_a_failing_autosave_is_shown_once_and_the_game_goes_on(make_app, tmp_path):
     (tmp_path / "data").write_text("a file where the data directory should be")
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await take_seat(pilot)
         await choose(pilot, "bid mori-plain-9")
@@ -155,7 +156,7 @@ def read_only(monkeypatch):
 async def test_a_read_only_data_directory_does_not_stop_the_game(make_app, tmp_path, read_only):
     data = tmp_path / "data"
     read_only(data)
-    app = make_app(seed=1)
+    app = make_app(opening_bid())
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await take_seat(pilot)
         await choose(pilot, "bid mori-plain-9")
@@ -182,25 +183,14 @@ async def test_an_unexpected_error_goes_to_the_crash_log_not_the_terminal(make_a
     assert "Traceback" in log.read_text() and "boom" in log.read_text()
 
 
-def seed_with_twin_bids(side) -> int:
-    """A seed whose first bid offers `side` two identical cards."""
-    from rules.engine import legal_commands, start_game
-    from sekigahara_tui.labels import choice_labels
-
-    for seed in range(1, 200):
-        labels = choice_labels(legal_commands(start_game(seed)[0], side))
-        if any(label.endswith("]") for label in labels):
-            return seed
-    raise AssertionError("no seed deals two identical cards")
-
-
 async def test_choice_labels_are_shown_whole_never_read_as_markup(make_app):
     """Two identical cards get their notation in brackets (labels.choice_labels);
-    read as markup, "[bid tokugawa-swords-2]" would vanish and the two choices
-    would look the same."""
+    read as markup, "[bid ukita-plain-4]" would vanish and the two choices
+    would look the same. In the opening bid Ishida holds ukita-plain-1 and
+    ukita-plain-4, both "Ukita plain (1)"."""
     from rules.sides import Side
 
-    app = make_app(seed=seed_with_twin_bids(Side.ISHIDA))
+    app = make_app(opening_bid())
     async with app.run_test(size=(160, 50)) as pilot:
         screen = await take_seat(pilot)
         assert screen.current.side is Side.ISHIDA

@@ -25,9 +25,11 @@ from textual.widgets import TabbedContent
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import HandOverScreen
 from sekigahara_tui.widgets.log import LogPanel
+from tui.positions import POSITION_FILES
 from tui.screen_text import screen_text
 
 TIMEOUT = 20.0
+OPENING_BID = POSITION_FILES / "opening_bid.toml"  # the hosts' games begin at week 1's bid (6.3)
 
 
 @pytest.fixture
@@ -85,7 +87,7 @@ def connection_text(screen: GameScreen) -> str:
 
 async def test_a_seat_waits_for_the_other_player_then_plays_against_a_bot(make_app, tmp_path, runtime_dir, processes):
     game_dir = tmp_path / "game"
-    processes.append(start_host(game_dir, "--seed", "7"))
+    processes.append(start_host(game_dir, "--position", str(OPENING_BID)))
     app = make_app(join=(game_dir, Side.TOKUGAWA))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
@@ -126,7 +128,7 @@ async def test_a_seat_waits_for_the_other_player_then_plays_against_a_bot(make_a
 
 async def test_the_app_reconnects_after_the_host_is_killed_and_restarted(make_app, tmp_path, runtime_dir, processes):
     game_dir = tmp_path / "game"
-    host = start_host(game_dir, "--seed", "7")
+    host = start_host(game_dir, "--position", str(OPENING_BID))
     processes.append(host)
     app = make_app(join=(game_dir, Side.ISHIDA))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -154,7 +156,7 @@ def waiting_game(runtime_dir, processes):
     """A fixed game directory (its path shows in the join hint) with a host running."""
     game_dir = Path("/tmp/sekigahara-snapshot-game")
     shutil.rmtree(game_dir, ignore_errors=True)
-    processes.append(start_host(game_dir, "--seed", "7"))
+    processes.append(start_host(game_dir, "--position", str(OPENING_BID)))
     yield game_dir
     shutil.rmtree(game_dir, ignore_errors=True)
 

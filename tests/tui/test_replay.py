@@ -3,23 +3,17 @@
 
 from __future__ import annotations
 
-import functools
+import attrs
 
 from rules.infra.record import save_record
 from rules.sides import Side
-from rules.state import DecisionKind
 from sekigahara_tui.cli import main
 from sekigahara_tui.replay_model import ReplayModel
 from sekigahara_tui.screens.info import GameOverScreen
 from sekigahara_tui.screens.replay import ReplayApp, ReplayScreen
 from sekigahara_tui.widgets.map_panel import MapPanel
-from tui.positions import hot_seat_game, record_until
+from tui.positions import finished_game
 from tui.screen_text import screen_text
-
-
-@functools.cache
-def finished_game():
-    return hot_seat_game(1)
 
 
 def shown(app) -> str:
@@ -44,12 +38,12 @@ async def test_the_replay_steps_forward_and_back_and_jumps_to_a_week(tmp_path):
         assert screen.index == 1
         await pilot.press("left", "left")
         assert screen.index == 0 and "This is the first step." in shown(app)
-        await pilot.press("w", "3")
-        assert screen.index == model.week_start(3) > 0
-        assert model.frame(screen.index).week == 3 and model.frame(screen.index - 1).week == 2
-        assert "Week 3 begins here." in shown(app)
+        await pilot.press("w", "2")
+        assert screen.index == model.week_start(2) > 0
+        assert model.frame(screen.index).week == 2 and model.frame(screen.index - 1).week == 1
+        assert "Week 2 begins here." in shown(app)
         await pilot.press("w", "9")
-        assert screen.index == model.week_start(3) and "never reached week 9" in shown(app)
+        assert screen.index == model.week_start(2) and "never reached week 9" in shown(app)
         await pilot.press("end")
         assert screen.index == model.count - 1 and "Game over" in events_text(app)
         await pilot.press("home")
@@ -67,14 +61,14 @@ async def test_a_finished_games_replay_shows_what_both_sides_did(tmp_path):
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         await pilot.press("right")
-        assert "ishida: bid kobayakawa-swords-1" in shown(app)
+        assert "ishida: bid ukita-plain-1" in shown(app)
         text = events_text(app)
-        assert "Ishida alone saw:\n- You set Kobayakawa swords aside as the bid, in secret" in text
+        assert "Ishida alone saw:\n- You set Ukita plain aside as the bid, in secret" in text
         await pilot.press("right")
-        assert "tokugawa: bid maeda-plain-3" in shown(app)
+        assert "tokugawa: bid fukushima-swords-1" in shown(app)
         text = events_text(app)
-        assert "Tokugawa alone saw:\n- You set Maeda plain aside as the bid, in secret" in text
-        assert "Both sides saw:\n- Bids revealed: Ishida 3" in text and "Ishida alone saw: nothing" in text
+        assert "Tokugawa alone saw:\n- You set Fukushima swords aside as the bid, in secret" in text
+        assert "Both sides saw:\n- Bids revealed: Ishida 1" in text and "Ishida alone saw: nothing" in text
         board = screen.query_one(MapPanel)
         assert board._view.spectator
         await pilot.press("v")
@@ -87,7 +81,8 @@ async def test_a_finished_games_replay_shows_what_both_sides_did(tmp_path):
 
 
 def test_an_unfinished_games_replay_shows_only_what_a_spectator_may_see():
-    record = record_until(3, lambda s: s.decision.kind is DecisionKind.MOVE and s.week >= 2)
+    record = finished_game()
+    record = attrs.evolve(record, commands=record.commands[:-1])  # one step before Ishida Mitsunari is overrun
     model = ReplayModel.from_record(record)
     assert not model.over and model.chairs == (None,)
     frame = model.frame(1)  # Ishida's secret bid

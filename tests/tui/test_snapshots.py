@@ -9,11 +9,10 @@ from __future__ import annotations
 import pytest
 
 from rules.infra.record import save_record
-from rules.infra.selfplay import random_game
-from rules.state import DecisionKind
 from sekigahara_tui.app import SekigaharaApp
 from tui.driving import take_seat, type_command
-from tui.positions import battle_with_a_challenge_open, record_until
+from tui.positions import (battle_with_a_challenge_open, finished_game, ishida_moves_from_osaka, opening_bid,
+                          record_from_position)
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 
@@ -31,12 +30,12 @@ def test_main_menu(snap_compare, tmp_path, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_hand_over(snap_compare, tmp_path, size):
-    assert snap_compare(SekigaharaApp(save_dir=tmp_path, seed=1), terminal_size=size)
+    assert snap_compare(app_at(tmp_path, opening_bid()), terminal_size=size)
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_game_screen_during_a_stack_move(snap_compare, tmp_path, size):
-    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+    record = ishida_moves_from_osaka()
 
     async def run_before(pilot) -> None:
         await type_command(pilot, "move osaka")
@@ -63,16 +62,16 @@ def test_decision_help(snap_compare, tmp_path, size):
         await take_seat(pilot)
         await pilot.press("question_mark")
 
-    assert snap_compare(SekigaharaApp(save_dir=tmp_path, seed=1), terminal_size=size, run_before=run_before)
+    assert snap_compare(app_at(tmp_path, opening_bid()), terminal_size=size, run_before=run_before)
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_game_over(snap_compare, tmp_path, size):
-    assert snap_compare(app_at(tmp_path, random_game(78).record), terminal_size=size)
+    assert snap_compare(app_at(tmp_path, finished_game()), terminal_size=size)
 
 
 def test_public_information_at_80x24(snap_compare, tmp_path):
-    record = record_until(3, lambda s: s.decision.kind is DecisionKind.MOVE and s.week >= 2)
+    record = record_from_position("tokugawa_moves_in_week_2", "tokugawa: movement minimal")
 
     async def run_before(pilot) -> None:
         from textual.widgets import TabbedContent
@@ -101,7 +100,7 @@ def test_battle_summary_at_80x24(snap_compare, tmp_path):
 
 def test_overview_during_a_stack_move_at_80x24(snap_compare, tmp_path):
     """ctrl+o: the whole board at once, each location a short mark with its counts."""
-    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
+    record = ishida_moves_from_osaka()
 
     async def run_before(pilot) -> None:
         await type_command(pilot, "move osaka")

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 
-from rules.state import DecisionKind, Side
+from rules.state import Side
 from rules.surface import default_components
 from sekigahara_tui.widgets.map_panel import MapPanel
 from sekigahara_tui.widgets.prompt import decision_line
 from tui.driving import take_seat, type_command
-from tui.positions import battle_with_a_challenge_open, record_until
+from tui.positions import battle_with_a_challenge_open, ishida_moves_from_osaka, record_from_position
 from tui.screen_text import screen_text
 
 
@@ -30,8 +30,7 @@ def words(text: str) -> list[str]:
 async def test_the_location_line_names_every_block_of_the_moving_stack(make_app):
     """Osaka's 8 blocks during a stack move: all named under the map, under the
     steps left and the force march."""
-    record = record_until(1, lambda s: s.decision.kind is DecisionKind.MOVE)
-    app = make_app(record)
+    app = make_app(ishida_moves_from_osaka())
     async with app.run_test(size=(80, 24)) as pilot:
         await type_command(pilot, "move osaka")
         await type_command(pilot, "select ukita-2-1")
@@ -51,9 +50,7 @@ async def test_a_stack_too_big_for_the_rows_is_counted_not_cut(make_app):
     """A stack of 16 or more blocks about to move from Osaka, under the steps
     left and the force march: as many named as fit, the rest counted, so that
     named and counted make the whole stack."""
-    record = record_until(0, lambda s: len(s.blocks_at("osaka", Side.ISHIDA)) >= 16 and s.decision.kind is DecisionKind.MOVE
-                          and s.decision.sides == frozenset({Side.ISHIDA}))
-    app = make_app(record)
+    app = make_app(record_from_position("great_army_at_osaka", "ishida: movement limited mori-plain-1"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await type_command(pilot, "move osaka")
         assert screen.seat is Side.ISHIDA

@@ -8,7 +8,7 @@ from __future__ import annotations
 from rules.surface import DecisionKind, Side
 from sekigahara_tui.screens.connection import connection_line
 from tui.screen_text import screen_text
-from tui.test_networked import connection_text, processes, runtime_dir, sekigahara, start_host, until  # noqa: F401 (fixtures)
+from tui.test_networked import OPENING_BID, connection_text, processes, runtime_dir, sekigahara, start_host, until  # noqa: F401 (fixtures)
 from tui.test_text_not_cut_at_80x24 import region_text
 
 
@@ -19,7 +19,7 @@ def squeezed(text: str) -> str:
 
 async def test_the_waiting_side_sees_its_whole_status_and_no_empty_choices(make_app, tmp_path, runtime_dir, processes):
     game_dir = tmp_path / "game"
-    processes.append(start_host(game_dir, "--seed", "7"))
+    processes.append(start_host(game_dir, "--position", str(OPENING_BID)))
     app = make_app(join=(game_dir, Side.TOKUGAWA))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen

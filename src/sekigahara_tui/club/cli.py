@@ -14,7 +14,7 @@ def add_club_commands(commands) -> None:
     serve.add_argument("--listen", metavar="HOST:PORT", help="also listen on TCP (port 0: any free port)")
     serve.add_argument("--ssh", metavar="[HOST:]PORT", help="serve members over SSH (HOST: every interface unless given)")
     serve.add_argument("--web", metavar="[HOST:]PORT", help="serve members in the browser (HOST: 127.0.0.1 unless given)")
-    serve.add_argument("--guest", action="store_true", help="over SSH, let in anyone without a member's key, as guest-NAME (off by default)")
+    serve.add_argument("--guest", action="store_true", help="over SSH, let in anyone without a member's key, as guest-NAME: guests join open games and watch, and make none (off by default)")
     serve.add_argument("--evict-after", type=float, default=300.0, metavar="SECONDS", help="drop a game nobody used for this long from memory (default 300)")
     member = commands.add_parser("member", help="add, list or remove the club's members")
     actions = member.add_subparsers(dest="member_command", metavar="ACTION", required=True)
@@ -129,25 +129,41 @@ def run_member(args: argparse.Namespace) -> int:
                 reason = getattr(error, "strerror", None) or "not a text file"
                 return _fail("sekigahara member add", f"cannot read {printable_path(args.key)}: {reason}", 2)
             new = members.add(args.data, args.name, text)
+            _audit(args.data, "member-added", f"{new} keys added", args.name)
             print(f"{args.name}: {new} key{'s' if new != 1 else ''} added")
         elif args.member_command == "web-token":
             from sekigahara_tui.hosting.web_tokens import issue_web_token, token_generation
 
             if not members.is_member(args.data, args.name):
                 return _fail("sekigahara member web-token", f"{args.name}: no such member", 1)
-            if token_generation(args.data, args.name) is not None and not args.rotate:
+            replaced = token_generation(args.data, args.name) is not None
+            if replaced and not args.rotate:
                 return _fail("sekigahara member web-token",
                              f"{args.name} has a web token already: --rotate replaces it (and signs their browsers out)", 1)
-            print(issue_web_token(args.data, args.name))
+            token = issue_web_token(args.data, args.name)
+            _audit(args.data, "web-token", "replaced: the old one signs nobody in" if replaced else "issued", args.name)
+            print(token)
         elif args.member_command == "list":
             for member in members.list_members(args.data):
                 print(f"{member.name}\t{member.keys} key{'s' if member.keys != 1 else ''}")
         else:
             members.remove(args.data, args.name)
+            _audit(args.data, "member-removed", "keys and web token deleted; a running club revokes the rest", args.name)
             print(f"{args.name}: removed")
     except members.MemberError as error:
         return _fail(f"sekigahara member {args.member_command}", str(error), 1)
     return 0
+
+
+def _audit(data_dir: Path, event: str, reason: str, member: str) -> None:
+    """A member change, one line in the club's audit log (the one a running server writes too)."""
+    from sekigahara_tui.hosting.audit import AuditLog
+
+    audit = AuditLog(data_dir)
+    try:
+        audit.record(event, reason, front="cli", member=member)
+    finally:
+        audit.close()
 
 
 def club_client_for(args: argparse.Namespace):

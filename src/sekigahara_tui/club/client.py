@@ -96,6 +96,7 @@ class ClubClient:
         self._writer: asyncio.StreamWriter | None = None
         self._reading: asyncio.Task | None = None
         self._waiting: tuple[Callable[[object], bool], str | None, asyncio.Future] | None = None
+        self._farewell: str | None = None  # a refusal the club sent unasked: why it closes the connection
         self._lock = asyncio.Lock()
 
     @classmethod
@@ -136,6 +137,7 @@ class ClubClient:
             await self._close_connection()
             raise
         self.member = reply.member
+        self._farewell = None
         self._reading = asyncio.get_running_loop().create_task(self._read(reader, writer))
         return reply.member
 
@@ -175,6 +177,7 @@ class ClubClient:
                     continue
                 quiet = 0
                 if not line:
+                    reason = self._farewell or reason
                     break
                 try:
                     message = decode_club_host_message(line)
@@ -196,6 +199,8 @@ class ClubClient:
                 self.on_lost(reason)
 
     def _take(self, message: object) -> None:
+        if isinstance(message, Refused) and message.id is None:
+            self._farewell = message.reason  # why the club is about to close (the member was removed, say)
         if isinstance(message, LobbyChanged):
             if self.on_lobby is not None:
                 self.on_lobby(message.lobby())

@@ -6,6 +6,10 @@ tokens are derived from it), authorized_keys (members' SSH keys), host.lock
 killed one is known stale) and, while serving, club.json (the socket path,
 the TCP address and the pid). The Unix socket is DIR/club.sock (0600), or
 when that path is too long for AF_UNIX, one in the user's runtime directory.
+
+One audit log (DIR/audit.log, hosting/audit.py) for the club and both front
+ends, which also takes the server's own warnings; one SessionCaps for both
+front ends, so a member's sessions count over SSH and the web together.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from typing import Awaitable, Callable, TypeVar
 
 from rules.surface import printable_path
 from sekigahara_tui.club.front_addresses import listening_line, shown, web_note
+from sekigahara_tui.club.session_caps import SessionCaps
+from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.members import STORE_FILE, MemberError, open_members, prepare_data_dir
 from sekigahara_tui.hosting.club_server import ClubServer
 from sekigahara_tui.hosting.tokens import load_secret
@@ -56,14 +62,14 @@ def club_address(data_dir: Path) -> dict:
     return data
 
 
-async def start_front_end(module: str, starter: str, *arguments) -> object:
+async def start_front_end(module: str, starter: str, *arguments, **options) -> object:
     """The SSH or web front end (club/ssh_front.py, club/web_front.py),
     written separately: ClubError if it is not there."""
     try:
         front = importlib.import_module(f"sekigahara_tui.club.{module}")
     except ImportError as error:
         raise ClubError(f"the {module} front end is not available: {error}") from None
-    result = getattr(front, starter)(*arguments)
+    result = getattr(front, starter)(*arguments, **options)
     if asyncio.iscoroutine(result) or isinstance(result, asyncio.Future):
         result = await result
     return result
@@ -101,10 +107,14 @@ async def serve(
     fronts: list = []  # the SSH and web front ends, closed first
     store = None
     club = None
+    audit = None
+    caps = SessionCaps()
     try:
+        audit = AuditLog(data_dir)
+        audit.take_server_logs()  # asyncio's warnings under a flood, say: in the file, not on stderr
         store = Store.open(data_dir / STORE_FILE)
         options = {} if evict_after is None else {"evict_after": evict_after}
-        club = ClubServer(store, data_dir, load_secret(data_dir), **options)
+        club = ClubServer(store, data_dir, load_secret(data_dir), guests=guest, audit=audit, **options)
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):  # before anything is said: a signal after it stops the club
             loop.add_signal_handler(signum, club.done.set)
@@ -120,11 +130,13 @@ async def serve(
         if ssh is not None:
             from sekigahara_tui.club.ssh_host_key import fingerprint_line  # asyncssh: only with --ssh
 
-            front = await start_listening("SSH", ssh, start_front_end("ssh_front", "start_ssh", club, data_dir, ssh[1], ssh[0], guest))
+            starting = start_front_end("ssh_front", "start_ssh", club, data_dir, ssh[1], ssh[0], guest, caps=caps, audit=audit)
+            front = await start_listening("SSH", ssh, starting)
             fronts.append(front)
             said += [listening_line("SSH", ssh[0], front.addresses), f"SSH host key: {fingerprint_line(front.host_key)}"]
         if web is not None:
-            front = await start_listening("the web", web, start_front_end("web_front", "start_web", club, data_dir, web[1], web[0]))
+            starting = start_front_end("web_front", "start_web", club, data_dir, web[1], web[0], caps=caps, audit=audit)
+            front = await start_listening("the web", web, starting)
             fronts.append(front)
             said += [listening_line("web", web[0], front.addresses, web_note(web[0])), f"web page: {front.url}"]
         address = {"socket": str(sock), "tcp": list(tcp) if tcp else None, "pid": os.getpid()}
@@ -153,4 +165,6 @@ async def serve(
             path.unlink(missing_ok=True)
         if store is not None:
             store.close()
+        if audit is not None:
+            audit.close()
         lock.release()

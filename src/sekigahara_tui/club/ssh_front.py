@@ -4,8 +4,9 @@ A built-in asyncssh server. Every SSH session gets a client process of its
 own (the same Textual app, connected to the club) on a pseudo-terminal made
 that child's controlling terminal, so the kernel sends it SIGWINCH when the
 SSH client's window changes size and the game redraws at the new size. One
-Textual app per process, nothing of Textual's drivers used here: this module
-only moves bytes between the SSH channel and the PTY's master side.
+Textual app per process, nothing of Textual's drivers used here: the PTY's
+plumbing (club/ssh_pty.py) only moves bytes between the SSH channel and the
+PTY's master side.
 
 - Authentication is by public key only: DATA_DIR/authorized_keys maps keys to
   member names (`sekigahara member add`). With guest mode on, any other key
@@ -26,20 +27,18 @@ only moves bytes between the SSH channel and the PTY's master side.
   MaxStartups: a stranger costs no more than that) and the time to sign in
   (LoginGraceTime). Each refusal is one line to the client and one line in
   the audit log (hosting/audit.py), as is each sign-in.
+- A member removed while the club runs (`sekigahara member remove`) is
+  revoked: the club calls `revoke(member)` (club.follow_revocations), which
+  hangs up the member's children and disconnects their connections.
 """
 
 from __future__ import annotations
 
 import asyncio
-import errno
-import fcntl
 import inspect
 import os
 import re
-import signal
-import struct
 import sys
-import termios
 from pathlib import Path
 from typing import Any
 
@@ -48,13 +47,13 @@ from attrs import frozen
 
 from sekigahara_tui.club.session_caps import SessionCaps
 from sekigahara_tui.club.ssh_host_key import load_or_make_host_key
+from sekigahara_tui.club.ssh_pty import hang_up_group, run_on_pty
 from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.members import member_for_key
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 KEEPALIVE_INTERVAL = 15.0  # seconds between keepalives
 KEEPALIVE_COUNT_MAX = 4  # unanswered keepalives before the connection is dropped
-HANGUP_GRACE = 3.0  # seconds between SIGHUP and SIGKILL for a disconnected session's child
 
 
 @frozen
@@ -67,17 +66,6 @@ class SSHLimits:
     login_grace: float = 30.0  # seconds to sign in before the connection is dropped (LoginGraceTime)
 
 
-# Run with `python -I -S -c CTTY_WRAPPER COMMAND...` in a child made a session
-# leader by start_new_session=True, its stdin the PTY's slave: TIOCSCTTY makes
-# that PTY the session's controlling terminal (an inherited descriptor does not
-# do it by itself, and Python 3.11 has no os.login_tty), then the command
-# replaces the wrapper. No preexec_fn, so nothing runs between fork and exec.
-CTTY_WRAPPER = (
-    "import fcntl,os,sys,termios\n"
-    "fcntl.ioctl(0,termios.TIOCSCTTY,0)\n"
-    "os.execvp(sys.argv[1],sys.argv[1:])\n"
-)
-
 NO_PTY_MESSAGE = (
     "sekigahara needs a terminal: connect with `ssh -t` (a pseudo-terminal), "
     "with no command, in a window of at least 80x24.\r\n"
@@ -88,6 +76,7 @@ TOO_SMALL_MESSAGE = (
 )
 CONNECTION_CAP_MESSAGE = "This connection has {count} sessions open, at most {cap}: close one first."
 NO_SESSION_MESSAGE = "The club would not open a session for {member}: {reason}\r\n"
+REVOKED_MESSAGE = "{member} is no longer a member of this club"
 
 _TERM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 _GUEST_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,15}")
@@ -226,8 +215,21 @@ class SSHFront:
         """Every (host, port) it listens on (one a family on every interface)."""
         return [(address[0], address[1]) for address in self.acceptor.get_addresses()] if self.acceptor else []
 
+    def revoke(self, member: str) -> None:
+        """The club revoked the member: their children are hung up (each
+        session ends, run_on_pty), their connections disconnected with the reason."""
+        ended = [pid for pid, owner in self.children.items() if owner == member]
+        for pid in ended:
+            hang_up_group(pid)
+        theirs = [conn for conn in self._connections if conn.get_extra_info("sekigahara_member") == member]
+        for conn in theirs:
+            conn.disconnect(asyncssh.DISC_BY_APPLICATION, REVOKED_MESSAGE.format(member=member))
+        if ended or theirs:
+            self.audit("revoked", f"{len(ended)} sessions ended, {len(theirs)} connections closed", member=member)
+
     def close(self) -> None:
         """Stop listening and drop every connection (their children are hung up)."""
+        self.club.unfollow_revocations(self.revoke)
         if self.acceptor is not None:
             self.acceptor.close()
         for conn in list(self._connections):
@@ -331,151 +333,15 @@ def _address(conn: asyncssh.SSHServerConnection) -> str | None:
     return str(peer[0]) if peer else None
 
 
-def set_window_size(fd: int, width: int, height: int, pixwidth: int = 0, pixheight: int = 0) -> None:
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, pixwidth, pixheight))
-
-
-async def run_on_pty(process: asyncssh.SSHServerProcess, command: list[str], env: dict[str, str],
-                     size: tuple[int, int], on_spawn=None, on_exit=None) -> int:
-    """Run command on a fresh PTY (its controlling terminal) wired to the SSH process.
-
-    Returns the child's exit status (128+N for a signal N, as shells say it).
-    """
-    loop = asyncio.get_running_loop()
-    master, slave = os.openpty()
-    try:
-        set_window_size(slave, *size)
-        child = await asyncio.create_subprocess_exec(
-            sys.executable, "-I", "-S", "-c", CTTY_WRAPPER, *command,
-            stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, close_fds=True,
-        )
-    except BaseException:
-        os.close(master)
-        raise
-    finally:
-        os.close(slave)
-    if on_spawn is not None:
-        on_spawn(child.pid)
-    os.set_blocking(master, False)
-    output = asyncio.create_task(_pty_to_channel(loop, master, process))
-    typing = asyncio.create_task(_channel_to_pty(loop, process, master))
-    exited = asyncio.create_task(child.wait())
-    try:
-        await asyncio.wait({exited, typing}, return_when=asyncio.FIRST_COMPLETED)
-        if not exited.done():  # the client went away: hang the child up
-            await _hang_up(child, exited)
-        # Whatever the child wrote before it ended reaches the client.
-        try:
-            await asyncio.wait_for(asyncio.shield(output), 2.0)
-        except asyncio.TimeoutError:
-            pass
-        return _exit_status(exited.result())
-    finally:
-        for task in (output, typing):
-            task.cancel()
-        await asyncio.gather(output, typing, return_exceptions=True)
-        if child.returncode is None:  # cancelled (the server is closing)
-            _signal_group(child.pid, signal.SIGHUP)
-            try:
-                await asyncio.wait_for(child.wait(), HANGUP_GRACE)
-            except asyncio.TimeoutError:
-                _signal_group(child.pid, signal.SIGKILL)
-                await child.wait()
-        exited.cancel()
-        os.close(master)
-        if on_exit is not None:
-            on_exit(child.pid)
-
-
-def _exit_status(returncode: int) -> int:
-    return returncode if returncode >= 0 else 128 - returncode
-
-
-def _signal_group(pid: int, sig: int) -> None:
-    try:
-        os.killpg(pid, sig)  # the child leads its own session and process group
-    except ProcessLookupError:
-        pass
-
-
-async def _hang_up(child: asyncio.subprocess.Process, exited: asyncio.Task) -> None:
-    _signal_group(child.pid, signal.SIGHUP)
-    try:
-        await asyncio.wait_for(asyncio.shield(exited), HANGUP_GRACE)
-    except asyncio.TimeoutError:
-        _signal_group(child.pid, signal.SIGKILL)
-        await exited
-
-
-async def _readable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
-    ready = loop.create_future()
-    loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
-    try:
-        await ready
-    finally:
-        loop.remove_reader(fd)
-
-
-async def _writable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
-    ready = loop.create_future()
-    loop.add_writer(fd, lambda: ready.done() or ready.set_result(None))
-    try:
-        await ready
-    finally:
-        loop.remove_writer(fd)
-
-
-async def _pty_to_channel(loop: asyncio.AbstractEventLoop, master: int, process: asyncssh.SSHServerProcess) -> None:
-    """The child's screen to the client, until the child's side of the PTY closes."""
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except BlockingIOError:
-            await _readable(loop, master)
-            continue
-        except OSError as error:
-            if error.errno == errno.EIO:  # every slave descriptor is closed: the child is gone
-                return
-            raise
-        if not data:
-            return
-        process.stdout.write(data)
-        await process.stdout.drain()
-
-
-async def _channel_to_pty(loop: asyncio.AbstractEventLoop, process: asyncssh.SSHServerProcess, master: int) -> None:
-    """Keys and window sizes from the client to the PTY, until the client leaves."""
-    while True:
-        try:
-            data = await process.stdin.read(65536)
-        except asyncssh.TerminalSizeChanged as change:
-            # The kernel sends SIGWINCH to the PTY's foreground process group.
-            set_window_size(master, change.width, change.height, change.pixwidth, change.pixheight)
-            continue
-        except (asyncssh.BreakReceived, asyncssh.SignalReceived):
-            continue
-        except (asyncssh.Error, OSError):
-            return
-        if not data:
-            return
-        while data:
-            try:
-                written = os.write(master, data)
-            except BlockingIOError:
-                await _writable(loop, master)
-                continue
-            except OSError:
-                return
-            data = data[written:]
-
-
 async def start_ssh(club: Any, data_dir: Path, port: int, host: str = "", guest: bool = False,
                     child_command: list[str] | None = None, limits: SSHLimits = SSHLimits(),
                     caps: SessionCaps | None = None, audit: AuditLog | None = None) -> SSHFront:
     """Listen for SSH on host:port (port 0: any free port; see .port) for the club.
 
-    club provides open_session(member) -> token (optionally close_session(token))
-    and socket_path. caps: the club's session caps, shared with the web front.
+    club provides open_session(member) -> token, close_session(token),
+    follow_revocations(revoke) and unfollow_revocations(revoke) (revoke(member)
+    ends the member's sessions), and socket_path. caps: the club's session
+    caps, shared with the web front.
     Returns the SSHFront: close() then await wait_closed().
     """
     data_dir = Path(data_dir)
@@ -497,4 +363,5 @@ async def start_ssh(club: Any, data_dir: Path, port: int, host: str = "", guest:
         keepalive_count_max=KEEPALIVE_COUNT_MAX,
         login_timeout=limits.login_grace,
     )
+    club.follow_revocations(front.revoke)
     return front

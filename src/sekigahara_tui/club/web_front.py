@@ -15,6 +15,11 @@ the websocket must come from a page of this club (its Origin), and the
 member's session must fit the club's caps (club/session_caps.py, shared with
 the SSH front) before a client process is started for it, with the member's
 club session in its environment. Every refusal is one line in the audit log.
+
+A member removed while the club runs is revoked (club.follow_revocations):
+their websockets are told and closed, which ends their client processes, and
+their cookie signs nobody in (it is bound to their web token, deleted with
+them).
 """
 
 from __future__ import annotations
@@ -183,9 +188,11 @@ class _ClubServer(Server):
                 front.audit_refusal(f"no session: {error}", member=member, address=address)
                 return await _say_and_close(websocket, f"The club would not open a session: {error}")
             front.audit("session", member=member, address=address)
+            front.live.setdefault(member, set()).add(websocket)
             try:
                 await self._run_session(request, websocket, {**front.environment, "SEKIGAHARA_SESSION": str(club_session)})
             finally:
+                front.left(member, websocket)
                 close_session = getattr(front.club, "close_session", None)
                 if close_session is not None:
                     result = close_session(club_session)
@@ -288,6 +295,13 @@ async def _say_and_close(websocket: web.WebSocketResponse, text: str) -> web.Web
     return websocket
 
 
+async def _tell_revoked(websocket: web.WebSocketResponse, member: str) -> None:
+    try:
+        await _say_and_close(websocket, f"{member} is no longer a member of this club.")
+    except (ConnectionError, RuntimeError):  # it was closing already
+        await websocket.close()
+
+
 class WebFront:
     """The running browser front end: its port, url, close() and wait_closed()."""
 
@@ -304,6 +318,8 @@ class WebFront:
         self.runner: web.AppRunner | None = None
         self.port = 0
         self._closing: asyncio.Task | None = None
+        self.live: dict[str, set[web.WebSocketResponse]] = {}  # member -> their sessions' websockets
+        self._revoking: set[asyncio.Task] = set()
 
     @property
     def url(self) -> str:
@@ -321,7 +337,26 @@ class WebFront:
     def audit_refusal(self, reason: str, **fields: object) -> None:
         self.audit("refused", reason, **fields)
 
+    def left(self, member: str, websocket: web.WebSocketResponse) -> None:
+        sockets = self.live.get(member)
+        if sockets is not None:
+            sockets.discard(websocket)
+            if not sockets:
+                del self.live[member]
+
+    def revoke(self, member: str) -> None:
+        """The club revoked the member: each of their sessions is told and its
+        websocket closed, which ends its client process (_Session.stop)."""
+        sockets = self.live.pop(member, set())
+        for websocket in sockets:
+            task = asyncio.get_running_loop().create_task(_tell_revoked(websocket, member))
+            self._revoking.add(task)
+            task.add_done_callback(self._revoking.discard)
+        if sockets:
+            self.audit("revoked", f"{len(sockets)} sessions ended", member=member)
+
     def close(self) -> None:
+        self.club.unfollow_revocations(self.revoke)
         if self._closing is None:
             self._closing = asyncio.get_running_loop().create_task(self._close())
 
@@ -372,4 +407,5 @@ async def start_web(club: Any, data_dir: Path, port: int, host: str = "127.0.0.1
     server.fixed_url = public_url
     shown = f"[{host}]" if ":" in host else (host if host not in ("", "0.0.0.0") else "127.0.0.1")
     server.public_url = public_url or f"http://{shown}:{front.port}"
+    club.follow_revocations(front.revoke)
     return front

@@ -98,6 +98,13 @@ class AuditLog:
         self.handler.close()
 
 
+class NoAuditLog:
+    """The audit log of a club served without one (a test's): lines go nowhere."""
+
+    def record(self, event: str, reason: str = "", **fields: object) -> None:
+        pass
+
+
 def _one_line(text: str) -> str:
     """A reason on one line: control characters escaped, cut at 300."""
     text = text[:300]

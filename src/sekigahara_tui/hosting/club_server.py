@@ -19,9 +19,17 @@ overridden; the club adds what it needs by giving it:
 - its doors besides a seat's hello: `club_hello` (lobby.py: list, make, join,
   withdraw, enter and watch games, with seat tokens derived from the club's
   secret, tokens.py) and `watch_game` (a spectator);
+- a hello for a seat already connected takes it over (seats.py: the seat's
+  token is its member's, so it is the same member's other connection);
+- who is a member now (generations.py): every token it mints is bound to the
+  member's generation, and a member removed while it runs is revoked within
+  CHECK_EVERY seconds: their lobby, seat and spectator connections closed,
+  their sessions ended, and the fronts told (`follow_revocations`), which end
+  the member's client processes;
 - its limits (limits.py: games in play and new games a member, failed
-  sign-ins an address) and its audit log (audit.py), where the doors note
-  what they refuse.
+  sign-ins an address at the TCP door);
+- the audit log (hosting/audit.py): a line for each refusal, takeover and
+  revocation.
 
 Server side: it reaches the engine only through GameHost (hosting/host.py).
 """
@@ -31,15 +39,19 @@ from __future__ import annotations
 import asyncio
 import math
 from pathlib import Path
+from typing import Callable
+
+from rules.surface import printable
 
 from sekigahara_tui.club.protocol import CLUB_CLIENT_MESSAGES, ClubHello, WatchGame, decode_club_client_message
-from sekigahara_tui.hosting.audit import AuditLog
+from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.club_games import ClubCommits, ClubGames
 from sekigahara_tui.hosting.computer_seat import ComputerSeat
 from sekigahara_tui.hosting.connections import Door
 from sekigahara_tui.hosting.eviction import DEFAULT_EVICT_AFTER, Eviction
 from sekigahara_tui.hosting.game_server import REAP_AFTER, GameServer
+from sekigahara_tui.hosting.generations import MemberGenerations, NotAMember
 from sekigahara_tui.hosting.limits import ClubLimits, MemberLimits
 from sekigahara_tui.hosting.lobby import Lobby
 from sekigahara_tui.hosting.seats import SeatConnections
@@ -49,6 +61,7 @@ from sekigahara_tui.hosting.store import Store
 from sekigahara_tui.hosting.store_commits import StoreCommits
 from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.hosting.tokens import SeatTokens
+from sekigahara_tui.net.protocol import Refused
 
 
 class ClubServer:
@@ -61,18 +74,21 @@ class ClubServer:
         evict_after: float = DEFAULT_EVICT_AFTER,
         reap_after: float = REAP_AFTER,
         computer_seed: int | None = None,
-        limits: ClubLimits = ClubLimits(),
+        guests: bool = False,
         audit: AuditLog | None = None,
+        limits: ClubLimits = ClubLimits(),
     ) -> None:
         self.store = store
         self.data_dir = Path(data_dir)
         self.socket_path: Path | None = None
+        self.audit = audit if audit is not None else NoAuditLog()
+        self.generations = MemberGenerations(self.data_dir, guests)
         self.sessions = Sessions()
-        self.tokens = SeatTokens(secret)
+        self.tokens = SeatTokens(secret, self.generations)
         self.catalog = Catalog(store.summaries())
         self.computer = ComputerSeat(self.catalog, computer_seed)
         self.games = StoreGames(store, self.catalog, self.tokens, on_load=(self.catalog.note_game, self.computer.schedule))
-        self.spectators = Spectators(self.catalog, self.games, self.tokens, audit)
+        self.spectators = Spectators(self.catalog, self.games, self.tokens, self.audit)
         self.eviction = Eviction(
             self.games,
             busy=(self.spectators.watching, self.computer.deciding),
@@ -81,7 +97,7 @@ class ClubServer:
         )
         self.club_games = ClubGames(store, self.catalog, self.games, self.spectators, self.computer)
         self.limits = MemberLimits(limits, self.catalog)
-        self.lobby = Lobby(self.data_dir, self.sessions, self.catalog, self.games, self.club_games, self.tokens, self.limits, audit)
+        self.lobby = Lobby(self.data_dir, self.sessions, self.catalog, self.games, self.club_games, self.tokens, self.limits, self.audit)
         self.catalog.follow(self.lobby.push)  # a lobby is pushed when what it shows changed
         store_commits = StoreCommits(store)
         self.game_server = GameServer(
@@ -97,22 +113,52 @@ class ClubServer:
             idle_timeout=math.inf,
             grace=math.inf,
             reap_after=reap_after,
-            audit=audit,
+            takeover=True,
+            audit=self.audit,
         )
         # The computer's commands take the game server's commit path; the
         # game server was built with the computer among its subscribers.
         self.computer.play_through(self.game_server)
         self.done = self.game_server.done
+        self.generations.follow(self.revoke)  # first: the fronts follow after it
 
     # --- the front ends' door ---------------------------------------------------------
 
     def open_session(self, member: str) -> str:
         """A session token for `member`, for a client process started by a
-        front end (SEKIGAHARA_SESSION)."""
-        return self.sessions.open_session(member)
+        front end (SEKIGAHARA_SESSION); NotAMember if they are none (now)."""
+        generation = self.generations.generation_of(member)
+        if generation is None:
+            raise NotAMember(f"{printable(member, 40)!r} is not a member of this club")
+        return self.sessions.open_session(member, generation)
 
     def close_session(self, token: str) -> None:
         self.sessions.close_session(token)
+
+    def follow_revocations(self, revoke: Callable[[str], None]) -> None:
+        """A front end's `revoke(member)`, called for each member removed while the club runs."""
+        self.generations.follow(revoke)
+
+    def unfollow_revocations(self, revoke: Callable[[str], None]) -> None:
+        self.generations.unfollow(revoke)
+
+    # --- revocation -------------------------------------------------------------------
+
+    def revoke(self, member: str) -> None:
+        """The member was removed (or removed and added again): every connection
+        of theirs is told and closed, every session of theirs ended."""
+        reason = f"{printable(member, 40)} is no longer a member of this club"
+        closed = self.lobby.revoke(member, reason) + self.spectators.revoke(member, reason)
+        for game in list(self.games.loaded.values()):
+            entry = self.catalog.get(game.id)
+            side = entry.side_of(member) if entry is not None else None
+            seat = game.connections.get(side) if side is not None else None
+            if seat is not None:
+                seat.send(Refused(None, "not-authorised", reason))
+                seat.close()
+                closed += 1
+        sessions = self.sessions.revoke(member)
+        self.audit.record("revoked", f"{closed} connections closed, {sessions} sessions ended", front="club", member=member)
 
     # --- serving ----------------------------------------------------------------------
 
@@ -120,6 +166,7 @@ class ClubServer:
         await self.game_server.listen_unix(path)
         self.socket_path = Path(path)
         self.eviction.start()
+        self.generations.start()
 
     async def listen_tcp(self, host: str, port: int) -> tuple[str, int]:
         return await self.game_server.listen_tcp(host, port)
@@ -128,3 +175,4 @@ class ClubServer:
         self.eviction.stop()
         await asyncio.gather(self.computer.close(), self.lobby.close())  # their commands are stored first
         await self.game_server.close()
+        await self.generations.close()

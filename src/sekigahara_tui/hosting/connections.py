@@ -48,10 +48,12 @@ class Connection:
 
     @property
     def address(self) -> str:
-        """The peer's IP address over TCP; `local` over the Unix socket (for
-        the audit log and the sign-in limits)."""
+        """Who is at the other end, for the audit log and the sign-in limits:
+        the peer's address over TCP, `unix:UID` over the Unix socket."""
+        if self.peer_uid is not None:
+            return f"unix:{self.peer_uid}"
         peer = self.writer.get_extra_info("peername")
-        return str(peer[0]) if isinstance(peer, tuple) and peer else "local"
+        return str(peer[0]) if peer else "?"
 
     def send(self, message: object) -> None:
         if not self.writer.is_closing():

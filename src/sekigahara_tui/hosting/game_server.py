@@ -13,8 +13,8 @@ It knows nothing of the club. It is given, at construction: where its games
 come from (games.py), how a commit is made (store_commits.py), who else is
 present in a seat (the club's computer), its subscribers, the doors a
 connection's first message may open besides a seat's hello (connections.py:
-one table), how a line is decoded, and where a refused hello is noted (the
-club's audit log, hosting/audit.py).
+one table), how a line is decoded, whether a hello takes over a connected
+seat (seats.py), and the audit log its refusals go to (the club's).
 
 Clients ping; a connection silent for `reap_after` seconds is dropped (so a
 half-open one frees its seat). The server is done when every game is over and
@@ -34,7 +34,7 @@ from typing import Callable, Sequence
 from rules.errors import IllegalCommand
 from rules.notation import NotationError, format_command
 from rules.surface import Side, printable
-from sekigahara_tui.hosting.audit import AuditLog
+from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.chairs import listed, send_state
 from sekigahara_tui.hosting.connections import Connection, Door, Doors
 from sekigahara_tui.hosting.games import Change, Games, GamesInMemory, HostedGame, Subscriber
@@ -79,7 +79,8 @@ class GameServer:
         idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
         grace: float = DEFAULT_GRACE,
         reap_after: float = REAP_AFTER,
-        audit: AuditLog | None = None,
+        takeover: bool = False,
+        audit: AuditLog | NoAuditLog = NoAuditLog(),
     ) -> None:
         self.games = games
         self.commits = commits
@@ -91,7 +92,8 @@ class GameServer:
         self.idle_timeout = idle_timeout
         self.grace = grace
         self.reap_after = reap_after
-        self.audit = audit  # a seat's refused hello is a line there (seats.py)
+        self.takeover = takeover  # a hello for a connected seat takes it over (seats.py), rather than being refused
+        self.audit_log = audit
         self.done = asyncio.Event()
         self._servers: list[asyncio.base_events.Server] = []
         self._connections: set[Connection] = set()
@@ -106,6 +108,10 @@ class GameServer:
         committed to `store`, and nobody but the store and their seats told."""
         commits = StoreCommits(store)
         return cls(GamesInMemory(store), commits, [commits, SeatConnections()], **options)
+
+    def audit(self, event: str, reason: str, connection: Connection, **fields: object) -> None:
+        """One line in the audit log (the club's; `sekigahara host` keeps none)."""
+        self.audit_log.record(event, reason, **fields, address=connection.address)
 
     def present(self, game: HostedGame, side: Side) -> bool:
         """Whether `side`'s seat is taken: by a connection, or by whom `seated` says."""

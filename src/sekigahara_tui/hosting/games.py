@@ -29,10 +29,12 @@ if TYPE_CHECKING:
 @frozen
 class SeatAccess:
     """Who may take a seat: the token's holder, or (uid set) only that Unix
-    user over the Unix socket, checked by its peer credential."""
+    user over the Unix socket, checked by its peer credential. `holder` names
+    the seat's player where there is one (the club's member), for the audit log."""
 
     token: str
     uid: int | None = None
+    holder: str | None = None
 
 
 @define(eq=False)
@@ -89,6 +91,10 @@ class Games(Protocol):
         """The game a hello names, None if there is none."""
         ...
 
+    def seat_access(self, game: HostedGame, side: Side) -> SeatAccess | None:
+        """Who may take the seat now; None: nobody may."""
+        ...
+
 
 class GamesInMemory:
     """The games added to it, loaded from the store when added (`sekigahara host`)."""
@@ -104,6 +110,9 @@ class GamesInMemory:
 
     def find(self, game_id: str) -> HostedGame | None:
         return self.loaded.get(game_id)
+
+    def seat_access(self, game: HostedGame, side: Side) -> SeatAccess | None:
+        return game.seats[side]
 
 
 @frozen

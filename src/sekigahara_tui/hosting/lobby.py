@@ -8,9 +8,13 @@ Three ways in: a session token a front end minted (SSH, web: sessions.py);
 over TCP, a member's name and token (web_tokens.py, checked off the loop;
 failures counted per address, limits.py); over the Unix socket, a member's
 name from the club's own Unix user, the club's administrator, whom the
-limits on games (limits.py) do not hold. Every refused sign-in and every
-request refused by a limit is one line to the client and one in the audit
-log.
+limits on games (limits.py) do not hold. Each binds the connection to the
+member's generation (generations.py): a request after the member's removal
+is refused and closes the connection, and the club closes a removed
+member's lobby connections itself (`revoke`). Every refusal of a sign-in,
+and every request refused by a limit, is a line in the audit log.
+
+Guests (`serve --guest`) may join open games and watch, not make games.
 """
 
 from __future__ import annotations
@@ -37,8 +41,8 @@ from sekigahara_tui.club.protocol import (
     WithdrawGame,
     Withdrawn,
 )
-from sekigahara_tui.hosting import members, web_tokens
-from sekigahara_tui.hosting.audit import AuditLog
+from sekigahara_tui.hosting import web_tokens
+from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.club_games import ClubGames, Refusal, unknown
 from sekigahara_tui.hosting.connections import Connection
@@ -49,11 +53,14 @@ from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.hosting.tokens import SeatTokens
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION, Ping, Pong, Refused
 
+GUESTS_MAKE_NO_GAMES = "guests may join open games and watch them; only members make games"
+
 
 @define(eq=False)
 class LobbySession:
     lobby: Lobby
     member: str
+    generation: str  # the member's when they signed in: a request after it changed is refused
     shown: tuple | None = None  # lobby_key of the last lobby sent (it follows the lobby once it asked for it)
     limited: bool = True  # held to the limits on games (all but the club's own Unix user)
     forgives_long_lines = False
@@ -64,6 +71,7 @@ class LobbySession:
 
     def closed(self, connection: Connection) -> None:
         self.lobby.push.unfollow(connection, self.member)
+        self.lobby.left(connection, self.member)
 
 
 @define(eq=False)
@@ -94,7 +102,7 @@ class Lobby:
         club_games: ClubGames,
         tokens: SeatTokens,
         limits: MemberLimits,
-        audit: AuditLog | None = None,
+        audit: AuditLog | NoAuditLog,
     ) -> None:
         self.data_dir = data_dir
         self.sessions = sessions
@@ -102,9 +110,11 @@ class Lobby:
         self.games = games
         self.club_games = club_games
         self.tokens = tokens
-        self.limits = limits
+        self.generations = tokens.generations
         self.audit = audit
+        self.limits = limits
         self.sign_in_failures = FailedSignIns()  # the TCP door's, per address
+        self.connections: dict[str, set[Connection]] = {}  # member -> their lobby connections signed in
         self.push = LobbyPush(self.lobby_for)  # follows the catalog (the club server has it follow)
         self._sign_ins: set[asyncio.Task] = set()  # tokens being checked (TCP lobby connections)
         self._withdrawals: set[asyncio.Task] = set()  # each waits for its game's command being stored
@@ -116,32 +126,32 @@ class Lobby:
         """Wait for the withdrawals under way (each waits for a command being stored)."""
         await asyncio.gather(*self._withdrawals, return_exceptions=True)
 
-    def _audit(self, event: str, connection: Connection, reason: str = "", member: str | None = None) -> None:
-        if self.audit is not None:
-            self.audit.record(event, reason, front="club", member=member, address=connection.address)
-
     # --- the door: club_hello ---------------------------------------------------------
 
     def club_hello(self, connection: Connection, message: object) -> bool:
         assert isinstance(message, ClubHello)
 
-        def refuse(kind: str, reason: str) -> bool:
-            self._audit("refused", connection, reason, message.member)
+        def refuse(kind: str, reason: str, member: str | None = None) -> bool:
+            if kind == "not-authorised":
+                self.audit.record("refused", reason, front="club", member=member, address=connection.address)
             connection.send(Refused(None, kind, reason))
             return False
 
         if message.protocol != PROTOCOL_VERSION:
             return refuse("protocol", f"this club speaks protocol {PROTOCOL_VERSION}, not {message.protocol}")
         if message.session is not None:
-            member = self.sessions.member_for(message.session)
-            if member is None:
-                return refuse("not-authorised", "unknown or expired session: sign in again")
+            found = self.sessions.member_for(message.session)
+            if found is None or self.generations.generation_of(found[0]) != found[1]:
+                return refuse("not-authorised", "unknown or expired session: sign in again", found and found[0])
+            member = found[0]
         elif message.token is not None:
             # The door over TCP (no peer credential): the member's name and token.
             if message.member is None:
                 return refuse("not-authorised", "a token needs the member's name")
-            if self.sign_in_failures.too_many(connection.address):
-                return refuse("not-authorised", TOO_MANY_SIGN_INS)  # refused unchecked: no scrypt for it
+            if self.sign_in_failures.too_many(connection.address):  # refused unchecked: no scrypt for it
+                self.audit.record("refused", TOO_MANY_SIGN_INS, front="tcp", member=message.member, address=connection.address)
+                connection.send(Refused(None, "not-authorised", TOO_MANY_SIGN_INS))
+                return False
             # Counted as failed until it proves good: checks under way count too,
             # so a burst of connections from one address cannot start more.
             self.sign_in_failures.failed(connection.address)
@@ -158,29 +168,48 @@ class Lobby:
             member = message.member
         else:
             return refuse("not-authorised", "a session token or a member's name is needed")
-        if not members.is_member(self.data_dir, member):
-            return refuse("not-authorised", f"{printable(member, 40)!r} is not a member of this club")
-        connection.session = LobbySession(self, member, limited=message.session is not None)
-        send_lobby_message(connection, ClubWelcome(PROTOCOL_VERSION, member))
+        generation = self.generations.generation_of(member)
+        if generation is None:
+            return refuse("not-authorised", f"{printable(member, 40)!r} is not a member of this club", member)
+        self._signed_in(connection, member, generation, limited=message.session is not None)
         return True
+
+    def _signed_in(self, connection: Connection, member: str, generation: str, limited: bool = True) -> None:
+        connection.session = LobbySession(self, member, generation, limited=limited)
+        self.connections.setdefault(member, set()).add(connection)
+        send_lobby_message(connection, ClubWelcome(PROTOCOL_VERSION, member))
+
+    def left(self, connection: Connection, member: str) -> None:
+        connections = self.connections.get(member)
+        if connections is not None:
+            connections.discard(connection)
+            if not connections:
+                del self.connections[member]
+
+    def revoke(self, member: str, reason: str) -> int:
+        """Close the member's lobby connections, telling them why; how many."""
+        connections = self.connections.pop(member, set())
+        for connection in connections:
+            connection.send(Refused(None, "not-authorised", reason))
+            connection.close()
+        return len(connections)
 
     async def _sign_in_with_token(self, connection: Connection, member: str, token: str) -> None:
         """The token is checked like the web front's (scrypt, in a thread: the
         games go on meanwhile); a wrong one is answered late and closes."""
         good = await asyncio.to_thread(web_tokens.check_web_token, self.data_dir, member, token)
-        good = good and members.is_member(self.data_dir, member)
-        if good:
+        generation = self.generations.generation_of(member)
+        if good and generation is not None:
             self.sign_in_failures.forgive(connection.address)
         if connection.writer.is_closing():
             return
-        if good:
-            connection.session = LobbySession(self, member)
-            self._audit("sign-in", connection, member=member)
-            send_lobby_message(connection, ClubWelcome(PROTOCOL_VERSION, member))
+        if good and generation is not None:
+            self.audit.record("sign-in", front="tcp", member=member, address=connection.address)
+            self._signed_in(connection, member, generation)
             return
-        await asyncio.sleep(web_tokens.FAILED_SIGN_IN_DELAY)
         reason = "that member's name and token do not match"
-        self._audit("refused", connection, reason, member)
+        self.audit.record("refused", reason, front="tcp", member=member, address=connection.address)
+        await asyncio.sleep(web_tokens.FAILED_SIGN_IN_DELAY)
         connection.send(Refused(None, "not-authorised", reason))
         connection.writer.close()
 
@@ -188,6 +217,13 @@ class Lobby:
 
     def take(self, connection: Connection, session: LobbySession, message: object) -> None:
         member = session.member
+        if self.generations.generation_of(member) != session.generation:
+            # Removed since signing in; the club closes the rest of their connections at its next look.
+            reason = f"{printable(member, 40)} is no longer a member of this club"
+            self.audit.record("refused", reason, front="club", member=member, address=connection.address)
+            connection.send(Refused(getattr(message, "id", None), "not-authorised", reason))
+            connection.close()
+            return
         try:
             if isinstance(message, Ping):
                 connection.send(Pong())
@@ -196,23 +232,26 @@ class Lobby:
                 send_lobby_message(connection, lobby)
                 self.push.follow(connection, session, lobby)
             elif isinstance(message, NewGame):
+                if self.generations.is_guest(member):
+                    self.audit.record("refused", GUESTS_MAKE_NO_GAMES, front="club", member=member, address=connection.address)
+                    raise Refusal("not-authorised", GUESTS_MAKE_NO_GAMES)
                 self._within_limits(connection, session, self.limits.why_not_new_game)
                 side = message.side or random.choice(BOTH_SIDES)
                 game_id = self.club_games.new_game(member, side, message.opponent)
-                send_lobby_message(connection, Entry(message.id, game_id, side, self.tokens.seat(game_id, side)))
+                self._send_entry(connection, message.id, game_id, side, member)
             elif isinstance(message, JoinGame):
                 self._within_limits(connection, session, self.limits.why_not_in_another)
                 side = self.club_games.join(member, message.game)
-                send_lobby_message(connection, Entry(message.id, message.game, side, self.tokens.seat(message.game, side)))
+                self._send_entry(connection, message.id, message.game, side, member)
             elif isinstance(message, WithdrawGame):
                 self._withdraw(connection, member, message)
             elif isinstance(message, Enter):
                 side = self._seat_of(member, message.game)
-                send_lobby_message(connection, Entry(message.id, message.game, side, self.tokens.seat(message.game, side)))
+                self._send_entry(connection, message.id, message.game, side, member)
             elif isinstance(message, Watch):
                 if message.game not in self.catalog:
                     raise unknown(message.game)
-                send_lobby_message(connection, Entry(message.id, message.game, None, self.tokens.watch(message.game)))
+                self._send_entry(connection, message.id, message.game, None, member)
             else:
                 connection.send(Refused(getattr(message, "id", None), "bad-message", "a lobby connection takes lobby messages only"))
         except Refusal as refusal:
@@ -222,8 +261,15 @@ class Lobby:
         """Raise the refusal of a limit the request would pass (limits.py), audited."""
         refusal = why_not(session.member) if session.limited else None
         if refusal is not None:
-            self._audit("refused", connection, refusal.reason, session.member)
+            self.audit.record("refused", refusal.reason, front="club", member=session.member, address=connection.address)
             raise refusal
+
+    def _send_entry(self, connection: Connection, reply_to: str, game_id: str, side: Side | None, member: str) -> None:
+        """The member's token for a seat (side) or to watch (None): bound to their generation."""
+        token = self.tokens.watch(game_id, member) if side is None else self.tokens.seat(game_id, side, member)
+        if token is None:  # removed this very moment (the request was checked a moment ago)
+            raise Refusal("not-authorised", f"{printable(member, 40)} is no longer a member of this club")
+        send_lobby_message(connection, Entry(reply_to, game_id, side, token))
 
     def _seat_of(self, member: str, game_id: str) -> Side:
         """The member's seat in one of their games (enter)."""

@@ -56,9 +56,16 @@ MAX_KEYS = 16  # per member
 MEMBERS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS members (
     name TEXT PRIMARY KEY,
-    added REAL NOT NULL
+    added REAL NOT NULL,
+    generation TEXT
 );
 """
+# A member's generation: random, made when the name is added; removing the
+# member deletes it, so a name added again has another one. Every seat,
+# spectator and session token the club mints for a member is bound to it
+# (hosting/generations.py): a removed member's tokens are worth nothing, and a
+# re-added name gets none of them back.
+NEW_GENERATION = "lower(hex(randomblob(12)))"
 
 
 class MemberError(Exception):
@@ -161,9 +168,27 @@ def open_members(data_dir: Path) -> sqlite3.Connection:
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = FULL")
         db.executescript(MEMBERS_SCHEMA)
+        _give_generations(db)
     except (sqlite3.Error, OSError) as error:
         raise MemberError(f"cannot open the club store {printable_path(path)}: {error}") from None
     return db
+
+
+def _give_generations(db: sqlite3.Connection) -> None:
+    """A club store made before generations: the column added, each member given one."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(members)")}
+    if "generation" not in columns:
+        try:
+            db.execute("ALTER TABLE members ADD COLUMN generation TEXT")
+        except sqlite3.OperationalError:
+            pass  # another process (the server, a `member` command) added it first
+    if db.execute("SELECT 1 FROM members WHERE generation IS NULL LIMIT 1").fetchone():
+        db.execute(f"UPDATE members SET generation = {NEW_GENERATION} WHERE generation IS NULL")
+
+
+def generations(db: sqlite3.Connection) -> dict[str, str]:
+    """Every member's generation, by name (sqlite3.Error)."""
+    return dict(db.execute("SELECT name, generation FROM members"))
 
 
 def prepare_data_dir(data_dir: Path) -> Path:
@@ -212,7 +237,9 @@ def add(data_dir: Path, name: str, key_text: str) -> int:
             raise MemberError(f"a member has at most {MAX_KEYS} keys")
         db = open_members(data_dir)
         try:
-            db.execute("INSERT OR IGNORE INTO members (name, added) VALUES (?, ?)", (name, time.time()))
+            db.execute(
+                f"INSERT OR IGNORE INTO members (name, added, generation) VALUES (?, ?, {NEW_GENERATION})", (name, time.time())
+            )
         except sqlite3.Error as error:
             raise MemberError(f"cannot write the club store: {error}") from None
         finally:

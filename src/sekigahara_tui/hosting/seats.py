@@ -3,6 +3,10 @@ session (its commands and undos), and what its connection is told.
 
 One connection per seat at a time. A seat is taken by the holder of its
 token or (a seat bound to a Unix user) by that user over the Unix socket.
+A hello for a seat already connected is refused (`sekigahara host`), or,
+where the game server allows it (the club, issue 23 item 8: a tab left open
+in a browser must not lock its member out over SSH), takes the seat over:
+the old connection is told (`taken-over`, TAKEN_OVER) and closed.
 `SeatConnections` is a subscriber of the game server: after each change
 every seat's connection gets its chair's new state (the submitter's copy
 names the message it answers), and a seat hears the other come and go.
@@ -23,6 +27,8 @@ from sekigahara_tui.net.protocol import PROTOCOL_VERSION, GameOver, Hello, Ping,
 
 if TYPE_CHECKING:
     from sekigahara_tui.hosting.game_server import GameServer
+
+TAKEN_OVER = "this seat was taken over by another connection of yours"
 
 
 @define(eq=False)
@@ -73,17 +79,24 @@ class SeatDoor:
         game = server.games.find(message.game)
         side = message.seat
         # An unknown game is answered exactly as a wrong token is, byte for
-        # byte: a stranger cannot tell which game ids exist (issue 23).
-        problem = wrong_token(side) if game is None else not_authorised(game.seats[side], side, message.token, connection.peer_uid)
+        # byte: a stranger cannot tell which game ids exist (issue 23, item 7).
+        access = server.games.seat_access(game, side) if game is not None else None
+        problem = not_authorised(access, side, message.token, connection.peer_uid)
         if problem is not None:
-            if server.audit is not None:
-                server.audit.record("refused", problem, front="club", game=message.game, address=connection.address)
+            server.audit("refused", problem, connection, game=message.game, seat=side.value)
             return refuse("not-authorised", problem)
-        if side in game.connections:
-            return refuse(
-                "seat-taken",
-                f"the {side.value} seat is already connected; a dead connection is dropped after {server.reap_after:.0f} s of silence",
-            )
+        held = game.connections.get(side)
+        if held is not None:
+            if not server.takeover:
+                return refuse(
+                    "seat-taken",
+                    f"the {side.value} seat is already connected; a dead connection is dropped after {server.reap_after:.0f} s of silence",
+                )
+            # The same token's holder (in the club, the same member): the newer connection wins.
+            held.send(Refused(None, "taken-over", TAKEN_OVER))
+            held.close()
+            assert access is not None
+            server.audit("taken-over", "", connection, member=access.holder, game=game.id, seat=side.value)
         connection.session = Seat(server, game, side)
         connection.synced = steps_held(game, message.seen)
         game.connections[side] = connection
@@ -101,8 +114,10 @@ def wrong_token(side: Side) -> str:
     return f"wrong token for the {side.value} seat, or no such game here"
 
 
-def not_authorised(access: SeatAccess, side: Side, token: str, peer_uid: int | None) -> str | None:
+def not_authorised(access: SeatAccess | None, side: Side, token: str, peer_uid: int | None) -> str | None:
     """Why this token (over this connection) may not take the seat; None if it may."""
+    if access is None:  # nobody may (an unknown game, a removed member's seat): said as a wrong token is
+        return wrong_token(side)
     token_ok = hmac.compare_digest(token.encode("utf-8"), access.token.encode("utf-8"))
     if access.uid is None:
         return None if token_ok else wrong_token(side)

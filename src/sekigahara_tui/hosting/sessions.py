@@ -9,6 +9,10 @@ memory only (a restarted server forgets them, and its front ends' sessions
 with it), expire after `lifetime` seconds, and should be closed by the front
 end when its session ends (`close_session`). A token may be used for several
 connections while it lives: the client reconnects after a dropped connection.
+
+A token is bound to the member's generation (generations.py) when it is
+opened: the lobby checks it is still theirs at every club_hello, and a
+removed member's tokens are dropped (`revoke`).
 """
 
 from __future__ import annotations
@@ -23,30 +27,38 @@ DEFAULT_LIFETIME = 24 * 60 * 60.0
 class Sessions:
     def __init__(self, lifetime: float = DEFAULT_LIFETIME) -> None:
         self.lifetime = lifetime
-        self._tokens: dict[str, tuple[str, float]] = {}  # token -> (member, expires)
+        self._tokens: dict[str, tuple[str, str, float]] = {}  # token -> (member, generation, expires)
 
-    def open_session(self, member: str) -> str:
-        """A fresh token that signs `member` in until it expires or is closed."""
+    def open_session(self, member: str, generation: str) -> str:
+        """A fresh token that signs `member` (of `generation`) in until it
+        expires, is closed, or the member is revoked."""
         self._forget_expired()
         token = secrets.token_urlsafe(32)
-        self._tokens[token] = (member, time.monotonic() + self.lifetime)
+        self._tokens[token] = (member, generation, time.monotonic() + self.lifetime)
         return token
 
     def close_session(self, token: str) -> None:
         self._tokens.pop(token, None)
 
-    def member_for(self, token: str) -> str | None:
-        """The member the token signs in, None if it is unknown or expired."""
+    def member_for(self, token: str) -> tuple[str, str] | None:
+        """(member, generation) the token signs in, None if it is unknown or expired."""
         found = None
-        for known, (member, expires) in list(self._tokens.items()):
+        for known, (member, generation, expires) in list(self._tokens.items()):
             # compare every token in constant time, not a dict lookup by the secret
             if hmac.compare_digest(known.encode(), token.encode()) and expires > time.monotonic():
-                found = member
+                found = (member, generation)
         return found
+
+    def revoke(self, member: str) -> int:
+        """Drop every token of the member; how many there were."""
+        gone = [token for token, (name, _, _) in self._tokens.items() if name == member]
+        for token in gone:
+            del self._tokens[token]
+        return len(gone)
 
     def _forget_expired(self) -> None:
         now = time.monotonic()
-        for token, (_, expires) in list(self._tokens.items()):
+        for token, (_, _, expires) in list(self._tokens.items()):
             if expires <= now:
                 del self._tokens[token]
 

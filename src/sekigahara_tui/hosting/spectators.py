@@ -6,11 +6,13 @@ What a spectator may see is the engine's to decide (R55):
 rules.view.spectator_view and events_for(None, ...), whose twins and
 NOT_FOR_SPECTATORS are rules.events'. The club forwards. The door for
 `watch_game` and a subscriber of the game server, both here.
+
+A spectator's token is its member's (tokens.py): a removed member's is
+refused, and their spectators' connections are closed (`revoke`).
 """
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Iterable
 
 from attrs import define
@@ -18,7 +20,7 @@ from attrs import define
 from rules.surface import Event, Side
 from rules.view import events_for
 from sekigahara_tui.club.protocol import WatchGame
-from sekigahara_tui.hosting.audit import AuditLog
+from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.chairs import send_state, steps_held
 from sekigahara_tui.hosting.connections import Connection
@@ -46,6 +48,7 @@ class Spectating:
 
     spectators: Spectators
     game: HostedGame
+    member: str
     forgives_long_lines = False
 
     async def take(self, connection: Connection, message: object) -> bool:
@@ -60,7 +63,7 @@ class Spectating:
 
 
 class Spectators:
-    def __init__(self, catalog: Catalog, games: StoreGames, tokens: SeatTokens, audit: AuditLog | None = None) -> None:
+    def __init__(self, catalog: Catalog, games: StoreGames, tokens: SeatTokens, audit: AuditLog | NoAuditLog) -> None:
         self.catalog = catalog
         self.games = games
         self.tokens = tokens
@@ -74,16 +77,16 @@ class Spectators:
         if message.protocol != PROTOCOL_VERSION:
             connection.send(Refused(None, "protocol", f"this club speaks protocol {PROTOCOL_VERSION}, not {message.protocol}"))
             return False
-        # An unknown game is answered exactly as a wrong token is (issue 23).
-        if message.game not in self.catalog or not hmac.compare_digest(message.token.encode(), self.tokens.watch(message.game).encode()):
+        # An unknown game is answered exactly as a wrong token is (issue 23, item 7).
+        member = self.tokens.watcher(message.game, message.token) if message.game in self.catalog else None
+        if member is None:
             reason = "wrong spectator's token for that game"
-            if self.audit is not None:
-                self.audit.record("refused", reason, front="club", game=message.game, address=connection.address)
+            self.audit.record("refused", reason, game=message.game, address=connection.address)
             connection.send(Refused(None, "not-authorised", reason))
             return False
         game = self.games.find(message.game)
         assert game is not None
-        connection.session = Spectating(self, game)
+        connection.session = Spectating(self, game, member)
         connection.synced = steps_held(game, message.seen)
         self.watchers.setdefault(game.id, set()).add(connection)
         # Ishida's seat in the welcome: the client keeps one view, and a spectator's is the public one.
@@ -100,6 +103,18 @@ class Spectators:
     def left(self, connection: Connection, game: HostedGame) -> None:
         self.watchers.get(game.id, set()).discard(connection)
         self.games.used(game)
+
+    def revoke(self, member: str, reason: str) -> int:
+        """Close the member's spectators' connections, telling them why; how many."""
+        closed = 0
+        for watchers in self.watchers.values():
+            for connection in list(watchers):
+                session = connection.session
+                if isinstance(session, Spectating) and session.member == member:
+                    connection.send(Refused(None, "not-authorised", reason))
+                    connection.close()
+                    closed += 1
+        return closed
 
     def game_gone(self, game_id: str) -> list[Connection]:
         """The game left memory (evicted, withdrawn): its spectators' connections, forgotten here."""

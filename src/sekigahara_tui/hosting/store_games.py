@@ -1,8 +1,9 @@
 """The club's games source: a game of the catalog is loaded from the store
 the first time something needs it (a seat's hello, a spectator, a lobby that
 must know whose move it is), and every use is stamped, so the idle ones can
-be evicted (eviction.py). Its seats' tokens are derived from the club's
-secret (tokens.py).
+be evicted (eviction.py). Who may take a seat is decided at each hello: the
+holder of the token of the seat's player now (tokens.py: bound to the
+member's generation, so a removed member's token takes nothing).
 
 A subscriber of the game server: a change, or a seat leaving, is a use.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import time
 from typing import Callable, Sequence
 
-from rules.surface import BOTH_SIDES, Side
+from rules.surface import Side
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.games import Change, HostedGame, SeatAccess, load_hosted_game
 from sekigahara_tui.hosting.store import Store
@@ -40,14 +41,20 @@ class StoreGames:
         (StoreError, RecordError); its use stamped."""
         game = self.loaded.get(game_id)
         if game is None and game_id in self.catalog:
-            seats = {side: SeatAccess(self.tokens.seat(game_id, side)) for side in BOTH_SIDES}
-            game = self.loaded[game_id] = load_hosted_game(self.store, game_id, seats)
+            game = self.loaded[game_id] = load_hosted_game(self.store, game_id, {})  # seats: seat_access
             self.loads += 1
             for listener in self.on_load:
                 listener(game)
         if game is not None:
             self.last_used[game_id] = time.monotonic()
         return game
+
+    def seat_access(self, game: HostedGame, side: Side) -> SeatAccess | None:
+        """The token of the seat's player as things stand (a join, a removal); None: nobody's."""
+        entry = self.catalog.get(game.id)
+        player = entry.players[side] if entry is not None else None
+        token = self.tokens.seat(game.id, side, player)
+        return SeatAccess(token, holder=player) if token is not None else None
 
     def used(self, game: HostedGame) -> None:
         """Stamp a use of the game, if it is still the one in memory (not a withdrawn game's)."""

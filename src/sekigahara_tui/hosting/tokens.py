@@ -1,10 +1,14 @@
 """The club's seat and spectator tokens, derived from its secret.
 
-A token is an HMAC of the game and the seat (or of the game, for its
-spectators) under the club's secret (DATA_DIR/club.secret): stable across
-restarts, so a client reconnects to a restarted club with the token it had.
-The lobby hands them out (`entry`); a seat's hello and a spectator's
-watch_game present them.
+A token is an HMAC, under the club's secret (DATA_DIR/club.secret), of the
+game and the seat (or of the game, for a spectator), the member it is for,
+and that member's generation (generations.py): stable across restarts, so a
+client reconnects to a restarted club with the token it had, and worth
+nothing once the member is removed (a name added again has another
+generation). The lobby hands them out (`entry`); a seat's hello and a
+spectator's watch_game present them. A seat's token is for the seat's player;
+a spectator's token names its member (`member.HMAC`), so watch_game can check
+it without another field.
 """
 
 from __future__ import annotations
@@ -16,21 +20,41 @@ import secrets
 from pathlib import Path
 
 from rules.surface import Side
+from sekigahara_tui.hosting.generations import MemberGenerations
 
 
 class SeatTokens:
-    def __init__(self, secret: bytes) -> None:
+    def __init__(self, secret: bytes, generations: MemberGenerations) -> None:
         self._secret = secret
+        self.generations = generations
 
     def _derived(self, purpose: str) -> str:
         digest = hmac.new(self._secret, purpose.encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest[:24]).decode()
 
-    def seat(self, game_id: str, side: Side) -> str:
-        return self._derived(f"seat\0{game_id}\0{side.value}")
+    def seat(self, game_id: str, side: Side, player: str | None) -> str | None:
+        """The token of `player`'s seat; None if they may hold none now (an open
+        seat, the computer's, a removed member's)."""
+        generation = self.generations.generation_of(player)
+        if player is None or generation is None:
+            return None
+        return self._derived(f"seat\0{game_id}\0{side.value}\0{player}\0{generation}")
 
-    def watch(self, game_id: str) -> str:
-        return self._derived(f"watch\0{game_id}")
+    def watch(self, game_id: str, member: str) -> str | None:
+        """`member`'s token to watch the game; None if they may hold none now."""
+        generation = self.generations.generation_of(member)
+        if generation is None:
+            return None
+        digest = self._derived(f"watch\0{game_id}\0{member}\0{generation}")
+        return f"{member}.{digest}"
+
+    def watcher(self, game_id: str, token: str) -> str | None:
+        """The member whose spectator token for the game this is, if it is good now."""
+        member = token.partition(".")[0]
+        expected = self.watch(game_id, member)
+        if expected is None or not hmac.compare_digest(token.encode(), expected.encode()):
+            return None
+        return member
 
 
 def load_secret(data_dir: Path) -> bytes:

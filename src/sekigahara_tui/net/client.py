@@ -47,8 +47,9 @@ PING_INTERVAL = 15.0
 SILENCE_LIMIT = 45.0
 FIRST_RETRY = 0.2
 LONGEST_RETRY = 10.0
-# Refusals that no retry can mend: the client stops for good.
-FATAL_KINDS = frozenset({"not-authorised", "unknown-game", "protocol"})
+# Refusals that no retry can mend: the client stops for good. taken-over: another
+# connection of the same player holds the seat now; retrying would take it back.
+FATAL_KINDS = frozenset({"not-authorised", "unknown-game", "protocol", "taken-over"})
 
 __all__ = [
     "Address",

@@ -58,7 +58,7 @@ MAX_HOST_DEPTH = 32
 MAX_SKIPPED_BYTES = 1024 * 1024
 
 REFUSAL_KINDS = frozenset(
-    {"stale", "illegal", "bad-message", "not-authorised", "unknown-game", "seat-taken", "protocol", "host-error"}
+    {"stale", "illegal", "bad-message", "not-authorised", "unknown-game", "seat-taken", "taken-over", "protocol", "host-error"}
 )
 
 

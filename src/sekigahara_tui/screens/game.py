@@ -28,16 +28,7 @@ from textual.widgets import ContentSwitcher, Footer, TabbedContent, TabPane
 
 from rules.notation import format_command
 from rules import surface
-from rules.surface import (
-    AllowPlay,
-    Command,
-    DeclareDone,
-    EndExchange,
-    EndMovement,
-    EndStackMove,
-    PlayerView,
-    Side,
-)
+from rules.surface import Command, PlayerView, Side
 from sekigahara_tui.labels import done_label, notation_label, place_label, side_name
 from sekigahara_tui.seat import Answer, Seat, Table
 from sekigahara_tui.palette import LegalCommands
@@ -46,6 +37,9 @@ from sekigahara_tui.screens.battle_summaries import BattleSummaries
 from sekigahara_tui.screens.connection import connection_line
 from sekigahara_tui.screens.game_over import game_over_screen
 from sekigahara_tui.screens.hand_over import HandOvers
+from sekigahara_tui.screens.movement_summaries import MovementSummaries
+from sekigahara_tui.screens.select_all import SelectAll
+from sekigahara_tui.screens.select_all import offered as select_all_offered
 from sekigahara_tui.screens.info import (
     AUTO_ALLOW_INFERENCE,
     AutoAllowDialog,
@@ -63,8 +57,6 @@ from sekigahara_tui.widgets.prompt import PromptPanel
 from sekigahara_tui.widgets.public import PublicPanel
 from sekigahara_tui.widgets.status import StatusBar
 
-# Commands that finish something; ctrl+e gives whichever is legal now.
-ENDING_COMMANDS = (EndStackMove, EndMovement, EndExchange, DeclareDone, AllowPlay)
 
 
 class GameScreen(Screen[None]):
@@ -76,6 +68,8 @@ class GameScreen(Screen[None]):
         Binding("colon", "command_line", "Type", id="game.type", priority=True),
         Binding("ctrl+e", "end", "End", id="game.end", priority=True),
         Binding("ctrl+z", "undo", "Undo", id="game.undo", priority=True),
+        # A stack move (7.3): every block that may move with the group, in one key; again, none.
+        Binding("ctrl+a", "select_all", "All", id="game.select_all", priority=True),
         # Save and Quit are not in this Footer, which must fit 80 columns with every key
         # that can show at once (tests/tui/test_keys.py); the help (?) lists them.
         Binding("ctrl+s", "save", "Save", id="game.save", priority=True, show=False),
@@ -92,7 +86,6 @@ class GameScreen(Screen[None]):
         self.table = table
         self.save_dir = save_dir
         self.seat: Side = table.first_seat().side  # the side looking at the screen
-        self._logged: tuple[Side, int, int] | None = None  # whose log is shown: side, generation, events shown
         self._in_battle = False
         self._checks: tuple = ()
         self._warning_reported: str | None = None
@@ -101,8 +94,10 @@ class GameScreen(Screen[None]):
         self.hand_overs = HandOvers()  # hot seat: the hand-over up, an Enter double-tapped after it
         self.seat_memory = SeatMemory()  # hot seat: what each seat left on the screen
         self.summaries = BattleSummaries()  # how far each seat's log was told in battle summaries
+        self.movement_summaries = MovementSummaries()  # the other player's Movement Phases (not hot seat)
         self.auto_allow: dict[Side, bool] = {}  # hot seat: each seat's own "allow without asking" setting
         self._choices_had_focus = False  # when the list was hidden for a seat not to act
+        self.select_all = SelectAll()  # ctrl+a under way in a stack move
 
     @property
     def current(self) -> Seat:
@@ -138,6 +133,7 @@ class GameScreen(Screen[None]):
             seat.listeners.append(self)
         self.table.start()
         self.summaries.start(self.table.seats.values())
+        self.movement_summaries.start(self.table.seats.values())
         self.query_one("#prompt", PromptPanel).choices.focus()
         if self.view is None:  # a remote seat still connecting
             self._show_status()
@@ -166,9 +162,11 @@ class GameScreen(Screen[None]):
     def seat_changed(self, seat: Seat) -> None:
         if seat is self.current:
             self.after_change()
+            self._select_next()
 
     def seat_answered(self, seat: Seat, answer: Answer) -> None:
         if answer.error is not None:
+            self.select_all.stop()
             self.say(f"Illegal: {answer.error}" if answer.text != "undo" else answer.error, error=True, side=seat.side)
             return
         if answer.undone is not None:
@@ -182,6 +180,8 @@ class GameScreen(Screen[None]):
             prompt.command_line.value = ""
         if prompt.filter_location is not None:
             prompt.filter_to(None)
+        if not prompt.command_line.value:
+            prompt.give_focus_back()
 
     def seat_status(self, seat: Seat) -> None:
         if seat is self.current:
@@ -251,24 +251,15 @@ class GameScreen(Screen[None]):
 
     def _refresh_bindings_if_changed(self) -> None:
         """The Footer rebuilds itself on every refresh, so refresh only when a check changed."""
-        checks = tuple(self.check_action(action, ()) for action in ("undo", "end", "toggle_board", "save", "auto_allow"))
+        checks = tuple(self.check_action(action, ()) for action in ("undo", "end", "toggle_board", "save", "auto_allow", "select_all"))
         if checks != self._checks:
             self._checks = checks
             self.refresh_bindings()
 
     def _update_log(self) -> None:
-        log = self.query_one(LogPanel)
         seat = self.current
-        events = seat.log
-        shown = self._logged
         # A spectator plays neither side: its lines name both (no "you").
-        neutral = seat.view is not None and seat.view.spectator
-        if shown is None or shown[0] is not self.seat or shown[1] != seat.log_generation or shown[2] > len(events):
-            log.clear()
-            log.add(events, self.seat, neutral)
-        else:
-            log.add(events[shown[2]:], self.seat, neutral)
-        self._logged = (self.seat, seat.log_generation, len(events))
+        self.query_one(LogPanel).follow(seat.log, seat.log_generation, self.seat, seat.view is not None and seat.view.spectator)
 
     def _report_warning(self) -> None:
         """Show a failed autosave once (not after every command while it keeps
@@ -333,6 +324,10 @@ class GameScreen(Screen[None]):
         summary = self.summaries.next_for(self.current)
         if summary is not None:
             self.app.push_screen(summary)
+        if not self.table.hot_seat:  # the other player moved while this one watched
+            moves = self.movement_summaries.next_for(self.current)
+            if moves is not None:
+                self.app.push_screen(moves)
 
     def say(self, text: str, error: bool = False, side: Side | None = None) -> None:
         """An outcome for a seat (default: the one looking), kept in its message line
@@ -408,14 +403,24 @@ class GameScreen(Screen[None]):
             return self.table.can_save
         if action == "auto_allow":
             return setting_matters(self.table, self.view)
+        if action == "select_all":  # shown only in a stack move
+            return select_all_offered(self.view)
         return True
 
-    def _ending_command(self) -> Command | None:
-        view = self.view
-        return next((c for c in view.legal if isinstance(c, ENDING_COMMANDS)), None) if view else None
+    def action_select_all(self) -> None:
+        """Every block that may move with the stack's group, or (all selected) none (select_all.py)."""
+        if self.view is not None and not self.select_all.begin(self.view):
+            self.say("ctrl+a: no blocks to select now (a stack move selects them, 7.3)", error=True)
+            return
+        self._select_next()
+
+    def _select_next(self) -> None:
+        command = self.select_all.next_command(self.view) if self.select_all.kind else None
+        if command is not None:
+            self.submit(command)
 
     def action_end(self) -> None:
-        command = self._ending_command()
+        command = self.view.finishing_command if self.view is not None else None  # the decision's own (rules.decision)
         if command is not None:
             self.submit(command)
         elif self.view is not None:
@@ -478,6 +483,7 @@ class GameScreen(Screen[None]):
             return
         # At once, not line.focus() (which waits its turn in the queue): keys that
         # arrived with the colon, a burst over SSH, must reach the command line.
+        self.query_one(PromptPanel).came_from = self.focused
         self.set_focus(line)
 
     def action_back(self) -> None:
@@ -486,4 +492,6 @@ class GameScreen(Screen[None]):
             prompt.filter_to(None)
         elif prompt.command_line.value:
             prompt.command_line.value = ""
+        elif prompt.command_line.has_focus:
+            prompt.give_focus_back()
         prompt.say("")

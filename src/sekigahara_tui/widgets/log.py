@@ -22,6 +22,18 @@ class LogPanel(RichLog):
         self._texts: deque[str] = deque(maxlen=MAX_LINES)
         self._wrapped_at = 0  # the width the lines are wrapped at (0: not yet)
         self._unwritten = False  # lines were added while hidden
+        self._following: tuple[Side, int, int] | None = None  # whose log is shown: side, generation, events shown
+
+    def follow(self, log: list[Event], generation: int, side: Side, neutral: bool = False) -> None:
+        """Show a seat's log: only the events added since the last call, or all
+        of it again when the seat, or its log (an undo: a new generation), changed."""
+        shown = self._following
+        if shown is None or shown[0] is not side or shown[1] != generation or shown[2] > len(log):
+            self.clear()
+            self.add(log, side, neutral)
+        else:
+            self.add(log[shown[2]:], side, neutral)
+        self._following = (side, generation, len(log))
 
     def add(self, events: list[Event], side: Side, neutral: bool = False) -> None:
         """Lines as `side` sees them, or (neutral: a spectator, who plays

@@ -163,6 +163,7 @@ class MapPanel(ScrollableContainer, can_focus=True):
         self._mode: Mode = "short"
         self._canvases = {}
         self._pending: tuple | None = None  # a scroll_to_show waiting for the panel to show
+        self._centred: tuple | None = None  # the last scroll_to_show: its places, anchor and the view's size then
 
     def compose(self) -> ComposeResult:
         yield MapCanvas(id="map-canvas")
@@ -218,6 +219,7 @@ class MapPanel(ScrollableContainer, can_focus=True):
             self._pending = (locations, anchor)
             return
         self._pending = None
+        self._centred = (locations, anchor, (view_w, view_h))
         box = Region.from_union([self.label_region(loc) for loc in locations])
         if box.width > view_w or box.height > view_h:
             box = self.label_region(anchor)
@@ -245,6 +247,12 @@ class MapPanel(ScrollableContainer, can_focus=True):
         self._draw()
         if self._pending is not None:
             self.call_after_refresh(self.scroll_to_show, *self._pending)
+        elif self._centred is not None:  # centred for another size (a scrollbar came or went): again
+            self.call_after_refresh(self._centre_again)
+
+    def _centre_again(self) -> None:
+        if self._centred is not None and self._centred[2] != tuple(self.scrollable_content_region.size):
+            self.scroll_to_show(*self._centred[:2])
 
     def _pieces(self) -> list[list[tuple[str, str]]]:
         """Per row, the runs to draw: ("road"/"highway"/"", text) for drawn lines and

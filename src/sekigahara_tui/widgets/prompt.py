@@ -22,6 +22,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.suggester import Suggester
+from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -31,6 +32,20 @@ from sekigahara_tui.labels import choice_labels, place_label, side_name, word_la
 
 PLACEHOLDER = "type a command (→ completes)"
 HINT = "Enter: {notation}"  # the empty line's hint: what Enter gives
+MESSAGE_ROWS = 3  # at most; the stylesheet's #message max-height
+
+
+def shortened(text: str) -> str:
+    """A refusal shortened to what the screen does not already say (issue 27,
+    fault 5): one that lists every verb of the notation ("expected one of
+    discard, bid, ... retreat", 26 of them) says where to look instead, and
+    "waiting for tokugawa to declare the next combat (8.1)" goes, since the
+    decision line above says it."""
+    head, found, _ = text.partition(": expected one of ")
+    if found:
+        return f"{head}: the choices above are what you may give now (? helps)"
+    head, found, _ = text.partition(": waiting for ")
+    return head if found else text
 SIDES = tuple(f"{side.value}:" for side in Side)
 
 
@@ -151,6 +166,9 @@ class PromptPanel(Vertical):
         self._decision = ""
         self._texts: list[str] = []  # the legal commands' notation, folded, in the order of _legal
         self._typed = ""  # the command line's text, as the choices are narrowed by it
+        self.came_from: Widget | None = None  # where `:` found the focus: it goes back after a command
+        self._said = ""  # the message line's text, and the rows it took
+        self._message_rows = 2
 
     def compose(self) -> ComposeResult:
         yield Static(id="decision", markup=False)
@@ -230,9 +248,19 @@ class PromptPanel(Vertical):
         line.update(text)  # height auto: a longer line (a join hint) takes the rows it needs
 
     def say(self, text: str, error: bool = False) -> None:
+        """The message line: it wraps to as many rows as it needs, up to
+        MESSAGE_ROWS; a refusal listing every verb is shortened to fit (issue 27,
+        fault 5: at 80 columns the list was cut mid-word)."""
+        text = shortened(text)
         message = self.query_one("#message", Static)
         message.set_class(error, "error")
-        message.update(text, layout=False)
+        if text == self._said:
+            return
+        # A new layout only when the rows it takes change: most outcomes are one line.
+        width = max(1, message.content_region.width or message.size.width or 1)
+        rows = min(MESSAGE_ROWS, max(2, -(-len(text) // width)))
+        message.update(text, layout=rows != self._message_rows)
+        self._said, self._message_rows = text, rows
 
     def notation_of(self, index: int) -> str | None:
         """The notation of the choice at `index` (what the command line takes)."""
@@ -256,6 +284,13 @@ class PromptPanel(Vertical):
         event.stop()
         if event.option_index < len(self._shown):
             self.post_message(self.Chosen(self._shown[event.option_index]))
+
+    def give_focus_back(self) -> None:
+        """After a command given from the line (or Esc on an empty line), the
+        focus goes back where `:` found it (issue 27, fault 2): the line is no trap."""
+        before, self.came_from = self.came_from, None
+        if self.command_line.has_focus and before is not None and before.is_attached and before.display and before.focusable:
+            self.screen.set_focus(before)
 
     def highlighted_command(self) -> Command | None:
         index = self.choices.highlighted

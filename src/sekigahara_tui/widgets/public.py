@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
+from rules.describe import card_text
 from rules.surface import BOTH_SIDES, PlayerView, default_components
-from sekigahara_tui.labels import block_label, card_text, place_label, side_name
+from sekigahara_tui.labels import block_label, place_label, side_name
 
 
 def public_text(view: PlayerView) -> str:

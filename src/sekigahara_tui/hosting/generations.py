@@ -1,0 +1,116 @@
+"""Who is a member now: each member's generation (members.py) as the running
+club sees it, and the revocation of a member removed (issue 23, item 3).
+
+The members table is changed by another process (`sekigahara member remove`,
+`member add`) while the club runs. The club keeps the generations in memory
+and reads them again whenever the store says it changed (SQLite's `PRAGMA
+data_version` moves when another connection commits). Every check of a token
+looks first (a seat's hello, a spectator's watch_game, a lobby's club_hello
+and each of its requests), so a removed member's tokens are refused from the
+moment the removal is committed.
+
+A member whose generation went (removed) or changed (removed and added again)
+is *revoked*: every CHECK_EVERY seconds the club looks, and tells its
+followers (the lobby, the seats and spectators, the SSH and web fronts), which
+close that member's connections and end their client processes.
+
+Guests (`serve --guest`) are not members: a name beginning GUEST_PREFIX has
+the generation GUEST while the club lets guests in, and none otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from pathlib import Path
+from typing import Callable
+
+from sekigahara_tui.hosting.members import GUEST_PREFIX, generations, open_members
+
+CHECK_EVERY = 0.25  # seconds between two looks for a removed member
+GUEST = "guest"
+
+log = logging.getLogger("sekigahara_tui.generations")
+
+
+class NotAMember(Exception):
+    """A session asked for a name that is no member (removed, or never one); one line."""
+
+
+class MemberGenerations:
+    def __init__(self, data_dir: Path, guests: bool = False) -> None:
+        self.guests = guests
+        self._db = open_members(Path(data_dir))
+        self._seen_version: int | None = None
+        self._generations: dict[str, str] = {}
+        self._revoked: list[str] = []  # members whose generation went or changed, followers not yet told
+        self._followers: list[Callable[[str], None]] = []
+        self._watching: asyncio.Task | None = None
+        self.refresh()
+
+    def generation_of(self, name: str | None) -> str | None:
+        """The generation a token of `name` is bound to now; None if `name` may
+        hold none (not a member, removed, a guest when guests are not let in)."""
+        if name is None:
+            return None
+        if name.startswith(GUEST_PREFIX):
+            return GUEST if self.guests else None
+        self.refresh()
+        return self._generations.get(name)
+
+    def is_guest(self, name: str) -> bool:
+        return name.startswith(GUEST_PREFIX)
+
+    def refresh(self) -> None:
+        """Read the members again if another process changed the store."""
+        try:
+            version = self._db.execute("PRAGMA data_version").fetchone()[0]
+            if version == self._seen_version:
+                return
+            now = generations(self._db)
+        except sqlite3.Error as error:  # the store busy or failing: the last view stands, looked at again soon
+            log.warning("cannot read the members: %s", error)
+            return
+        self._seen_version = version
+        self._revoked += [name for name, generation in self._generations.items() if now.get(name) != generation]
+        self._generations = now
+
+    # --- revocation ---------------------------------------------------------------------
+
+    def follow(self, revoke: Callable[[str], None]) -> None:
+        """`revoke(member)` is called once for each member removed from now on."""
+        self._followers.append(revoke)
+
+    def unfollow(self, revoke: Callable[[str], None]) -> None:
+        if revoke in self._followers:
+            self._followers.remove(revoke)
+
+    def revoke_removed(self) -> list[str]:
+        """Look now; tell the followers of each member removed since the last
+        look (or whose name was added again meanwhile). Returns them."""
+        self.refresh()
+        revoked, self._revoked = list(dict.fromkeys(self._revoked)), []
+        for member in revoked:
+            for revoke in list(self._followers):
+                try:
+                    revoke(member)
+                except Exception:  # one follower failing must not spare the member the others
+                    log.exception("revoking %s", member)
+        return revoked
+
+    def start(self) -> None:
+        if self._watching is None:
+            self._watching = asyncio.get_running_loop().create_task(self._watch())
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(CHECK_EVERY)
+            self.revoke_removed()
+
+    async def close(self) -> None:
+        if self._watching is not None:
+            self._watching.cancel()
+            await asyncio.gather(self._watching, return_exceptions=True)
+            self._watching = None
+        self._db.close()
