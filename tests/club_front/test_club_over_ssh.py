@@ -35,6 +35,11 @@ async def test_a_member_plays_the_computer_over_ssh(club_with_alice):
         await terminal.wait_text(" choices ")
         terminal.press(b"\r")  # bid the first card offered
         await terminal.wait_for(lambda t: not t.screen.find("You: bid a card"), "the bid played")
+        # Then our next decision, or the computer's Movement Phase told first (a summary: Enter continues it).
+        await terminal.wait_for(lambda t: t.screen.find("Enter continues.") or (t.screen.find("You: ") and not t.screen.find("You: bid a card")), "the next step")
+        if terminal.screen.find("Enter continues."):
+            terminal.press(b"\r")
+            await terminal.wait_for(lambda t: not t.screen.find("Enter continues."), "the summary closed")
         terminal.press(b"\x0c")  # ctrl+l: back to the lobby
         await terminal.wait_text("1 game(s) in play")
         await terminal.wait_text("alice")

@@ -26,6 +26,11 @@ def over(terminal: Terminal) -> bool:
     return bool(terminal.screen.find("Game over"))
 
 
+def summary(terminal: Terminal) -> bool:
+    """A battle summary, or the computer's Movement Phase told (Enter continues)."""
+    return bool(terminal.screen.find("Enter continues."))
+
+
 async def test_a_member_plays_a_whole_game_against_the_computer_over_ssh(club_with_alice):  # noqa: F811
     front, key = club_with_alice
     rng = random.Random(7)
@@ -35,9 +40,15 @@ async def test_a_member_plays_a_whole_game_against_the_computer_over_ssh(club_wi
         await terminal.wait_text("signed in as alice")
         terminal.press(b"c")  # a game against the computer
         while True:
-            await terminal.wait_for(lambda t: deciding(t) or over(t), "our decision or the end")
+            await terminal.wait_for(lambda t: deciding(t) or over(t) or summary(t), "our decision, a summary or the end")
             if over(terminal):
                 break
+            if summary(terminal):
+                before = len(terminal.raw)
+                terminal.press(b"\r")
+                presses += 1
+                await terminal.wait_for(lambda t: len(t.raw) > before, "the summary to close")
+                continue
             found = CHOICES.search(terminal.screen.text())
             downs = rng.randrange(int(found.group(1))) if found and int(found.group(1)) else 0
             before = len(terminal.raw)

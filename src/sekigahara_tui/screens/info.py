@@ -188,8 +188,9 @@ class BattleSummaryScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog", id="summary"):
             yield Static(self._title, classes="help-title", markup=False)
-            yield Static("\n".join(f"- {line}" for line in self._lines), markup=False)
+            # Above the lines, not below: a long summary (a Movement Phase) scrolls, and the key must show.
             yield Static("Enter continues.", classes="dim")
+            yield Static("\n".join(f"- {line}" for line in self._lines), markup=False)
 
 
 class RulesScreen(Screen[None]):
