@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import logging
 
+import asyncssh
+
 from sekigahara_tui.club import ssh_front, web_front
 from sekigahara_tui.club.serve import serve
 from sekigahara_tui.club.session_caps import SessionCaps
@@ -15,6 +17,9 @@ from sekigahara_tui.hosting.audit import AUDIT_FILE, AuditLog
 
 class StartedFront:
     port = 1
+    addresses = [("127.0.0.1", 1)]
+    url = "http://127.0.0.1:1/"
+    host_key = asyncssh.generate_private_key("ssh-ed25519", comment="a test's host key")
 
     def close(self) -> None:
         pass
@@ -40,7 +45,7 @@ async def test_serve_gives_the_club_and_both_fronts_one_audit_log_and_one_sessio
         while_serving["asyncio handlers"] = list(logging.getLogger("asyncio").handlers)
         club.done.set()  # and stop at once
 
-    assert await serve(data_dir, ssh_port=0, web_port=0, say=lambda line: None, ready=ready, guest=True) == "stopped"
+    assert await serve(data_dir, ssh=("", 0), web=("127.0.0.1", 0), say=lambda line: None, ready=ready, guest=True) == "stopped"
     (club, ssh), (web_club, web) = started["ssh"], started["web"]
     assert web_club is club and club.generations.guests
     assert isinstance(ssh["caps"], SessionCaps) and ssh["caps"] is web["caps"]

@@ -142,7 +142,8 @@ async def test_a_spectator_cannot_submit_and_the_leak_check_can_fail(club):
     await watcher.wait_for(lambda c: c.view is not None, 10)
     watcher.submit("tokugawa: pass")
     await watcher.wait_for(lambda c: c.refusals, 10)
-    assert watcher.refusals[-1].kind == "not-authorised" and "spectator" in watcher.refusals[-1].reason
+    assert watcher.refusals[-1].kind == "bad-message" and "spectator" in watcher.refusals[-1].reason
+    assert watcher.fatal is None  # refused, not cut off (issue 23, item 9: test_spectator_types.py)
     # the check fails on a state naming a card of a hand
     game = club.server.games.loaded[made.game]
     hand_card = game.host.state.cards[TOKUGAWA].hand[0]

@@ -15,7 +15,7 @@ import asyncssh
 import pytest
 
 from front_helpers import WINCH_CHILD, StubClub, Terminal, connect, hot_seat_app, serving, write_member
-from sekigahara_tui.club.ssh_front import HOST_KEY_NAME
+from sekigahara_tui.club.ssh_host_key import HOST_KEY_NAME
 from sekigahara_tui.screens.info import HandOverScreen
 
 

@@ -24,7 +24,8 @@ from front_helpers import HERE, StubClub, WAIT
 from front_vt import Screen
 from sekigahara_tui.club.session_caps import SessionCaps, SessionLimits
 from sekigahara_tui.club.web_front import start_web
-from sekigahara_tui.club.web_sign_in import COOKIE_NAME, FAILURES_ALLOWED
+from sekigahara_tui.club.web_sign_in import COOKIE_NAME
+from sekigahara_tui.hosting.limits import FAILURES_ALLOWED
 from sekigahara_tui.hosting import web_tokens
 from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.web_tokens import WEB_TOKENS_NAME, check_web_token, issue_web_token

@@ -374,7 +374,7 @@ class Mutator:
                            "no-hello", frozenset({"not-authorised"}))
         if how == 4:
             return Hostile(dumps(hello(seat, game=rng.choice(["game-2", "GAME-1", "x" * 64, "game-1 ", "*"])), rng),
-                           "no-hello", frozenset({"unknown-game"}))
+                           "no-hello", frozenset({"not-authorised"}))  # an unknown game is a wrong token's answer
         if how == 5:
             return Hostile(dumps(hello(seat, protocol=rng.choice([0, PROTOCOL_VERSION + 1, -1, 10**29])), rng), "no-hello", frozenset({"protocol"}))
         if how == 6:  # right in every way, but the seat is held

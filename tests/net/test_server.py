@@ -121,7 +121,7 @@ async def test_a_game_over_tcp_loopback(tmp_path, runtime_dir):
     [
         (hello(ISHIDA, token="wrong"), "not-authorised", "wrong token for the ishida seat"),
         (hello(ISHIDA, token=TOKENS[TOKUGAWA]), "not-authorised", "wrong token"),
-        (hello(ISHIDA, game="no-such-game"), "unknown-game", "no game 'no-such-game'"),
+        (hello(ISHIDA, game="no-such-game"), "not-authorised", "wrong token for the ishida seat, or no such game here"),
         (hello(ISHIDA, protocol=99), "protocol", f"speaks protocol {PROTOCOL_VERSION}, not 99"),
         ({"type": "ping"}, "protocol", "the first message must be hello"),
         ({**hello(ISHIDA), "seat": "mori"}, "bad-message", "'mori' is not a valid Side"),

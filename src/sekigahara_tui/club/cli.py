@@ -12,8 +12,8 @@ def add_club_commands(commands) -> None:
     serve = commands.add_parser("serve", help="run a club server that hosts many games")
     serve.add_argument("--data", type=Path, required=True, metavar="DIR", help="the club's store, keys and socket")
     serve.add_argument("--listen", metavar="HOST:PORT", help="also listen on TCP (port 0: any free port)")
-    serve.add_argument("--ssh", type=int, metavar="PORT", help="serve members over SSH on PORT")
-    serve.add_argument("--web", type=int, metavar="PORT", help="serve members in the browser on PORT")
+    serve.add_argument("--ssh", metavar="[HOST:]PORT", help="serve members over SSH (HOST: every interface unless given)")
+    serve.add_argument("--web", metavar="[HOST:]PORT", help="serve members in the browser (HOST: 127.0.0.1 unless given)")
     serve.add_argument("--guest", action="store_true", help="over SSH, let in anyone without a member's key, as guest-NAME: guests join open games and watch, and make none (off by default)")
     serve.add_argument("--evict-after", type=float, default=300.0, metavar="SECONDS", help="drop a game nobody used for this long from memory (default 300)")
     member = commands.add_parser("member", help="add, list or remove the club's members")
@@ -85,17 +85,17 @@ async def collect_young_generation(every: float = YOUNG_COLLECTION_EVERY, sleep=
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    from sekigahara_tui.club.front_addresses import SSH_DEFAULT_HOST, WEB_DEFAULT_HOST, AddressError, parse_front_address
     from sekigahara_tui.club.serve import ClubError, serve
     from sekigahara_tui.net.host_command import HostingError, parse_listen
     from sekigahara_tui.hosting.store import StoreError
 
     try:
         listen = parse_listen(args.listen) if args.listen else None
-    except HostingError as error:
+        ssh = parse_front_address("--ssh", args.ssh, SSH_DEFAULT_HOST) if args.ssh is not None else None
+        web = parse_front_address("--web", args.web, WEB_DEFAULT_HOST) if args.web is not None else None
+    except (HostingError, AddressError) as error:
         return _fail("sekigahara serve", str(error), 2)
-    for flag, port in (("--ssh", args.ssh), ("--web", args.web)):
-        if port is not None and not 0 <= port < 65536:
-            return _fail("sekigahara serve", f"{flag} wants a port number, not {port}", 2)
     if args.evict_after <= 0:
         return _fail("sekigahara serve", "--evict-after must be positive", 2)
     say = lambda line: print(line, flush=True)  # noqa: E731
@@ -105,7 +105,7 @@ def run_serve(args: argparse.Namespace) -> int:
         async def serve_and_collect() -> str:
             collector = asyncio.create_task(collect_young_generation())
             try:
-                return await serve(args.data, listen, args.ssh, args.web, say=say, evict_after=args.evict_after, guest=args.guest)
+                return await serve(args.data, listen, ssh, web, say=say, evict_after=args.evict_after, guest=args.guest)
             finally:
                 collector.cancel()
 

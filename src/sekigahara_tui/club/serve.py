@@ -20,9 +20,10 @@ import json
 import os
 import signal
 from pathlib import Path
-from typing import Callable
+from typing import Awaitable, Callable, TypeVar
 
 from rules.surface import printable_path
+from sekigahara_tui.club.front_addresses import listening_line, shown, web_note
 from sekigahara_tui.club.session_caps import SessionCaps
 from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.members import STORE_FILE, MemberError, open_members, prepare_data_dir
@@ -31,6 +32,7 @@ from sekigahara_tui.hosting.tokens import load_secret
 from sekigahara_tui.net.locations import MAX_SOCKET_PATH, HostLock, LocationError, runtime_dir, short_name, write_private
 from sekigahara_tui.hosting.store import Store
 
+T = TypeVar("T")
 ADDRESS_FILE = "club.json"
 SOCKET_FILE = "club.sock"
 
@@ -73,11 +75,19 @@ async def start_front_end(module: str, starter: str, *arguments, **options) -> o
     return result
 
 
+async def start_listening(name: str, address: tuple[str, int], starting: Awaitable[T]) -> T:
+    """A front being started, or ClubError in one line saying which could not listen where."""
+    try:
+        return await starting
+    except OSError as error:
+        raise ClubError(f"cannot listen for {name} on {shown(address)}: {error.strerror or error}") from None
+
+
 async def serve(
     data_dir: Path,
     listen: tuple[str, int] | None = None,
-    ssh_port: int | None = None,
-    web_port: int | None = None,
+    ssh: tuple[str, int] | None = None,
+    web: tuple[str, int] | None = None,
     say: Callable[[str], None] = print,
     ready: Callable[[ClubServer], None] | None = None,
     evict_after: float | None = None,
@@ -105,33 +115,41 @@ async def serve(
         store = Store.open(data_dir / STORE_FILE)
         options = {} if evict_after is None else {"evict_after": evict_after}
         club = ClubServer(store, data_dir, load_secret(data_dir), guests=guest, audit=audit, **options)
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):  # before anything is said: a signal after it stops the club
+            loop.add_signal_handler(signum, club.done.set)
         sock = club_socket_path(data_dir)
         sock.unlink(missing_ok=True)  # we hold the lock: a socket here is a dead server's
         await club.listen_unix(sock)
         os.chmod(sock, 0o600)
         cleanup.append(sock)
         tcp = await club.listen_tcp(*listen) if listen else None
-        # Front ends (written beside this module by their own authors).
-        if ssh_port is not None:
-            fronts.append(await start_front_end("ssh_front", "start_ssh", club, data_dir, ssh_port, "", guest, caps=caps, audit=audit))
-            ssh_port = fronts[-1].port  # port 0 asked for any free port
-        if web_port is not None:
-            fronts.append(await start_front_end("web_front", "start_web", club, data_dir, web_port, caps=caps, audit=audit))
-            web_port = fronts[-1].port
+        # Front ends (written beside this module by their own authors), each
+        # said where it listens (front_addresses.py: the defaults and why).
+        said: list[str] = []
+        if ssh is not None:
+            from sekigahara_tui.club.ssh_host_key import fingerprint_line  # asyncssh: only with --ssh
+
+            starting = start_front_end("ssh_front", "start_ssh", club, data_dir, ssh[1], ssh[0], guest, caps=caps, audit=audit)
+            front = await start_listening("SSH", ssh, starting)
+            fronts.append(front)
+            said += [listening_line("SSH", ssh[0], front.addresses), f"SSH host key: {fingerprint_line(front.host_key)}"]
+        if web is not None:
+            starting = start_front_end("web_front", "start_web", club, data_dir, web[1], web[0], caps=caps, audit=audit)
+            front = await start_listening("the web", web, starting)
+            fronts.append(front)
+            said += [listening_line("web", web[0], front.addresses, web_note(web[0])), f"web page: {front.url}"]
         address = {"socket": str(sock), "tcp": list(tcp) if tcp else None, "pid": os.getpid()}
         write_private(data_dir / ADDRESS_FILE, json.dumps(address) + "\n")
         cleanup.append(data_dir / ADDRESS_FILE)
         say(
             f"club server for {data_dir}: {len(club.catalog.entries)} games, socket {sock}"
             + (f", TCP {tcp[0]}:{tcp[1]}" if tcp else "")
-            + (f", SSH port {ssh_port}" if ssh_port is not None else "")
-            + (f", web port {web_port}" if web_port is not None else "")
         )
+        for line in said:
+            say(line)
         if ready is not None:
             ready(club)
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, club.done.set)
         await club.done.wait()
         return "stopped"
     finally:

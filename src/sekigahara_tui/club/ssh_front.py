@@ -20,7 +20,8 @@ PTY's master side.
   nothing else of the client's environment.
 - Keepalives reap dead connections; a disconnect hangs the child up (SIGHUP,
   then SIGKILL), a child's exit closes the channel with its exit status.
-- The host key, DATA_DIR/ssh_host_ed25519_key, is made on first start (0600).
+- The host key, DATA_DIR/ssh_host_ed25519_key, is made on first start (0600;
+  ssh_host_key.py).
 - Limits (SSHLimits, docs/ssh.md): sessions a member and a connection (like
   OpenSSH's MaxSessions), sessions in all, connections not yet signed in (like
   MaxStartups: a stranger costs no more than that) and the time to sign in
@@ -45,11 +46,11 @@ import asyncssh
 from attrs import frozen
 
 from sekigahara_tui.club.session_caps import SessionCaps
+from sekigahara_tui.club.ssh_host_key import load_or_make_host_key
 from sekigahara_tui.club.ssh_pty import hang_up_group, run_on_pty
 from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.members import member_for_key
 
-HOST_KEY_NAME = "ssh_host_ed25519_key"
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 KEEPALIVE_INTERVAL = 15.0  # seconds between keepalives
 KEEPALIVE_COUNT_MAX = 4  # unanswered keepalives before the connection is dropped
@@ -88,41 +89,6 @@ INHERITED_ENV = ("PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "PYTHONPATH", "VIR
 
 def default_child_command() -> list[str]:
     return [sys.executable, "-m", "sekigahara_tui", "club"]
-
-
-# --- host key --------------------------------------------------------------
-
-
-def load_or_make_host_key(data_dir: Path) -> asyncssh.SSHKey:
-    """DATA_DIR/ssh_host_ed25519_key, made (mode 0600, atomically) if absent.
-
-    The public half goes beside it (.pub) for administrators to publish the
-    fingerprint. An existing key readable by others is made 0600 again.
-    """
-    path = Path(data_dir) / HOST_KEY_NAME
-    if path.exists():
-        if path.stat().st_mode & 0o077:
-            os.chmod(path, 0o600)
-        return asyncssh.read_private_key(str(path))
-    key = asyncssh.generate_private_key("ssh-ed25519", comment="sekigahara club host key")
-    _write_private(path, key.export_private_key("openssh"))
-    public = path.with_name(HOST_KEY_NAME + ".pub")
-    public.write_bytes(key.export_public_key("openssh"))
-    return key
-
-
-def _write_private(path: Path, data: bytes) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
 
 
 # --- members ---------------------------------------------------------------
@@ -225,6 +191,7 @@ class SSHFront:
         self.caps = caps
         self.audit_log = audit
         self.acceptor: asyncssh.SSHAcceptor | None = None
+        self.host_key: asyncssh.SSHKey | None = None  # DATA_DIR/ssh_host_ed25519_key (ssh_host_key.py)
         self.unauthenticated = 0  # connections made and not yet signed in
         self._connections: set[asyncssh.SSHServerConnection] = set()
         self._sessions: set[asyncio.Task] = set()
@@ -242,6 +209,11 @@ class SSHFront:
     def port(self) -> int:
         assert self.acceptor is not None
         return self.acceptor.get_port()
+
+    @property
+    def addresses(self) -> list[tuple[str, int]]:
+        """Every (host, port) it listens on (one a family on every interface)."""
+        return [(address[0], address[1]) for address in self.acceptor.get_addresses()] if self.acceptor else []
 
     def revoke(self, member: str) -> None:
         """The club revoked the member: their children are hung up (each
@@ -375,7 +347,7 @@ async def start_ssh(club: Any, data_dir: Path, port: int, host: str = "", guest:
     data_dir = Path(data_dir)
     front = SSHFront(club, data_dir, guest, child_command or default_child_command(), limits,
                      caps if caps is not None else SessionCaps(), audit)
-    host_key = load_or_make_host_key(data_dir)
+    host_key = front.host_key = load_or_make_host_key(data_dir)
     front.acceptor = await asyncssh.create_server(
         lambda: _FrontServer(front),
         host or None,

@@ -40,9 +40,10 @@ from textual_serve.server import Server, to_int
 
 from sekigahara_tui.club.session_caps import SessionCaps
 from sekigahara_tui.club.ssh_front import INHERITED_ENV
-from sekigahara_tui.club.web_sign_in import COOKIE_DAYS, COOKIE_NAME, Cookies, FailedSignIns, sign_in_page
+from sekigahara_tui.club.web_sign_in import COOKIE_DAYS, COOKIE_NAME, Cookies, sign_in_page
 from sekigahara_tui.hosting import web_tokens
 from sekigahara_tui.hosting.audit import AuditLog
+from sekigahara_tui.hosting.limits import FailedSignIns
 
 log = logging.getLogger("sekigahara.web")
 
@@ -322,6 +323,11 @@ class WebFront:
     @property
     def url(self) -> str:
         return self.server.public_url + "/"
+
+    @property
+    def addresses(self) -> list[tuple[str, int]]:
+        """Every (host, port) it listens on (one a family on every interface)."""
+        return [(address[0], address[1]) for address in self.runner.addresses] if self.runner else []
 
     def audit(self, event: str, reason: str = "", **fields: object) -> None:
         if self.audit_log is not None:

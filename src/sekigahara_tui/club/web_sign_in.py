@@ -7,14 +7,14 @@ name and their token's generation, signed with the club's secret and dated
 COOKIE_DAYS. A new token (`member web-token NAME --rotate`) or the member's
 removal changes the generation, and every browser of theirs is signed out.
 Failed sign-ins are slowed (web_tokens.FAILED_SIGN_IN_DELAY) and counted per
-address: past FAILURES_ALLOWED in FAILURE_WINDOW seconds that address is
-refused without a check until the window has passed.
+address (hosting/limits.py, FailedSignIns): past FAILURES_ALLOWED in
+FAILURE_WINDOW seconds that address is refused without a check until the
+window has passed.
 """
 
 from __future__ import annotations
 
 import html
-import time
 from pathlib import Path
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
@@ -23,8 +23,6 @@ from sekigahara_tui.hosting import web_tokens
 
 COOKIE_NAME = "sekigahara_session"
 COOKIE_DAYS = 14
-FAILURES_ALLOWED = 5
-FAILURE_WINDOW = 60.0  # seconds
 
 SIGN_IN_PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -88,26 +86,3 @@ class Cookies:
         if web_tokens.token_generation(self.data_dir, member) != generation:
             return None
         return member
-
-
-class FailedSignIns:
-    """Failed sign-ins per address, forgotten after FAILURE_WINDOW."""
-
-    def __init__(self, allowed: int = FAILURES_ALLOWED, window: float = FAILURE_WINDOW) -> None:
-        self.allowed, self.window = allowed, window
-        self._times: dict[str, list[float]] = {}
-
-    def _recent(self, address: str, now: float) -> list[float]:
-        times = [t for t in self._times.get(address, ()) if now - t < self.window]
-        if times:
-            self._times[address] = times
-        else:
-            self._times.pop(address, None)
-        return times
-
-    def too_many(self, address: str) -> bool:
-        return len(self._recent(address, time.monotonic())) >= self.allowed
-
-    def failed(self, address: str) -> None:
-        now = time.monotonic()
-        self._times[address] = self._recent(address, now) + [now]

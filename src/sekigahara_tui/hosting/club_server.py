@@ -26,6 +26,8 @@ overridden; the club adds what it needs by giving it:
   CHECK_EVERY seconds: their lobby, seat and spectator connections closed,
   their sessions ended, and the fronts told (`follow_revocations`), which end
   the member's client processes;
+- its limits (limits.py: games in play and new games a member, failed
+  sign-ins an address at the TCP door);
 - the audit log (hosting/audit.py): a line for each refusal, takeover and
   revocation.
 
@@ -50,6 +52,7 @@ from sekigahara_tui.hosting.connections import Door
 from sekigahara_tui.hosting.eviction import DEFAULT_EVICT_AFTER, Eviction
 from sekigahara_tui.hosting.game_server import REAP_AFTER, GameServer
 from sekigahara_tui.hosting.generations import MemberGenerations, NotAMember
+from sekigahara_tui.hosting.limits import ClubLimits, MemberLimits
 from sekigahara_tui.hosting.lobby import Lobby
 from sekigahara_tui.hosting.seats import SeatConnections
 from sekigahara_tui.hosting.sessions import Sessions
@@ -73,6 +76,7 @@ class ClubServer:
         computer_seed: int | None = None,
         guests: bool = False,
         audit: AuditLog | None = None,
+        limits: ClubLimits = ClubLimits(),
     ) -> None:
         self.store = store
         self.data_dir = Path(data_dir)
@@ -92,7 +96,8 @@ class ClubServer:
             evict_after=evict_after,
         )
         self.club_games = ClubGames(store, self.catalog, self.games, self.spectators, self.computer)
-        self.lobby = Lobby(self.data_dir, self.sessions, self.catalog, self.games, self.club_games, self.tokens, self.audit)
+        self.limits = MemberLimits(limits, self.catalog)
+        self.lobby = Lobby(self.data_dir, self.sessions, self.catalog, self.games, self.club_games, self.tokens, self.limits, self.audit)
         self.catalog.follow(self.lobby.push)  # a lobby is pushed when what it shows changed
         store_commits = StoreCommits(store)
         self.game_server = GameServer(

@@ -48,8 +48,8 @@ class Connection:
 
     @property
     def address(self) -> str:
-        """Who is at the other end, for the audit log: the peer's address over
-        TCP, `unix:UID` over the Unix socket."""
+        """Who is at the other end, for the audit log and the sign-in limits:
+        the peer's address over TCP, `unix:UID` over the Unix socket."""
         if self.peer_uid is not None:
             return f"unix:{self.peer_uid}"
         peer = self.writer.get_extra_info("peername")

@@ -5,12 +5,14 @@ watches them (docs/club.md). Its answers are the club's lobby messages
 from the club's secret (tokens.py).
 
 Three ways in: a session token a front end minted (SSH, web: sessions.py);
-over TCP, a member's name and token (web_tokens.py, checked off the loop);
-over the Unix socket, a member's name from the club's own Unix user. Each
-binds the connection to the member's generation (generations.py): a request
-after the member's removal is refused and closes the connection, and the
-club closes a removed member's lobby connections itself (`revoke`). Every
-refusal of a sign-in is a line in the audit log.
+over TCP, a member's name and token (web_tokens.py, checked off the loop;
+failures counted per address, limits.py); over the Unix socket, a member's
+name from the club's own Unix user, the club's administrator, whom the
+limits on games (limits.py) do not hold. Each binds the connection to the
+member's generation (generations.py): a request after the member's removal
+is refused and closes the connection, and the club closes a removed
+member's lobby connections itself (`revoke`). Every refusal of a sign-in,
+and every request refused by a limit, is a line in the audit log.
 
 Guests (`serve --guest`) may join open games and watch, not make games.
 """
@@ -21,6 +23,7 @@ import asyncio
 import os
 import random
 from pathlib import Path
+from typing import Callable
 
 from attrs import define
 
@@ -43,6 +46,7 @@ from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.club_games import ClubGames, Refusal, unknown
 from sekigahara_tui.hosting.connections import Connection
+from sekigahara_tui.hosting.limits import TOO_MANY_SIGN_INS, FailedSignIns, MemberLimits
 from sekigahara_tui.hosting.lobby_push import LobbyPush, send_lobby_message
 from sekigahara_tui.hosting.sessions import Sessions
 from sekigahara_tui.hosting.store_games import StoreGames
@@ -58,6 +62,7 @@ class LobbySession:
     member: str
     generation: str  # the member's when they signed in: a request after it changed is refused
     shown: tuple | None = None  # lobby_key of the last lobby sent (it follows the lobby once it asked for it)
+    limited: bool = True  # held to the limits on games (all but the club's own Unix user)
     forgives_long_lines = False
 
     async def take(self, connection: Connection, message: object) -> bool:
@@ -96,6 +101,7 @@ class Lobby:
         games: StoreGames,
         club_games: ClubGames,
         tokens: SeatTokens,
+        limits: MemberLimits,
         audit: AuditLog | NoAuditLog,
     ) -> None:
         self.data_dir = data_dir
@@ -106,6 +112,8 @@ class Lobby:
         self.tokens = tokens
         self.generations = tokens.generations
         self.audit = audit
+        self.limits = limits
+        self.sign_in_failures = FailedSignIns()  # the TCP door's, per address
         self.connections: dict[str, set[Connection]] = {}  # member -> their lobby connections signed in
         self.push = LobbyPush(self.lobby_for)  # follows the catalog (the club server has it follow)
         self._sign_ins: set[asyncio.Task] = set()  # tokens being checked (TCP lobby connections)
@@ -140,6 +148,13 @@ class Lobby:
             # The door over TCP (no peer credential): the member's name and token.
             if message.member is None:
                 return refuse("not-authorised", "a token needs the member's name")
+            if self.sign_in_failures.too_many(connection.address):  # refused unchecked: no scrypt for it
+                self.audit.record("refused", TOO_MANY_SIGN_INS, front="tcp", member=message.member, address=connection.address)
+                connection.send(Refused(None, "not-authorised", TOO_MANY_SIGN_INS))
+                return False
+            # Counted as failed until it proves good: checks under way count too,
+            # so a burst of connections from one address cannot start more.
+            self.sign_in_failures.failed(connection.address)
             connection.session = SigningIn(message.member)
             task = asyncio.get_running_loop().create_task(self._sign_in_with_token(connection, message.member, message.token))
             self._sign_ins.add(task)
@@ -156,11 +171,11 @@ class Lobby:
         generation = self.generations.generation_of(member)
         if generation is None:
             return refuse("not-authorised", f"{printable(member, 40)!r} is not a member of this club", member)
-        self._signed_in(connection, member, generation)
+        self._signed_in(connection, member, generation, limited=message.session is not None)
         return True
 
-    def _signed_in(self, connection: Connection, member: str, generation: str) -> None:
-        connection.session = LobbySession(self, member, generation)
+    def _signed_in(self, connection: Connection, member: str, generation: str, limited: bool = True) -> None:
+        connection.session = LobbySession(self, member, generation, limited=limited)
         self.connections.setdefault(member, set()).add(connection)
         send_lobby_message(connection, ClubWelcome(PROTOCOL_VERSION, member))
 
@@ -183,9 +198,11 @@ class Lobby:
         """The token is checked like the web front's (scrypt, in a thread: the
         games go on meanwhile); a wrong one is answered late and closes."""
         good = await asyncio.to_thread(web_tokens.check_web_token, self.data_dir, member, token)
+        generation = self.generations.generation_of(member)
+        if good and generation is not None:
+            self.sign_in_failures.forgive(connection.address)
         if connection.writer.is_closing():
             return
-        generation = self.generations.generation_of(member)
         if good and generation is not None:
             self.audit.record("sign-in", front="tcp", member=member, address=connection.address)
             self._signed_in(connection, member, generation)
@@ -218,10 +235,12 @@ class Lobby:
                 if self.generations.is_guest(member):
                     self.audit.record("refused", GUESTS_MAKE_NO_GAMES, front="club", member=member, address=connection.address)
                     raise Refusal("not-authorised", GUESTS_MAKE_NO_GAMES)
+                self._within_limits(connection, session, self.limits.why_not_new_game)
                 side = message.side or random.choice(BOTH_SIDES)
                 game_id = self.club_games.new_game(member, side, message.opponent)
                 self._send_entry(connection, message.id, game_id, side, member)
             elif isinstance(message, JoinGame):
+                self._within_limits(connection, session, self.limits.why_not_in_another)
                 side = self.club_games.join(member, message.game)
                 self._send_entry(connection, message.id, message.game, side, member)
             elif isinstance(message, WithdrawGame):
@@ -237,6 +256,13 @@ class Lobby:
                 connection.send(Refused(getattr(message, "id", None), "bad-message", "a lobby connection takes lobby messages only"))
         except Refusal as refusal:
             connection.send(Refused(getattr(message, "id", None), refusal.kind, refusal.reason))
+
+    def _within_limits(self, connection: Connection, session: LobbySession, why_not: Callable[[str], Refusal | None]) -> None:
+        """Raise the refusal of a limit the request would pass (limits.py), audited."""
+        refusal = why_not(session.member) if session.limited else None
+        if refusal is not None:
+            self.audit.record("refused", refusal.reason, front="club", member=session.member, address=connection.address)
+            raise refusal
 
     def _send_entry(self, connection: Connection, reply_to: str, game_id: str, side: Side | None, member: str) -> None:
         """The member's token for a seat (side) or to watch (None): bound to their generation."""

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from attrs import define
 
-from rules.surface import Side, printable
+from rules.surface import Side
 from sekigahara_tui.hosting.chairs import send_state, steps_held
 from sekigahara_tui.hosting.connections import Connection
 from sekigahara_tui.hosting.games import Change, HostedGame, SeatAccess
@@ -77,13 +77,13 @@ class SeatDoor:
                 "protocol", f"this host speaks protocol {PROTOCOL_VERSION}, not {message.protocol}: use the same version of sekigahara"
             )
         game = server.games.find(message.game)
-        if game is None:
-            return refuse("unknown-game", f"no game {printable(message.game, 64)!r} is hosted here")
         side = message.seat
-        access = server.games.seat_access(game, side)
+        # An unknown game is answered exactly as a wrong token is, byte for
+        # byte: a stranger cannot tell which game ids exist (issue 23, item 7).
+        access = server.games.seat_access(game, side) if game is not None else None
         problem = not_authorised(access, side, message.token, connection.peer_uid)
         if problem is not None:
-            server.audit("refused", problem, connection, game=game.id, seat=side.value)
+            server.audit("refused", problem, connection, game=message.game, seat=side.value)
             return refuse("not-authorised", problem)
         held = game.connections.get(side)
         if held is not None:
@@ -109,19 +109,24 @@ class SeatDoor:
         return True
 
 
+def wrong_token(side: Side) -> str:
+    """A wrong token's refusal, which an unknown game's is too."""
+    return f"wrong token for the {side.value} seat, or no such game here"
+
+
 def not_authorised(access: SeatAccess | None, side: Side, token: str, peer_uid: int | None) -> str | None:
     """Why this token (over this connection) may not take the seat; None if it may."""
-    if access is None:  # nobody may (a removed member's seat): said as a wrong token is
-        return f"wrong token for the {side.value} seat"
+    if access is None:  # nobody may (an unknown game, a removed member's seat): said as a wrong token is
+        return wrong_token(side)
     token_ok = hmac.compare_digest(token.encode("utf-8"), access.token.encode("utf-8"))
     if access.uid is None:
-        return None if token_ok else f"wrong token for the {side.value} seat"
+        return None if token_ok else wrong_token(side)
     if peer_uid is None:
         return f"the {side.value} seat is bound to a Unix user: join over the Unix socket"
     if peer_uid != access.uid:
         return f"the {side.value} seat is bound to another Unix user"
     if token and not token_ok:
-        return f"wrong token for the {side.value} seat"
+        return wrong_token(side)
     return None
 
 

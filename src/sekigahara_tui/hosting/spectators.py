@@ -30,6 +30,11 @@ from sekigahara_tui.hosting.tokens import SeatTokens
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION, GameOver, Ping, Pong, Refused, Welcome
 
 SPECTATOR_UNDO = "a spectator does not play"
+# A spectator's submit or undo is refused as a message its connection does not
+# take (bad-message, as the lobby's): a refusal the client lives through, so
+# the spectator stays connected and is sent the next state. Not-authorised
+# would stop the client for good (net/client.py, FATAL_KINDS).
+SPECTATOR_REFUSAL = "you are watching: a spectator cannot play or undo"
 
 
 def public_events(step: Iterable[Event]) -> tuple[Event, ...]:
@@ -50,7 +55,7 @@ class Spectating:
         if isinstance(message, Ping):
             connection.send(Pong())
         else:
-            connection.send(Refused(getattr(message, "id", None), "not-authorised", "a spectator cannot play"))
+            connection.send(Refused(getattr(message, "id", None), "bad-message", SPECTATOR_REFUSAL))
         return True
 
     def closed(self, connection: Connection) -> None:
@@ -72,6 +77,7 @@ class Spectators:
         if message.protocol != PROTOCOL_VERSION:
             connection.send(Refused(None, "protocol", f"this club speaks protocol {PROTOCOL_VERSION}, not {message.protocol}"))
             return False
+        # An unknown game is answered exactly as a wrong token is (issue 23, item 7).
         member = self.tokens.watcher(message.game, message.token) if message.game in self.catalog else None
         if member is None:
             reason = "wrong spectator's token for that game"

@@ -7,12 +7,14 @@ an open game of mine nobody has joined (asked first), r to refresh.
 The list is not polled: the club pushes the new lobby when it changes
 (lobby_changed, docs/club.md); a dropped connection is opened again after a
 pause, growing up to RETRY_LONGEST. A game opens on the game screen through
-a ClubTable (club/client.py); ctrl+l leaves it for the lobby (the game goes
-on; come back to it from the lobby).
+a ClubTable (club/client.py), a spectator's on a WatchingScreen (it does not
+play); ctrl+l leaves it for the lobby (the game goes on; come back to it
+from the lobby).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from textual import on, work
@@ -28,6 +30,7 @@ from sekigahara_tui.club.protocol import Entry, GameLine, Lobby
 from sekigahara_tui.labels import side_name
 from sekigahara_tui.screens.dialogs import ConfirmDialog
 from sekigahara_tui.screens.game import GameScreen
+from sekigahara_tui.widgets.prompt import PromptPanel
 
 FAILED = object()  # _ask: the club refused, or could not be reached (said already)
 RETRY_FIRST = 1.0  # seconds before asking again after the club could not be reached
@@ -41,6 +44,31 @@ class ClubGameScreen(GameScreen):
 
     def action_leave(self) -> None:
         self.dismiss()
+
+
+WATCHING = "You are watching: a spectator does not play."
+_PLAY_KEYS = ("game.type", "game.end", "game.undo")
+
+
+class WatchingScreen(ClubGameScreen):
+    """A spectator's game screen (issue 23, item 9): no command line, and the
+    keys that play (type, end, undo) not offered in the footer; pressed (as
+    the player's keymap has them), they say the spectator is watching."""
+
+    DEFAULT_CSS = "WatchingScreen #command-line { display: none; }"
+    BINDINGS = [replace(binding, show=False) for binding in GameScreen.BINDINGS if binding.id in _PLAY_KEYS]
+
+    def on_mount(self) -> None:
+        self.query_one(PromptPanel).command_line.disabled = True  # never focused, never sent
+
+    def action_command_line(self) -> None:
+        self.say(WATCHING, error=True)
+
+    def action_end(self) -> None:
+        self.say(WATCHING, error=True)
+
+    def action_undo(self) -> None:
+        self.say(WATCHING, error=True)
 
 
 def whose_move(line: GameLine, me: Side | None) -> str:
@@ -266,4 +294,5 @@ class LobbyScreen(Screen[None]):
     def open_game(self, entry: Entry) -> None:
         what = "Watching" if entry.seat is None else f"Playing {side_name(entry.seat)} in"
         self.say(f"{what} game {entry.game}")
-        self.app.push_screen(ClubGameScreen(ClubTable(self.club, entry), self.save_dir))
+        screen = WatchingScreen if entry.seat is None else ClubGameScreen
+        self.app.push_screen(screen(ClubTable(self.club, entry), self.save_dir))

@@ -86,9 +86,11 @@ def decision_line(view: PlayerView) -> str:
     """What is being decided, and by whom: the seat, or the side it waits for."""
     if view.result is not None:
         return "The game is over."
-    if view.side in view.decision.sides:
+    if view.side in view.decision.sides and not view.spectator:
         return f"You: {view.prompt}"
     others = " and ".join(side_name(side) for side in sorted(view.decision.sides, key=lambda s: s.value))
+    if view.spectator:  # it plays neither side
+        return f"Watching: {others} to {view.prompt}"
     return f"Waiting for {others} to {view.prompt}"
 
 

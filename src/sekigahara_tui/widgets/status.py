@@ -19,8 +19,9 @@ def status_line(view: PlayerView) -> str:
     def both(figure) -> str:
         return "/".join(str(figure(side)) for side in BOTH_SIDES)
 
+    who = "Watching" if view.spectator else f"You: {side_name(me)}"  # a spectator's view is drawn from Ishida's chair
     return (
-        f"You: {side_name(me)} │ Week {view.week} turn {view.turn.value} │ {view.phase.value} │ "
+        f"{who} │ Week {view.week} turn {view.turn.value} │ {view.phase.value} │ "
         f"active {side_name(view.active)} │ first {side_name(view.first_player)}\n"
         f"Ishida/Tokugawa: VP {both(lambda s: view.vp[s])} castles {both(lambda s: _count(view.castle_control, s))} "
         f"resources {both(lambda s: _count(view.resource_control, s))} bag {both(lambda s: view.bag_sizes[s])} box {both(lambda s: view.recruitment_box_sizes[s])} "
