@@ -25,6 +25,11 @@ async def club_with_alice():
             await front.wait_closed()
 
 
+def prompt_says(terminal, text: str) -> bool:
+    """The prompt, right of the map, says it (not the status bar's "You: Ishida")."""
+    return any(text in line[40:] for line in terminal.screen.text().splitlines()[1:])
+
+
 async def test_a_member_plays_the_computer_over_ssh(club_with_alice):
     front, key = club_with_alice
     async with connect(front, key, username="alice") as conn:
@@ -36,7 +41,7 @@ async def test_a_member_plays_the_computer_over_ssh(club_with_alice):
         terminal.press(b"\r")  # bid the first card offered
         await terminal.wait_for(lambda t: not t.screen.find("You: bid a card"), "the bid played")
         # Then our next decision, or the computer's Movement Phase told first (a summary: Enter continues it).
-        await terminal.wait_for(lambda t: t.screen.find("Enter continues.") or (t.screen.find("You: ") and not t.screen.find("You: bid a card")), "the next step")
+        await terminal.wait_for(lambda t: t.screen.find("Enter continues.") or prompt_says(t, "You: ") and not prompt_says(t, "You: bid a card"), "the next step")
         if terminal.screen.find("Enter continues."):
             terminal.press(b"\r")
             await terminal.wait_for(lambda t: not t.screen.find("Enter continues."), "the summary closed")
