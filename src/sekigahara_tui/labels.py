@@ -9,12 +9,12 @@ import functools
 from collections import Counter
 
 from rules.describe import card_name, daimyo_name, piece_name, place_name
-from rules.surface import Side, command_label, default_components
+from rules.surface import Command, Side, command_label, default_components
 
 CARD_KINDS = {"double": "double", "swords": "swords", "plain": "plain", "loyalty": "Loyalty Challenge"}
 
 __all__ = [
-    "CARD_KINDS", "block_label", "blocks_label", "card_label", "card_mon", "choice_labels", "done_label", "notation_label",
+    "CARD_KINDS", "block_label", "blocks_label", "card_label", "card_mon", "choice_lines", "done_label", "notation_label",
     "place_label", "side_name", "word_label",
 ]
 
@@ -103,14 +103,12 @@ def done_label(text: str, side: Side) -> str:
     return label if label.startswith("Done:") else f"Done: {label}"
 
 
-def choice_labels(commands, view=None) -> list[str]:
-    """Labels for a list of commands, never two alike: a label that would repeat
-    gets its notation in brackets."""
-    from rules.notation import format_command
-
-    labels = [command_label(c, view) for c in commands]
-    counts = Counter(labels)
-    return [
-        f"{label} [{format_command(c, with_side=False)}]" if counts[label] > 1 else label
-        for label, c in zip(labels, commands)
-    ]
+def choice_lines(commands, view=None) -> list[tuple[Command, str]]:
+    """One line a choice, as the choices list shows them (issue 27, fault 4):
+    commands with the same words are the same choice (alike pieces, rules.alike:
+    two Ukita plain cards of bid 1), shown once with their count, "×2", and
+    given by their first command; never raw notation in a label."""
+    lines: dict[str, list] = {}
+    for command in commands:
+        lines.setdefault(command_label(command, view), []).append(command)
+    return [(alike[0], f"{label} ×{len(alike)}" if len(alike) > 1 else label) for label, alike in lines.items()]

@@ -13,11 +13,11 @@ from rules.notation import parse_command
 from rules.infra.selfplay import random_game
 from rules.sides import BOTH_SIDES, Side
 from rules.view import view
-from sekigahara_tui.labels import choice_labels
+from sekigahara_tui.labels import choice_lines
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_two_different_legal_commands_never_share_a_label(seed):
+def test_alike_commands_are_one_line_with_their_count_and_no_notation(seed):
     checked = []
 
     def on_step(before, command, after, events) -> None:
@@ -25,8 +25,14 @@ def test_two_different_legal_commands_never_share_a_label(seed):
             commands = legal_commands(after, side)
             if not commands:
                 continue
-            labels = choice_labels(commands, view(after, side))
+            lines = choice_lines(commands, view(after, side))
+            labels = [label for _, label in lines]
             assert len(set(labels)) == len(labels), [l for l in labels if labels.count(l) > 1]
+            assert not any("[" in label for label in labels)  # no raw notation (issue 27, fault 4)
+            # A line stands for alike commands only: its count is how many share its words.
+            for command, label in lines:
+                count = int(label.rsplit("×", 1)[1]) if " ×" in label else 1
+                assert count == sum(1 for c in commands if command_label(c, view(after, side)) == command_label(command, view(after, side)))
             checked.append(len(labels))
 
     random_game(seed, on_step=on_step)

@@ -183,11 +183,11 @@ async def test_an_unexpected_error_goes_to_the_crash_log_not_the_terminal(make_a
     assert "Traceback" in log.read_text() and "boom" in log.read_text()
 
 
-async def test_choice_labels_are_shown_whole_never_read_as_markup(make_app):
-    """Two identical cards get their notation in brackets (labels.choice_labels);
-    read as markup, "[bid ukita-plain-4]" would vanish and the two choices
-    would look the same. In the opening bid Ishida holds ukita-plain-1 and
-    ukita-plain-4, both "Ukita plain (1)"."""
+async def test_alike_choices_are_one_line_with_their_count(make_app):
+    """Issue 27, fault 4: two identical cards were listed twice, told apart by
+    raw notation ("[bid ukita-plain-4]"). In the opening bid Ishida holds
+    ukita-plain-1 and ukita-plain-4, both "Ukita plain (1)": one line, "×2",
+    shown whole (a label is Content, never read as markup)."""
     from rules.sides import Side
 
     app = make_app(opening_bid())
@@ -196,7 +196,6 @@ async def test_choice_labels_are_shown_whole_never_read_as_markup(make_app):
         assert screen.current.side is Side.ISHIDA
         choices = screen.query_one(PromptPanel).choices
         shown = [str(choices.get_option_at_index(i).prompt) for i in range(choices.option_count)]
-        bracketed = [label for label in shown if label.endswith("]") and "[bid " in label]
-        assert len(bracketed) >= 2, shown
-        assert len(set(shown)) == len(shown)
-        assert any("[bid " in line for line in screen_text(app).splitlines())
+        assert "Bid: Ukita plain (1) ×2" in shown, shown
+        assert len(set(shown)) == len(shown) and not any("[" in label for label in shown)
+        assert any("Bid: Ukita plain (1) ×2" in line for line in screen_text(app).splitlines())

@@ -1,6 +1,7 @@
 """The prompt: what is being decided, the legal choices, and a command line.
 
-The choices are the view's legal commands in plain words (labels.choice_labels).
+The choices are the view's legal commands in plain words (labels.choice_lines:
+alike choices are one line, with their count).
 The command line takes any legal line. While it holds text, the choices shown
 are the ones whose notation begins with it (the candidates of a completion),
 and → completes only what they all share, as a shell's Tab does: never a
@@ -28,7 +29,7 @@ from textual.widgets.option_list import Option
 
 from rules.notation import format_command
 from rules.surface import Command, PlayerView, Side, places
-from sekigahara_tui.labels import choice_labels, place_label, side_name, word_label
+from sekigahara_tui.labels import choice_lines, place_label, side_name, word_label
 
 PLACEHOLDER = "type a command (→ completes)"
 HINT = "Enter: {notation}"  # the empty line's hint: what Enter gives
@@ -158,7 +159,8 @@ class PromptPanel(Vertical):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self._shown: tuple[Command, ...] = ()
+        self._shown: tuple[Command, ...] = ()  # one command a line
+        self._listed: tuple[Command, ...] | None = None  # the commands those lines stand for
         self._legal: tuple[Command, ...] = ()
         self.filter_location: str | None = None
         self._refilled = False
@@ -208,14 +210,16 @@ class PromptPanel(Vertical):
             candidates = [c for c, text in zip(self._legal, self._texts) if text.startswith(typed) and c in shown]
             unmatched = not candidates
             shown = candidates or shown  # nothing begins so: keep the choices, and say it
-        if tuple(shown) == self._shown and self.choices.option_count == len(shown):
+        if tuple(shown) == self._listed:
             self._title(location, typed, len(shown), unmatched)  # the same choices: no redraw of the list
             return
-        self._shown = tuple(shown)
+        self._listed = tuple(shown)
+        lines = choice_lines(shown, self._view)  # alike choices as one line, with their count
+        self._shown = tuple(command for command, _ in lines)
         choices = self.choices
         choices.clear_options()
-        # Content, not a str: a str prompt is markup, and a label's "[bid ...]" would vanish as a tag.
-        choices.add_options([Option(Content(label)) for label in choice_labels(shown, self._view)])
+        # Content, not a str: a str prompt is markup, and a label's brackets would vanish as a tag.
+        choices.add_options([Option(Content(label)) for _, label in lines])
         if shown:
             self._refilled = True  # the highlight that follows is the list's, not the player's
             choices.highlighted = 0
