@@ -84,7 +84,18 @@ class SekigaharaApp(App[None]):
         # (status 1): into the crash log, so the terminal gets one line (cli.py).
         self.crash_log = CrashLog(self.save_dir)
         self.autosave_path: Path | None = None  # the current game's (new_autosave)
+        self.started_host = False  # a game in two terminals began from the menu
+        self.playing: Table | None = None  # the last game opened
         self.error_console = Console(file=self.crash_log, markup=False, highlight=False, width=100)
+
+    def farewell(self) -> str | None:
+        """A line for the terminal once the app has closed: a host this app
+        started stops when its player quits before the other joined (issue 27,
+        item 14), and the player is told so."""
+        seat = self.playing.first_seat() if self.playing is not None else None
+        if self.started_host and seat is not None and not getattr(seat, "opponent_came", True):
+            return "The other player never joined: the game's host stops."
+        return None
 
     def new_autosave(self, mode: str) -> Path:
         """The autosave of a game beginning now: SAVE_DIR/autosaves/<when>-<mode>.json
@@ -158,6 +169,7 @@ class SekigaharaApp(App[None]):
     def play(self, table: Table) -> None:
         from sekigahara_tui.screens.game import GameScreen
 
+        self.playing = table
         # A game has opened: the oldest autosaves beyond KEPT_AUTOSAVES go (never this game's).
         for old in [path for path in self.autosaves() if path != self.autosave_path][KEPT_AUTOSAVES - 1:]:
             old.unlink(missing_ok=True)
@@ -256,6 +268,7 @@ class SekigaharaApp(App[None]):
             self.notify(f"Cannot start a host: {problem}", severity="error", timeout=10, markup=False)
             return
         self.join(game_dir, side)
+        self.started_host = True  # `host --stop-if-left-alone`: see farewell
         # The whole command is long (the game's path); `sekigahara join` at a
         # terminal offers the running games, so the short one fits a line.
         self.copy_to_clipboard(f"sekigahara join {game_dir} --seat {side.other.value}")

@@ -2,7 +2,9 @@
 
 The host runs as its own process (`sekigahara host DIR`), detached from this
 terminal, so the game outlives the app that started it; it stops by itself
-when the game is over and both players have gone, or after a long idle time.
+when the game is over and both players have gone, when the player who started
+it quits before the other joined (`--stop-if-left-alone`), or after a long
+idle time.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ def start_host(game_dir: Path, seed: int) -> subprocess.Popen:
     """`sekigahara host DIR --seed N` in the background, its output in DIR/host.log."""
     with open(game_dir / "host.log", "ab") as log:
         return subprocess.Popen(
-            [sys.executable, "-m", "sekigahara_tui", "host", str(game_dir), "--seed", str(seed)],
+            [sys.executable, "-m", "sekigahara_tui", "host", str(game_dir), "--seed", str(seed), "--stop-if-left-alone"],
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=log,

@@ -65,6 +65,8 @@ def add_network_commands(commands) -> None:
     host.add_argument("--seat", action="append", default=[], metavar="SIDE=USER", help="bind a seat to a Unix user")
     host.add_argument("--idle-timeout", type=float, default=2 * 60 * 60, metavar="SECONDS", help="stop after this long with nobody connected (default 7200)")
     host.add_argument("--grace", type=float, default=10.0, metavar="SECONDS", help="stop this long after the game is over and both players left (default 10)")
+    host.add_argument("--stop-if-left-alone", action="store_true",
+                      help="stop when the player who came has gone before the other ever joined (the menu's two terminals)")
     join = commands.add_parser("join", help="play a seat of a hosted game; with no DIR, list the games you can join")
     join.add_argument("dir", type=Path, nargs="?", metavar="DIR", help="the game's directory (or a .join file)")
     join.add_argument("--seat", choices=sides, help="which side to play")
@@ -272,6 +274,7 @@ def run_host(args: argparse.Namespace) -> int:
             bound=tuple(parse_seat_binding(text) for text in args.seat),
             idle_timeout=args.idle_timeout,
             grace=args.grace,
+            stop_if_left_alone=args.stop_if_left_alone,
         )
         print(asyncio.run(host_game(options, say=lambda line: print(line, flush=True))), flush=True)
     except (HostingError, LocationError, StoreError, RecordError) as error:
@@ -396,4 +399,7 @@ def run_app(args: argparse.Namespace) -> int:
     app.run()
     if app.return_code:
         return fail("sekigahara", app_crash_message(app.crash_log), app.return_code)
+    farewell = app.farewell()
+    if farewell:
+        print(farewell)
     return 0

@@ -37,6 +37,7 @@ class RemoteSeat(Seat):
         self._log_generation = 0
         self._log_seen: tuple[int, Event | None] = (0, None)  # length, last event
         self._join_hint: str | None = None
+        self.opponent_came = False  # the other player has been here (a menu-started host stops if never)
 
     # --- what the seat knows -------------------------------------------------------
 
@@ -118,6 +119,7 @@ class RemoteSeat(Seat):
 
     def on_presence(self, client: Client, connected: bool) -> None:
         self._opponent = connected
+        self.opponent_came = self.opponent_came or connected is True
         self._status()
 
     def on_connection(self, client: Client, status: str) -> None:

@@ -8,6 +8,7 @@ the host is killed and restarted."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import signal
@@ -201,3 +202,22 @@ async def test_two_terminals_from_the_menu_hosts_a_game_and_shows_the_other_play
         finally:
             host_pid = read_address_file(game_dir).pid
             os.kill(host_pid, signal.SIGKILL)
+
+
+async def test_two_terminals_quit_before_the_other_joined_stops_the_host_and_says_so(make_app, runtime_dir):
+    """Issue 27, item 14: the host the menu started (`--stop-if-left-alone`)
+    does not wait two hours for a player who never came."""
+    from sekigahara_tui.net.locations import read_address_file
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("t")  # Two terminals
+        await pilot.press("down", "enter")  # I play Tokugawa
+        await until(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.view is not None, "the game")
+        host_pid = read_address_file(app.screen.table.game_dir).pid
+    # The app has closed, and its seat's connection with it.
+    assert app.farewell() == "The other player never joined: the game's host stops."
+    deadline = time.monotonic() + 30
+    while os.waitpid(host_pid, os.WNOHANG) == (0, 0):  # the host is this process's child
+        assert time.monotonic() < deadline, "the host did not stop"
+        await asyncio.sleep(0.05)

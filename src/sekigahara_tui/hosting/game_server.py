@@ -103,11 +103,12 @@ class GameServer:
         self.looked_at = float("-inf")  # when the watcher last looked (for a test that waits for a look)
 
     @classmethod
-    def of_store(cls, store: Store, **options) -> GameServer:
+    def of_store(cls, store: Store, also_told: Sequence[Subscriber] = (), **options) -> GameServer:
         """The server of `sekigahara host`: games added by hand (`games.add`),
-        committed to `store`, and nobody but the store and their seats told."""
+        committed to `store`, and nobody but the store, their seats and
+        `also_told` told."""
         commits = StoreCommits(store)
-        return cls(GamesInMemory(store), commits, [commits, SeatConnections()], **options)
+        return cls(GamesInMemory(store), commits, [commits, SeatConnections(), *also_told], **options)
 
     def audit(self, event: str, reason: str, connection: Connection, **fields: object) -> None:
         """One line in the audit log (the club's; `sekigahara host` keeps none)."""

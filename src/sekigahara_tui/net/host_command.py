@@ -52,6 +52,39 @@ class HostOptions:
     bound: tuple[tuple[Side, str], ...] = ()  # seat, Unix user name or uid
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
     grace: float = DEFAULT_GRACE
+    stop_if_left_alone: bool = False  # the menu's two terminals (LeftAlone)
+
+
+class LeftAlone:
+    """`host --stop-if-left-alone`, as the menu's "two terminals" starts it: when
+    every seat that came has gone before both seats ever came (the player who
+    started the game quit before the other joined), the host stops `grace`
+    seconds later: nobody else knows the game, and it would wait hours for
+    nothing (issue 27, item 14). A subscriber of the game server."""
+
+    def __init__(self, grace: float) -> None:
+        self.grace = grace
+        self.came: set[Side] = set()
+        self.here: set[Side] = set()
+        self.stop: Callable[[], None] = lambda: None  # the server's done.set, once it exists
+        self.stopped = False
+
+    def game_changed(self, game, change) -> None:
+        pass
+
+    def seat_joined(self, game, side: Side) -> None:
+        self.came.add(side)
+        self.here.add(side)
+
+    def seat_left(self, game, side: Side) -> None:
+        self.here.discard(side)
+        if not self.here and self.came != set(BOTH_SIDES):
+            asyncio.get_running_loop().call_later(self.grace, self._stop_if_still_alone)
+
+    def _stop_if_still_alone(self) -> None:
+        if not self.here and self.came != set(BOTH_SIDES):
+            self.stopped = True
+            self.stop()
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -146,7 +179,10 @@ async def host_game(options: HostOptions, say: Callable[[str], None] = print) ->
         store = Store.open(game_dir / STORE_FILE)
         game_id, new = open_game(store, options)
         tokens = seat_tokens(game_dir)
-        server = GameServer.of_store(store, idle_timeout=options.idle_timeout, grace=options.grace)
+        alone = LeftAlone(options.grace) if options.stop_if_left_alone else None
+        server = GameServer.of_store(store, [alone] if alone else (), idle_timeout=options.idle_timeout, grace=options.grace)
+        if alone is not None:
+            alone.stop = server.done.set
         game = server.games.add(game_id, {side: SeatAccess(tokens[side], bound.get(side)) for side in BOTH_SIDES})
         sock = socket_path(game_dir, shared=bool(bound))
         sock.unlink(missing_ok=True)  # we hold the lock: any socket here is a dead host's
@@ -176,6 +212,9 @@ async def host_game(options: HostOptions, say: Callable[[str], None] = print) ->
         await server.done.wait()
         if game.host.is_over:
             return f"game over: {game.result_text}"
+        if alone is not None and alone.stopped:
+            never = " and ".join(side.value for side in BOTH_SIDES if side not in alone.came)
+            return f"stopped: {never} never joined, and the player who started the game has gone"
         return "stopped; resume with `sekigahara host " + str(game_dir) + "`"
     finally:
         if server is not None:
