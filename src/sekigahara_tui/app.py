@@ -69,6 +69,7 @@ class SekigaharaApp(App[None]):
         choose_game: bool = False,
         club: object | None = None,
         keymap: dict[str, str] | None = None,
+        ask_forced: bool = False,
     ) -> None:
         super().__init__()
         if keymap:
@@ -85,6 +86,7 @@ class SekigaharaApp(App[None]):
         self.crash_log = CrashLog(self.save_dir)
         self.autosave_path: Path | None = None  # the current game's (new_autosave)
         self.started_host = False  # a game in two terminals began from the menu
+        self.ask_forced = ask_forced  # hot seat: hand over even for a move with no choice (screens/forced.py)
         self.playing: Table | None = None  # the last game opened
         self.error_console = Console(file=self.crash_log, markup=False, highlight=False, width=100)
 
@@ -173,7 +175,7 @@ class SekigaharaApp(App[None]):
         # A game has opened: the oldest autosaves beyond KEPT_AUTOSAVES go (never this game's).
         for old in [path for path in self.autosaves() if path != self.autosave_path][KEPT_AUTOSAVES - 1:]:
             old.unlink(missing_ok=True)
-        self.push_screen(GameScreen(table, self.save_dir))
+        self.push_screen(GameScreen(table, self.save_dir, give_forced=not self.ask_forced))
 
     def open_save(self, path: Path) -> None:
         from sekigahara_tui.local import RecordError

@@ -35,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     start.add_argument("--load", type=Path, metavar="FILE", help="open this saved game (a game record) in the app")
     start.add_argument("--position", type=Path, metavar="FILE", help="start a new hot-seat game at this position file (docs/positions.md)")
     start.add_argument("--seed", type=int, help="start a new hot-seat game with this seed at once")
+    start.add_argument("--ask-forced", action="store_true",
+                       help="hot seat: a hand-over even for a move that has no choice (by default it is given at once)")
     parser.add_argument("--save-dir", type=Path, metavar="DIR", help="where saves and the autosave go (default: the user data directory)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     replay_parser = commands.add_parser("replay", help="replay a game record and summarise the final position")
@@ -395,7 +397,8 @@ def run_app(args: argparse.Namespace) -> int:
         return fail("sekigahara", problem, 2)
     from sekigahara_tui.app import SekigaharaApp  # Textual is only loaded for the app
 
-    app = SekigaharaApp(save_dir=save_dir, load=args.load, seed=args.seed, position=args.position, keymap=keymap)
+    app = SekigaharaApp(save_dir=save_dir, load=args.load, seed=args.seed, position=args.position, keymap=keymap,
+                        ask_forced=args.ask_forced)
     app.run()
     if app.return_code:
         return fail("sekigahara", app_crash_message(app.crash_log), app.return_code)

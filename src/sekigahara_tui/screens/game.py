@@ -9,10 +9,9 @@ seat not to act waits with the board in view, and the other player's moves
 appear as they happen.
 
 The screen keeps its widgets, keys and actions; its jobs are in rooms beside
-it: hand_over.py (the hand-over between hot-seat seats, and the Enter
-double-tapped after it), seat_memory.py (what each seat left on the screen),
-battle_summaries.py, auto_allow.py (R48), connection.py (a networked seat's
-line), saving.py (ctrl+s) and game_over.py (the end, and the replay).
+it: hand_over.py (the hand-over, and an Enter double-tapped after it),
+seat_memory.py, battle_summaries.py, movement_summaries.py, auto_allow.py
+(R48), forced.py, select_all.py, connection.py, saving.py and game_over.py.
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ from sekigahara_tui.labels import done_label, notation_label, place_label, side_
 from sekigahara_tui.seat import Answer, Seat, Table
 from sekigahara_tui.palette import LegalCommands
 from sekigahara_tui.screens.auto_allow import allow_without_asking, setting_matters
+from sekigahara_tui.screens.forced import give_forced_move
 from sekigahara_tui.screens.battle_summaries import BattleSummaries
 from sekigahara_tui.screens.connection import connection_line
 from sekigahara_tui.screens.game_over import game_over_screen
@@ -81,7 +81,7 @@ class GameScreen(Screen[None]):
         Binding("escape", "back", "Back", id="game.back", show=False),
     ]
 
-    def __init__(self, table: Table, save_dir: Path) -> None:
+    def __init__(self, table: Table, save_dir: Path, give_forced: bool = True) -> None:
         super().__init__()
         self.table = table
         self.save_dir = save_dir
@@ -95,6 +95,7 @@ class GameScreen(Screen[None]):
         self.seat_memory = SeatMemory()  # hot seat: what each seat left on the screen
         self.summaries = BattleSummaries()  # how far each seat's log was told in battle summaries
         self.movement_summaries = MovementSummaries()  # the other player's Movement Phases (not hot seat)
+        self.give_forced = give_forced  # hot seat: a publicly forced move given without a hand-over (forced.py)
         self.auto_allow: dict[Side, bool] = {}  # hot seat: each seat's own "allow without asking" setting
         self._choices_had_focus = False  # when the list was hidden for a seat not to act
         self.select_all = SelectAll()  # ctrl+a under way in a stack move
@@ -275,6 +276,8 @@ class GameScreen(Screen[None]):
         self._report_warning()
         if allow_without_asking(self.table, self.auto_allow):
             return  # the allow was a change of its own, shown already
+        if self.give_forced and give_forced_move(self.table, self.current, self.say):
+            return  # likewise
         if self.current.is_over:
             self.redraw()
             self._show_result()
