@@ -46,3 +46,17 @@ async def test_the_unknown_command_refusal_no_longer_lists_every_verb(make_app):
         shown = " ".join(str(screen.query_one(PromptPanel).query_one("#message").render()).split())
         assert shown == "Illegal: unknown command 'asdf': the choices above are what you may give now (? helps)"
         assert shown in side_panel_words(pilot.app)
+
+
+async def test_the_replay_title_and_footer_fit_80_columns(make_app):
+    from sekigahara_tui.replay_model import ReplayModel
+    from sekigahara_tui.screens.replay import ReplayScreen
+    from tui.positions import finished_game
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReplayScreen(ReplayModel.from_record(finished_game())))
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        assert any("─ board: the public view ─" in line for line in lines)  # the title whole, not "the public v…"
+        assert "esc Back" in lines[-1] and "…" not in screen_text(app)

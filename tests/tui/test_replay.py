@@ -75,7 +75,7 @@ async def test_a_finished_games_replay_shows_what_both_sides_did(tmp_path):
         assert screen.chair is Side.ISHIDA and not board._view.spectator and board._view.side is Side.ISHIDA
         await pilot.press("v")
         assert screen.chair is Side.TOKUGAWA and board._view.side is Side.TOKUGAWA
-        assert "as Tokugawa saw it" in shown(app)
+        assert "board: Tokugawa's view" in shown(app)
         await pilot.press("v")
         assert screen.chair is None and board._view.spectator
 

@@ -59,8 +59,9 @@ class ReplayScreen(Screen[None]):
         Binding("n", "step(1)", "Forward", show=False),
         Binding("left", "step(-1)", "Back", id="replay.back", priority=True, key_display="←/p"),
         Binding("p", "step(-1)", "Back", show=False),
-        Binding("home", "go_to('first')", "First", id="replay.first", priority=True),
-        Binding("end", "go_to('last')", "Last", id="replay.last", priority=True),
+        # Not in the Footer, which must fit 80 columns (Esc was cut): the README and the help list them.
+        Binding("home", "go_to('first')", "First", id="replay.first", priority=True, show=False),
+        Binding("end", "go_to('last')", "Last", id="replay.last", priority=True, show=False),
         Binding("w", "ask_week", "Week", id="replay.week", key_display="w+1-7"),
         *[Binding(str(n), f"week({n})", show=False) for n in range(1, 10)],
         Binding("v", "chair", "View", id="replay.view"),
@@ -102,7 +103,7 @@ class ReplayScreen(Screen[None]):
         frame = self.model.frame(self.index)
         board = self.query_one(MapPanel)
         board.show(self.model.view(self.index, self.chair))
-        board.border_title = f"after this step: {self.chair_name()}"
+        board.border_title = f"board: {self.chair_name()}"  # short: at 80 columns the panel is 36 wide
         heading = [
             f"Replay: step {frame.index} of {frame.count - 1} │ {frame.heading}",
             f"Done: {frame.command}",
@@ -115,7 +116,7 @@ class ReplayScreen(Screen[None]):
     def chair_name(self) -> str:
         if self.chair is None:
             return "the public view"
-        return f"as {side_name(self.chair)} saw it"
+        return f"{side_name(self.chair)}'s view"
 
     def say(self, note: str) -> None:
         self._note = note
