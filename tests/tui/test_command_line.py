@@ -114,3 +114,18 @@ async def test_fault_2_a_refused_line_keeps_the_focus_to_be_mended(make_app):
         await pilot.pause()
         assert screen.table.host.record.commands == ()
         assert prompt.command_line.has_focus and prompt.command_line.value == "movement limited toku"
+
+
+async def test_item_10_the_focused_panel_shows_by_its_border_lines_not_only_colour(make_app):
+    from sekigahara_tui.widgets.map_panel import MapPanel
+
+    async with make_app(record_from_position(POSITION)).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        screen.query_one(PromptPanel).choices.focus()
+        await pilot.pause()
+        text = screen_text(pilot.app)
+        assert "┏" in text and "╭" in text  # the choices heavy, the map round
+        screen.query_one(MapPanel).focus()
+        await pilot.pause()
+        lines = screen_text(pilot.app).splitlines()
+        assert lines[2].startswith("┏")  # the map's top-left corner, now heavy
