@@ -101,7 +101,7 @@ async def serve(
     lock = HostLock(data_dir)
     try:
         lock.acquire()
-    except LocationError as error:
+    except LocationError:
         raise ClubError(f"a club server is already running for {printable_path(data_dir)}") from None
     cleanup: list[Path] = []
     fronts: list = []  # the SSH and web front ends, closed first
