@@ -118,12 +118,18 @@ class LocationInfo(Widget):
         super().__init__(**kwargs)
         self._view: PlayerView | None = None
         self._location: str | None = None
+        self._rows: int | None = None  # the rows it took at its last layout
 
     def show(self, view: PlayerView, location: str) -> None:
         if view is self._view and location == self._location:
             return
         self._view, self._location = view, location
-        self.refresh(layout=True)  # the rows it needs may change
+        # A new layout only when the rows it takes change (#map-info: 3 to 5 rows):
+        # laying the whole screen out again cost most of a map cursor key's time.
+        width = self.content_size.width
+        rows = min(5, max(3, len(self.lines(width)))) if width else None
+        self.refresh(layout=rows is None or rows != self._rows)
+        self._rows = rows
 
     def lines(self, width: int, rows: int | None = None) -> list[str]:
         if self._view is None or self._location is None:
