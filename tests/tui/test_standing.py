@@ -145,3 +145,21 @@ def test_6_4_the_end_of_a_week_writes_no_line_in_the_log_or_the_replay(games):
     replay = ReplayModel.from_record(game.record)
     frames = [replay.frame(index) for index in range(replay.count)]
     assert all("" not in lines for frame in frames for lines in frame.lines.values())
+
+
+def test_a_game_begun_in_week_2_counts_its_battles_in_week_2():
+    """A game begun at a position (battle_at_gifu: week 2) has no WeekBegan for
+    its first week: its battles belong to week 2, not week 1 (the first
+    WeekEnded names the week the log begins in)."""
+    from rules.engine import legal_commands
+    from rules.sides import BOTH_SIDES, Side
+    from sekigahara_tui.hosting.host import GameHost
+    from sekigahara_tui.screens.info import weekly_figures
+    from tui.positions import record_from_position
+
+    host = GameHost.from_record(record_from_position("battle_at_gifu"))
+    while not host.is_over and host.state.week == 2:  # the last command listed each time: a fixed game
+        side = next(s for s in BOTH_SIDES if legal_commands(host.state, s))
+        host.submit(legal_commands(host.state, side)[-1])
+    battles = weekly_figures(host.events_for(Side.ISHIDA), 7)["battles"]
+    assert battles[0] == 0 and battles[1] >= 1

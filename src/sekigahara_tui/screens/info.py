@@ -32,6 +32,7 @@ from sekigahara_tui.standing import weekly_standing
 from sekigahara_tui.widgets.map_panel import MapPanel
 
 WeekBegan = next(cls for cls in surface.EVENT_TYPES if cls.__name__ == "WeekBegan")
+WeekEnded = next(cls for cls in surface.EVENT_TYPES if cls.__name__ == "WeekEnded")
 
 
 # How long a screen lets an Enter settle: one typed this soon after the Enter
@@ -291,7 +292,9 @@ def weekly_figures(log: list[Event], last_week: int) -> dict[str, list[int]]:
     "map:<side>"; sekigahara_tui.standing), when the log saw every week end."""
     weeks = max(1, last_week)
     figures = {"battles": [0] * weeks, "ishida": [0] * weeks, "tokugawa": [0] * weeks}
-    week = 1
+    # The week the log begins in: a game begun at a position may begin in week 6.
+    # Every week ends with a WeekEnded (the last with the game), so the first names it.
+    week = next((min(max(1, e.week), weeks) for e in log if isinstance(e, WeekEnded)), weeks)
     for event in log:
         if isinstance(event, WeekBegan):
             week = min(max(1, event.week), weeks)
