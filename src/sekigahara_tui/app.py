@@ -47,6 +47,8 @@ class SekigaharaApp(App[None]):
     CSS_PATH = "sekigahara.tcss"
     TITLE = "Sekigahara"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    # Below 30 rows (80x24) the decision takes the room, the Hand/Log/Public tabs a peek (ctrl+t: whole screen).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         # Against the computer: its moves at once until the player decides (shown only there).

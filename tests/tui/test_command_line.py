@@ -50,11 +50,15 @@ async def test_fault_3_right_completes_no_further_than_the_candidates_agree_and_
 async def test_fault_3_the_hand_names_each_card_as_the_command_line_takes_it(make_app):
     async with make_app(record_from_position(POSITION)).run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
+        await pilot.press("ctrl+t")  # at 80x24 the tabs show their first lines; ctrl+t gives them the screen
         await pilot.pause()
         shown = screen_text(pilot.app)
         for card in ("tokugawa-plain-1", "tokugawa-loyalty-1", "fukushima-plain-1"):
             assert card in shown
         assert screen.query_one(HandPanel).display
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen.maximized is None
 
 
 async def test_fault_2_enter_on_the_empty_line_gives_the_choice_its_hint_shows(make_app):
@@ -129,3 +133,25 @@ async def test_item_10_the_focused_panel_shows_by_its_border_lines_not_only_colo
         await pilot.pause()
         lines = screen_text(pilot.app).splitlines()
         assert lines[2].startswith("┏")  # the map's top-left corner, now heavy
+
+
+async def test_item_10_at_80x24_the_choices_have_10_lines_and_ctrl_t_gives_the_tabs_the_screen(make_app):
+    async with make_app(record_from_position(POSITION)).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        await pilot.pause()
+        choices = screen.query_one(PromptPanel).choices
+        assert choices.scrollable_content_region.height >= 10
+        assert choices.border_subtitle == "^t hand, log"
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert screen.maximized is screen.query_one("#tabs")
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert screen.maximized is None
+
+
+async def test_item_10_at_100x30_the_layout_is_as_before(make_app):
+    async with make_app(record_from_position(POSITION)).run_test(size=(100, 30)) as pilot:
+        screen = await take_seat(pilot)
+        await pilot.pause()
+        assert screen.query_one("#tabs").size.height == 9  # the tabs keep their rows beside the choices

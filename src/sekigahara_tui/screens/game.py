@@ -39,6 +39,7 @@ from sekigahara_tui.screens.game_over import game_over_screen
 from sekigahara_tui.screens.hand_over import HandOvers
 from sekigahara_tui.screens.movement_summaries import MovementSummaries
 from sekigahara_tui.screens.select_all import SelectAll
+from sekigahara_tui.screens.waiting import Waiting
 from sekigahara_tui.screens.select_all import offered as select_all_offered
 from sekigahara_tui.screens.info import (
     AUTO_ALLOW_INFERENCE,
@@ -79,6 +80,8 @@ class GameScreen(Screen[None]):
         # This seat's own setting, allow without asking when it holds no Loyalty card (check_action: when it matters).
         Binding("ctrl+y", "auto_allow", "Auto", id="game.auto_allow", priority=True, tooltip="allow without asking when I hold no Loyalty card"),
         Binding("escape", "back", "Back", id="game.back", show=False),
+        # Not in the Footer (it must fit 80 columns): the choices' border says it under 30 rows.
+        Binding("ctrl+t", "tabs", "Hand/Log", id="game.tabs", priority=True, show=False),
     ]
 
     def __init__(self, table: Table, save_dir: Path, give_forced: bool = True) -> None:
@@ -97,7 +100,7 @@ class GameScreen(Screen[None]):
         self.movement_summaries = MovementSummaries()  # the other player's Movement Phases (not hot seat)
         self.give_forced = give_forced  # hot seat: a publicly forced move given without a hand-over (forced.py)
         self.auto_allow: dict[Side, bool] = {}  # hot seat: each seat's own "allow without asking" setting
-        self._choices_had_focus = False  # when the list was hidden for a seat not to act
+        self.waiting = Waiting()  # the side not to act: no list of choices (waiting.py)
         self.select_all = SelectAll()  # ctrl+a under way in a stack move
 
     @property
@@ -202,7 +205,7 @@ class GameScreen(Screen[None]):
         prompt = self.query_one(PromptPanel)
         prompt.show(view)
         prompt.say(*self.seat_memory.feedback.get(self.seat, ("", False)))
-        self._show_waiting(not view.legal)
+        self.waiting.show(self, not view.legal)
         self.query_one(HandPanel).show(view)
         self.query_one(PublicPanel).show(view)
         map_panel = self.query_one(MapPanel)
@@ -216,28 +219,6 @@ class GameScreen(Screen[None]):
         self._update_log()
         self._show_status()
         self._refresh_bindings_if_changed()
-
-    def _show_waiting(self, waiting: bool) -> None:
-        """The side not to act sees no empty list of choices: the prompt says whom
-        it waits for, and the tabs take the room (the stylesheet's #side.-waiting).
-        Hiding the list moves the focus from it to the command line (here, not
-        left to Textual, which may pick the map); when the choices come back,
-        the focus goes back to them (unless the player moved it or typed
-        meanwhile)."""
-        side = self.query_one("#side")
-        if waiting == side.has_class("-waiting"):
-            return
-        prompt = self.query_one(PromptPanel)
-        if waiting:
-            self._choices_had_focus = self.focused is prompt.choices
-            if self._choices_had_focus:
-                self.set_focus(prompt.command_line)
-            side.add_class("-waiting")
-            return
-        side.remove_class("-waiting")
-        line = prompt.command_line
-        if self._choices_had_focus and (self.focused is None or (self.focused is line and not line.value)):
-            self.set_focus(prompt.choices)
 
     def _show_status(self) -> None:
         """A networked seat: the connection, the other player, a command on its way."""
@@ -489,7 +470,17 @@ class GameScreen(Screen[None]):
         self.query_one(PromptPanel).came_from = self.focused
         self.set_focus(line)
 
+    def action_tabs(self) -> None:
+        """The Hand/Log/Public tabs on the whole screen, or back (Textual's maximize)."""
+        if self.maximized is not None:
+            self.minimize()
+        else:
+            self.maximize(self.query_one("#tabs", TabbedContent), container=False)
+
     def action_back(self) -> None:
+        if self.maximized is not None:
+            self.minimize()
+            return
         prompt = self.query_one(PromptPanel)
         if prompt.filter_location is not None:
             prompt.filter_to(None)

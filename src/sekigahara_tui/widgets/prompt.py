@@ -170,7 +170,7 @@ class PromptPanel(Vertical):
         self._typed = ""  # the command line's text, as the choices are narrowed by it
         self.came_from: Widget | None = None  # where `:` found the focus: it goes back after a command
         self._said = ""  # the message line's text, and the rows it took
-        self._message_rows = 2
+        self._message_rows: int | None = None  # unknown until the first message: laid out then
 
     def compose(self) -> ComposeResult:
         yield Static(id="decision", markup=False)
@@ -178,6 +178,9 @@ class PromptPanel(Vertical):
         yield Static(id="message", markup=False)  # it may echo what was typed: plain text
         yield Static(id="connection", markup=False)  # a networked game: the host and the other player
         yield CommandLine(placeholder=PLACEHOLDER, id="command-line")
+
+    def on_mount(self) -> None:
+        self.choices.border_subtitle = "^t hand, log"  # the tabs on the whole screen (GameScreen.action_tabs)
 
     @property
     def choices(self) -> OptionList:
@@ -262,7 +265,7 @@ class PromptPanel(Vertical):
             return
         # A new layout only when the rows it takes change: most outcomes are one line.
         width = max(1, message.content_region.width or message.size.width or 1)
-        rows = min(MESSAGE_ROWS, max(2, -(-len(text) // width)))
+        rows = min(MESSAGE_ROWS, max(1, -(-len(text) // width)))
         message.update(text, layout=rows != self._message_rows)
         self._said, self._message_rows = text, rows
 
