@@ -107,7 +107,7 @@ async def tokugawa_takes_over_after_the_battle(pilot, app) -> GameScreen:
 
 
 @pytest.mark.parametrize("arrival", ["pilot", "burst"])
-async def test_R55_keys_typed_after_the_last_decision_s_enter_never_act_behind_the_hand_over(make_app, tmp_path, arrival):
+async def test_R55_keys_typed_after_the_last_decision_s_enter_never_act_behind_the_hand_over(make_app, tmp_path, arrival, settle_clock):
     """Ishida's draw passes the seat: Down and Enter typed after it, at once or
     one by one, never act for Tokugawa on the game behind the hand-over. One by
     one, the Enter is the hand-over's (ready); at once, it is lost with Ishida's."""
