@@ -29,6 +29,7 @@ import tracemalloc
 import rules.places
 import sekigahara_tui.net.state_encoding as state_encoding
 from club_helpers import short_tmp, start_club
+from memory_sizes import deep_size
 from rules.sides import Side
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION
 
@@ -64,19 +65,6 @@ async def play_seat(sock, entry, seed: int, gate) -> None:
             pending = secrets.token_urlsafe(9)
             send({"type": "submit", "id": pending, "version": last["version"], "command": chooser.choice(last["view"]["legal"])})
     writer.close()
-
-
-def deep_size(objects, seen: set[int]) -> int:
-    """Bytes of the objects and all they hold (classes, enum members shared by all games left out)."""
-    total, stack = 0, list(objects)
-    while stack:
-        item = stack.pop()
-        if id(item) in seen or isinstance(item, (type, Side)):
-            continue
-        seen.add(id(item))
-        total += sys.getsizeof(item)
-        stack.extend(gc.get_referents(item))
-    return total
 
 
 async def measure() -> tuple[float, float]:
