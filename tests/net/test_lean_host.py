@@ -65,3 +65,39 @@ def test_R58_a_lean_host_loaded_mid_game_holds_the_states_since_the_last_final_s
 def last_final(host: GameHost) -> int:
     """The last step R58 forbids undoing (a full host's)."""
     return max(n for n, step in enumerate(host._steps) if step.final is not None)
+
+
+def test_issue_23_a_lean_host_grows_by_little_more_than_its_record_per_command():
+    """Issue 23, item 11: a lean host's memory grows, per command, by its
+    record (the game record's commands, ~75 bytes each here), the packed events
+    of its steps (past_events.py, ~20 bytes a step), and the steps since the
+    last final one (R58), which do not grow with the game but differ between
+    steps 150 and 400 of this game. Bound: 3 times the record's size per
+    command; measured 193 bytes (2.6 times), and 542 bytes (7.4 times) when
+    every old step kept its Step, events and reason as objects. One fixed
+    game in one process, the bounded caches emptied: the same figure each run."""
+    import gc
+    import tracemalloc
+
+    import rules.places
+    import sekigahara_tui.net.state_encoding as state_encoding
+    from memory_sizes import deep_size
+
+    host = GameHost.from_record(GameHost.new(5).record, keep_states=False)
+    chooser = random.Random(5)
+    sizes: dict[int, int] = {}
+    while host.step_count <= 400:
+        if host.step_count in (150, 400):
+            rules.places._INDEXES.clear()  # a bounded cache, not the game's
+            state_encoding._NOTATION.clear()
+            gc.collect()
+            if host.step_count == 150:
+                tracemalloc.start()
+            sizes[host.step_count] = tracemalloc.get_traced_memory()[0]
+        side = next(s for s in BOTH_SIDES if legal_commands(host.state, s))
+        host.accept(host.propose_listed(chooser.choice(legal_commands(host.state, side))))
+    tracemalloc.stop()
+    grown = (sizes[400] - sizes[150]) / 250
+    record = deep_size(host.record.commands, set()) / len(host.record.commands)
+    print(f"grown {grown:.0f} B/command, record {record:.0f} B/command")
+    assert grown <= 3 * record
