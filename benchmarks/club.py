@@ -93,6 +93,7 @@ class Stats:
         self.measuring = False
         self.latencies: list[float] = []
         self.commands = 0
+        self.all_commands = 0  # warm-up included: the server's counts cover its whole run
         self.finished = 0
 
 
@@ -138,6 +139,7 @@ class SeatBot(asyncio.Protocol):
             self.legal = message["view"]["legal"]
             self.over = message["over"]
             if message["reply_to"] is not None and message["reply_to"] == self.pending:
+                self.stats.all_commands += 1
                 if self.stats.measuring:
                     self.stats.latencies.append(arrived - self.sent_at)
                     self.stats.commands += 1
@@ -223,6 +225,7 @@ async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float, thin
     began = time.perf_counter()
     await asyncio.sleep(seconds)
     stats.measuring = False
+    end_rss = rss_kb(pid)
     elapsed = time.perf_counter() - began
     server_cpu, own_cpu = cpu_seconds(pid) - server_cpu, time.process_time() - own_cpu
     stop = True
@@ -244,9 +247,26 @@ async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float, thin
         "p50_ms": 1000 * statistics.median(lat),
         "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
         "kb_per_game": (loaded_rss - idle_rss) / n,
+        "start_rss_kb": loaded_rss,
+        "end_rss_kb": end_rss,
+        "all_commands": stats.all_commands,
         "server_us": 1e6 * server_cpu / commands,
         "bots_us": 1e6 * own_cpu / commands,
     }
+
+
+def print_soak(result: dict, stats_file: Path) -> None:
+    """The soak's figures: RSS flat after warm-up, and the place-index cache (issue 23, item 11)."""
+    start, end = result["start_rss_kb"], result["end_rss_kb"]
+    print(f"      soak: RSS {start / 1024:.1f} MB after warm-up, {end / 1024:.1f} MB at the end (x{end / start:.3f}); "
+          f"p50 {result['p50_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms", flush=True)
+    if stats_file.exists():
+        built = json.loads(stats_file.read_text())["place_indexes_built"]
+        commands = max(result["all_commands"], 1)
+        print(f"      place indexes built from scratch: {built} in {result['all_commands']} commands (warm-up included), "
+              f"{built / commands:.3f} a command; hit rate {1 - built / commands:.1%} of commands needing no new index", flush=True)
+    else:
+        print("      the server wrote no stats file (SEKIGAHARA_STATS_FILE)", flush=True)
 
 
 def print_profile(path: Path, top: int) -> None:
@@ -266,6 +286,11 @@ def main() -> None:
         "--profile", type=Path, metavar="PREFIX",
         help="run the server under cProfile (its main thread's CPU time); writes PREFIX-N.prof per N and prints its top functions (slows the server)",
     )
+    parser.add_argument(
+        "--soak", action="store_true",
+        help="also print the server's RSS at the start of the measured period (after --warmup) and at its end, their ratio, "
+        "and the place indexes it built per command (issue 23: 500 games, --think 0.5, --seconds 600)",
+    )
     parser.add_argument("--top", type=int, default=30, help="functions shown per profile listing")
     args = parser.parse_args()
     # The bots' own collector would stall their loop, and the latency they
@@ -284,7 +309,8 @@ def main() -> None:
         try:
             members.add(data_dir, "alice", fake_key())
             members.add(data_dir, "bob", fake_key())
-            env = dict(os.environ, XDG_RUNTIME_DIR=str(directory))
+            stats_file = directory / "server-stats.json"
+            env = dict(os.environ, XDG_RUNTIME_DIR=str(directory), SEKIGAHARA_STATS_FILE=str(stats_file))
             under = ["-m", "sekigahara_tui"] if profile is None else ["-c", PROFILED, str(profile)]
             # The server's stderr goes to a file: a pipe nobody reads fills up
             # and blocks the server in the middle of the measurement.
@@ -311,6 +337,8 @@ def main() -> None:
             said = errors.read_text(errors="replace").strip().splitlines()
             if said:
                 print(f"      the server wrote {len(said)} lines to stderr; first: {said[0][:150]}; last: {said[-1][:150]}", flush=True)
+            if args.soak:
+                print_soak(result, stats_file)
             if profile is not None:
                 print_profile(profile, args.top)
         finally:

@@ -454,7 +454,6 @@ def snapshot(hosted) -> dict:
         "steps": game.host.step_count,
         "version": game.version,
         "actions": list(game.actions),
-        "applied": dict(game.applied),
         "stored": hosted.store.load_game(GAME),
         "rows": rows,
     }

@@ -31,6 +31,7 @@ from sekigahara_tui.hosting.club_server import ClubServer
 from sekigahara_tui.hosting.tokens import load_secret
 from sekigahara_tui.net.locations import MAX_SOCKET_PATH, HostLock, LocationError, runtime_dir, short_name, write_private
 from sekigahara_tui.hosting.store import Store
+from sekigahara_tui.hosting.stats_file import write_stats_if_asked
 
 T = TypeVar("T")
 ADDRESS_FILE = "club.json"
@@ -168,3 +169,4 @@ async def serve(
         if audit is not None:
             audit.close()
         lock.release()
+        write_stats_if_asked()

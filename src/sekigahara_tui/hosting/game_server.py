@@ -231,7 +231,7 @@ class GameServer:
     # --- commands and undos --------------------------------------------------------
 
     def _already_applied(self, connection: Connection, game: HostedGame, side: Side, message_id: str) -> bool:
-        if (side, message_id) not in game.applied:
+        if not game.applied(side, message_id):
             return False
         send_state(connection, game, side, message_id, game.host.why_no_undo(side))  # a resend: answer it, apply nothing
         return True
@@ -287,8 +287,6 @@ class GameServer:
 
         def committed(version: int) -> None:
             game.actions.append(action)
-            if action.client_id is not None:
-                game.applied[(action.side, action.client_id)] = version
             apply()
             if game.host.is_over:
                 game.ended_at = time.monotonic()

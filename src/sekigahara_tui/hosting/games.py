@@ -44,7 +44,6 @@ class HostedGame:
     actions: list[Action]
     seats: dict[Side, SeatAccess]
     connections: dict[Side, Connection]  # the seats' connections
-    applied: dict[tuple[Side, str], int]  # (seat, client message id) -> version it made
     ended_at: float | None = None
     # One change at a time: a command is checked against the state it will
     # change, and the next waits until it is stored and applied.
@@ -58,6 +57,13 @@ class HostedGame:
     @property
     def version(self) -> int:
         return len(self.actions)
+
+    def applied(self, side: Side, message_id: str) -> bool:
+        """Whether `side`'s message `message_id` was applied: its row, which
+        names it, is in the record. Looked up newest first (a resend follows
+        its message closely), rather than kept in a table of every id, which
+        would grow with the game beyond its record (issue 23, item 11)."""
+        return any(action.client_id == message_id and action.side is side for action in reversed(self.actions))
 
     @property
     def result_text(self) -> str:
@@ -73,10 +79,7 @@ def load_hosted_game(store: Store, game_id: str, seats: dict[Side, SeatAccess]) 
     info, actions = store.load_game(game_id)
     # A host of many games keeps only the states undo may need (hosting/host.py).
     host = GameHost.from_record(record_of(info, actions), keep_states=False)
-    game = HostedGame(info, host, actions, dict(seats), {}, {})
-    for version, action in enumerate(actions, start=1):
-        if action.client_id is not None:
-            game.applied[(action.side, action.client_id)] = version
+    game = HostedGame(info, host, actions, dict(seats), {})
     if host.is_over:
         game.ended_at = time.monotonic()
     return game

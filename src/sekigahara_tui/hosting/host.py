@@ -22,6 +22,7 @@ from rules.state import GameState
 from rules.undo import why_step_is_final, why_undo_illegal
 from rules.infra.untrusted import printable_path
 from rules.view import PlayerView, events_for, spectator_view, view
+from sekigahara_tui.hosting.past_events import PastEvents
 
 
 @frozen
@@ -30,9 +31,7 @@ class Step:
     its events, and why it may not be undone (None if R58 allows it)."""
 
     command: Command | None
-    # None once a host that keeps only what undo may need has let it go
-    # (GameHost(keep_states=False)): only the club and network hosts do.
-    state: GameState | None
+    state: GameState
     events: tuple[Event, ...]
     final: str | None
 
@@ -43,12 +42,13 @@ class GameHost:
         self._steps = steps
         self._autosave = autosave
         self.autosave_error: str | None = None  # why the last autosave failed, if it did
-        # A host of many games keeps only the states undo may go back to: no
-        # undo goes past a final step (R58), so the states before the last
-        # final step are let go. A hot-seat host keeps them all, for its replay.
+        # A host of many games keeps only the steps undo may go back to: no
+        # undo goes past a final step (R58), so of the steps before the last
+        # final step only the events are kept, packed (past_events.py), for
+        # the log a connection is sent. A hot-seat host keeps every step, for its replay.
         self._keep_states = keep_states
-        self._forgotten = 0  # steps before this one hold no state
-        self._forget_old_states()
+        self._past = PastEvents()  # the events of the steps before self._steps[0]
+        self._forget_old_steps()
 
     # --- starting ------------------------------------------------------------
 
@@ -79,9 +79,7 @@ class GameHost:
 
     @property
     def state(self) -> GameState:
-        state = self._steps[-1].state
-        assert state is not None  # the last step's state is always kept
-        return state
+        return self._steps[-1].state
 
     @property
     def record(self) -> GameRecord:
@@ -106,16 +104,18 @@ class GameHost:
     def events_for(self, viewer: Side | None, since: int = 0) -> list[Event]:
         """The events `viewer` (a side, or None: a spectator) may see (R55),
         from step `since` on, oldest first."""
-        return [e for step in self._steps[since:] for e in events_for(viewer, step.events)]
+        return [e for events in self.step_events(viewer, since) for e in events]
 
     def step_events(self, viewer: Side | None, since: int = 0) -> list[tuple[Event, ...]]:
         """The events `viewer` (a side, or None: a spectator) may see (R55)
         step by step, from step `since` on."""
-        return [events_for(viewer, step.events) for step in self._steps[since:]]
+        past = self._past.since(since) if since < self._past.count else []
+        recent = self._steps[max(since - self._past.count, 0) :]
+        return [events_for(viewer, events) for events in past] + [events_for(viewer, step.events) for step in recent]
 
     @property
     def step_count(self) -> int:
-        return len(self._steps)
+        return self._past.count + len(self._steps)
 
     def side_to_act(self, preferred: Side | None = None) -> Side | None:
         """Who decides next: `preferred` if it has a legal command, else a side
@@ -157,7 +157,7 @@ class GameHost:
         if step.command is None:
             raise ValueError("the setup step cannot be accepted")
         self._steps.append(step)
-        self._forget_old_states()
+        self._forget_old_steps()
         self._record = self._record.with_command(step.command)
         self._write_autosave()
         return step.events
@@ -186,16 +186,15 @@ class GameHost:
         self._write_autosave()
         return step.command
 
-    def _forget_old_states(self) -> None:
-        """Without keep_states: let go of the states before the last final step."""
+    def _forget_old_steps(self) -> None:
+        """Without keep_states: keep only the events of the steps before the
+        last final step (R58: no undo reaches them)."""
         if self._keep_states:
             return
-        last_final = max((n for n in range(self._forgotten, len(self._steps)) if self._steps[n].final is not None), default=None)
-        if last_final is None:
-            return
-        for n in range(self._forgotten, last_final):
-            self._steps[n] = evolve(self._steps[n], state=None)
-        self._forgotten = last_final
+        last_final = max((n for n, step in enumerate(self._steps) if step.final is not None), default=0)
+        for step in self._steps[:last_final]:
+            self._past.add(step.events)
+        del self._steps[:last_final]
 
     # --- saving --------------------------------------------------------------
 

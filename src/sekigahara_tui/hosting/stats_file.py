@@ -1,0 +1,20 @@
+"""What a club server reports of itself at exit, for benchmarks/club.py's soak:
+with SEKIGAHARA_STATS_FILE set, one small JSON object is written there when
+the server stops (the count of place indexes it built, rules/places.py: the
+benchmark divides it by the commands it made, issue 23 item 11)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from rules import places
+
+STATS_ENV = "SEKIGAHARA_STATS_FILE"
+
+
+def write_stats_if_asked() -> None:
+    path = os.environ.get(STATS_ENV)
+    if path:
+        Path(path).write_text(json.dumps({"place_indexes_built": places.BUILT[0]}) + "\n")
