@@ -25,6 +25,8 @@ GAME_OWNERS = {
     "hosting/store.py",  # the networked host's SQLite store
     "hosting/chairs.py",  # the networked host's views of a game's state, one per chair
     "hosting/spectators.py",  # the club's spectators: their events picked by the engine (R55)
+    "hosting/past_events.py",  # a hosted game's old steps' events, packed (issue 23, item 11)
+    "hosting/stats_file.py",  # the club server's count of place indexes built, for the soak benchmark
     "bots/play.py",  # the referee of local bot games (the bots themselves see views only)
     "bots/sampler.py",  # builds whole states consistent with a bot's view, for its playouts
     "bots/planner.py",  # level 2: plays out states it sampled itself (never the game's)
