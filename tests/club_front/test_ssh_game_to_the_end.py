@@ -47,7 +47,7 @@ async def test_a_member_plays_a_whole_game_against_the_computer_over_ssh(club_wi
                 before = len(terminal.raw)
                 terminal.press(b"\r")
                 presses += 1
-                await terminal.wait_for(lambda t: len(t.raw) > before, "the summary to close")
+                await terminal.wait_for(lambda t: len(t.raw) > before or not summary(t), "the summary to close")
                 continue
             found = CHOICES.search(terminal.screen.text())
             downs = rng.randrange(int(found.group(1))) if found and int(found.group(1)) else 0
