@@ -298,3 +298,42 @@ async def test_7_2_the_map_follows_the_muster_locations_once_only_musters_are_le
         assert legal_locations(screen.view) == {"himeji", "osaka"}  # Tokugawa holds Aizu
         assert panel.cursor == "himeji"
         assert in_view(panel, "himeji") and in_view(panel, "osaka")
+
+
+async def test_a_cursor_move_redraws_only_the_rows_it_leaves_and_enters_and_they_equal_a_whole_drawing(movement_app, monkeypatch):
+    """Issue 27, item 11: a map key rebuilt every row of the map (8 ms a key);
+    now the rows whose cursor did not change are kept. The kept drawing must
+    equal a drawing made from scratch after every move."""
+    from sekigahara_tui.widgets import map_panel as map_module
+
+    built: list[int] = []
+    row = map_module._RowDrawer.row
+
+    def counting_row(self, pieces, cursor):
+        built.append(1)
+        return row(self, pieces, cursor)
+
+    monkeypatch.setattr(map_module._RowDrawer, "row", counting_row)
+    async with movement_app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        panel = screen.query_one(MapPanel)
+        panel.focus()
+        await pilot.pause()
+        canvas = panel.query_one(MapCanvas)
+        moved = 0
+        for key in ["right", "down", "left", "left", "up", "right", "down", "down"]:
+            before_scroll = panel.scroll_offset
+            before = panel.cursor
+            built.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            if panel.cursor == before:
+                continue
+            moved += 1
+            if panel.scroll_offset == before_scroll:  # a scroll moves the cut labels: every row again
+                assert len(built) <= 2, f"{key}: {len(built)} rows rebuilt for a cursor move"
+            kept = [r.markup for r in canvas._rows]
+            panel._built = None
+            panel._draw()
+            assert [r.markup for r in canvas._rows] == kept
+        assert moved >= 4

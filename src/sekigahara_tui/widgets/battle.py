@@ -79,6 +79,9 @@ def undeployed_line(view: PlayerView, battle: BattleView) -> str:
     return f"Not deployed yet: yours {', '.join(own) or 'none'}; {side_name(view.side.other)} {_blocks(enemy)}"
 
 
+NO_BATTLE = "No battle is being fought."
+
+
 def _blocks(count: int) -> str:
     return f"{count} block" if count == 1 else f"{count} blocks"
 
@@ -86,6 +89,7 @@ def _blocks(count: int) -> str:
 class BattlePanel(Static):
     COMPONENT_CLASSES = {"battle--ishida", "battle--tokugawa"}
     _view: PlayerView | None = None
+    _idle: bool | None = None  # showing NO_BATTLE (None: nothing shown yet)
 
     def on_resize(self) -> None:
         if self._view is not None:
@@ -94,8 +98,11 @@ class BattlePanel(Static):
     def show(self, view: PlayerView) -> None:
         self._view = view
         if view.combat is None or view.combat.battle is None:
-            self.update("No battle is being fought.")
+            if self._idle is not True:  # the same words after every command: no redraw, no new layout
+                self._idle = True
+                self.update(NO_BATTLE)
             return
+        self._idle = False
         styles = {side: self.get_component_rich_style(f"battle--{side.value}") for side in BOTH_SIDES}
         width = max(10, self.size.width - 15) if self.size.width else 20
         self.update(battle_renderable(view, width, styles))

@@ -39,9 +39,13 @@ def hand_caption(view: PlayerView) -> str:
 
 class HandPanel(Static):
     _shown: tuple | None = None
+    _shape: tuple | None = None  # what the panel's height follows: its rows and its caption's length
 
     def show(self, view: PlayerView) -> None:
         cards = (view.hand, view.set_aside, view.enemy_hand_size, view.hand_sizes)
         if cards != self._shown:  # a redraw re-lays the panel out; skip it when nothing changed
             self._shown = cards
-            self.update(hand_table(view))
+            # A card played and another drawn keep the height: no new layout of the screen.
+            shape = (len(view.hand), len(view.set_aside), len(hand_caption(view)))
+            self.update(hand_table(view), layout=shape != self._shape)
+            self._shape = shape

@@ -164,6 +164,7 @@ class MapPanel(ScrollableContainer, can_focus=True):
         self._canvases = {}
         self._pending: tuple | None = None  # a scroll_to_show waiting for the panel to show
         self._centred: tuple | None = None  # the last scroll_to_show: its places, anchor and the view's size then
+        self._built: tuple | None = None  # (view, context, per row (cursor in it, Text)): see _draw
 
     def compose(self) -> ComposeResult:
         yield MapCanvas(id="map-canvas")
@@ -299,45 +300,29 @@ class MapPanel(ScrollableContainer, can_focus=True):
         style = {name: self.get_component_rich_style(f"map--{name}") for name in
                  ("road", "highway", "label", "legal", "cursor", "ishida", "tokugawa")}
         style[""] = Style()
-        legal = legal_locations(view)
-        control = dict(view.castle_control) | dict(view.resource_control)
-        own = Counter(place for _, place in view.own_blocks) + Counter(dict(view.own_hidden_counts))
-        enemy = dict(view.enemy_counts)
-        shorts = {p.location: p.short for p in self.layout_data.placements}
         rows_pieces, (width, height), slot_width = self._pieces()
         mode = "overview" if self._origins() is not None else self._mode
         # A label cut by the panel's edge is left out (its lines still lead to it).
         left = round(self.scroll_x) if mode != "overview" else 0
         right = left + self.scrollable_content_region.width
-        sides = {"own": style[view.side.value], "enemy": style[view.side.other.value]}
+        # A row depends on the view, the mode, the edges and the styles, and on the
+        # cursor only if the cursor's label is in it: a cursor move (a map key, or
+        # browsing the choices) rebuilds the two rows it leaves and enters, not the map.
+        context = (mode, left, right, tuple(style.items()))
+        cached = self._built
+        if cached is None or cached[0] is not view or cached[1] != context or len(cached[2]) != len(rows_pieces):
+            cached = self._built = (view, context, [None] * len(rows_pieces))
+        built = cached[2]
+        draw = None
         rows: list[Text] = []
-        for pieces in rows_pieces:
-            text = Text(no_wrap=True, end="")
-            rows.append(text)
-            for kind, run in pieces:
-                if kind != "@label":
-                    text.append(run, style[kind])
-                    continue
-                loc = run
-                start = text.cell_len
-                if start < left < start + slot_width or start < right < start + slot_width:
-                    text.append(" " * slot_width)
-                    continue
-                label_style = style["label"]
-                if loc in legal:
-                    label_style += style["legal"]
-                if loc == self.cursor:
-                    label_style += style["cursor"]
-                owner: Side | None = control.get(loc)
-                for piece, role in label_pieces(loc, shorts[loc], own[loc], enemy.get(loc, 0), mode):
-                    if role in sides:
-                        piece_style = label_style + sides[role]
-                    elif owner is not None and (role == "marks" or (role == "name" and mode == "overview")):
-                        # The castle/resource marks take the controller's colour (4.2, 4.3).
-                        piece_style = label_style + style[owner.value]
-                    else:
-                        piece_style = label_style
-                    text.append(piece, piece_style)
+        for y, pieces in enumerate(rows_pieces):
+            row_cursor = self.cursor if any(kind == "@label" and run == self.cursor for kind, run in pieces) else None
+            entry = built[y]
+            if entry is None or entry[0] != row_cursor:
+                if draw is None:
+                    draw = _RowDrawer(view, style, mode, left, right, slot_width, self.layout_data)
+                entry = built[y] = (row_cursor, draw.row(pieces, self.cursor))
+            rows.append(entry[1])
         map_canvas = self.query_one(MapCanvas)
         resized = (map_canvas.styles.width, map_canvas.styles.height) != (Scalar.from_number(width), Scalar.from_number(height))
         if resized:
@@ -410,6 +395,51 @@ class MapPanel(ScrollableContainer, can_focus=True):
         c = default_components()
         names = sorted((c.location(loc).name.lower(), loc) for loc in self.layout_data.locations)
         return next((loc for name, loc in names if name.startswith(prefix)), None)
+
+
+class _RowDrawer:
+    """What every row of one drawing shares, worked out once: a row of runs
+    becomes a Text (roads and highways in their styles, labels with their
+    marks and counts)."""
+
+    def __init__(self, view: PlayerView, style: dict, mode: str, left: int, right: int, slot_width: int, layout_data) -> None:
+        self.view, self.style, self.mode = view, style, mode
+        self.left, self.right, self.slot_width = left, right, slot_width
+        self.legal = legal_locations(view)
+        self.control = dict(view.castle_control) | dict(view.resource_control)
+        self.own = Counter(place for _, place in view.own_blocks) + Counter(dict(view.own_hidden_counts))
+        self.enemy = dict(view.enemy_counts)
+        self.shorts = {p.location: p.short for p in layout_data.placements}
+        self.sides = {"own": style[view.side.value], "enemy": style[view.side.other.value]}
+
+    def row(self, pieces: list[tuple[str, str]], cursor: str) -> Text:
+        style, mode, slot_width = self.style, self.mode, self.slot_width
+        text = Text(no_wrap=True, end="")
+        for kind, run in pieces:
+            if kind != "@label":
+                text.append(run, style[kind])
+                continue
+            loc = run
+            start = text.cell_len
+            if start < self.left < start + slot_width or start < self.right < start + slot_width:
+                text.append(" " * slot_width)
+                continue
+            label_style = style["label"]
+            if loc in self.legal:
+                label_style += style["legal"]
+            if loc == cursor:
+                label_style += style["cursor"]
+            owner: Side | None = self.control.get(loc)
+            for piece, role in label_pieces(loc, self.shorts[loc], self.own[loc], self.enemy.get(loc, 0), mode):
+                if role in self.sides:
+                    piece_style = label_style + self.sides[role]
+                elif owner is not None and (role == "marks" or (role == "name" and mode == "overview")):
+                    # The castle/resource marks take the controller's colour (4.2, 4.3).
+                    piece_style = label_style + style[owner.value]
+                else:
+                    piece_style = label_style
+                text.append(piece, piece_style)
+        return text
 
 
 def action_focus(view: PlayerView) -> tuple[tuple, str, frozenset[str]] | None:
