@@ -75,6 +75,9 @@ def fake_key() -> str:
     return f"ssh-ed25519 {base64.b64encode(blob).decode()}"
 
 
+RSS_SAMPLE_S = 30.0  # the soak's RSS samples, this far apart
+
+
 def rss_kb(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -223,7 +226,12 @@ async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float, thin
     server_cpu, own_cpu = cpu_seconds(pid), time.process_time()
     stats.measuring = True
     began = time.perf_counter()
-    await asyncio.sleep(seconds)
+    # RSS sampled through the measured period, not only at its two ends: flat
+    # means no trend over the samples, whatever the moment they end on.
+    rss_samples = [loaded_rss]
+    while (left := seconds - (time.perf_counter() - began)) > 0:
+        await asyncio.sleep(min(RSS_SAMPLE_S, left))
+        rss_samples.append(rss_kb(pid))
     stats.measuring = False
     end_rss = rss_kb(pid)
     elapsed = time.perf_counter() - began
@@ -249,6 +257,7 @@ async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float, thin
         "kb_per_game": (loaded_rss - idle_rss) / n,
         "start_rss_kb": loaded_rss,
         "end_rss_kb": end_rss,
+        "rss_samples_kb": rss_samples,
         "all_commands": stats.all_commands,
         "server_us": 1e6 * server_cpu / commands,
         "bots_us": 1e6 * own_cpu / commands,
@@ -258,8 +267,12 @@ async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float, thin
 def print_soak(result: dict, stats_file: Path) -> None:
     """The soak's figures: RSS flat after warm-up, and the place-index cache (issue 23, item 11)."""
     start, end = result["start_rss_kb"], result["end_rss_kb"]
+    samples = result["rss_samples_kb"]
     print(f"      soak: RSS {start / 1024:.1f} MB after warm-up, {end / 1024:.1f} MB at the end (x{end / start:.3f}); "
           f"p50 {result['p50_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms", flush=True)
+    print(f"      RSS every {RSS_SAMPLE_S:g} s (MB): " + " ".join(f"{kb / 1024:.0f}" for kb in samples), flush=True)
+    print(f"      RSS over the measured period: min {min(samples) / 1024:.1f} MB, max {max(samples) / 1024:.1f} MB "
+          f"(max/start x{max(samples) / start:.3f}; goal: within x1.10)", flush=True)
     if stats_file.exists():
         built = json.loads(stats_file.read_text())["place_indexes_built"]
         commands = max(result["all_commands"], 1)
