@@ -12,7 +12,7 @@ from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import DecisionHelpScreen, HandOverScreen
 from sekigahara_tui.widgets.map_panel import MapPanel
 from sekigahara_tui.widgets.prompt import PromptPanel
-from tui.driving import press_at_once, take_seat, type_command
+from tui.driving import press_at_once, take_seat, type_command, until
 from tui.positions import ishida_moves_from_osaka, opening_bid
 from tui.screen_text import screen_text
 
@@ -157,6 +157,8 @@ async def test_the_footer_fits_80_columns(movement_app, focus):
     async with app.run_test(size=(80, 24)) as pilot:
         await type_command(pilot, "move osaka")
         screen = await focused_on(pilot, focus)
+        # The Footer rebuilds itself after a focus change: read it once it is back.
+        await until(pilot, lambda: screen_text(app).splitlines()[-1].rstrip().endswith("^p palette"), "the Footer")
         footer = screen_text(app).splitlines()[-1]
         shown = [b.binding for b in screen.active_bindings.values() if b.binding.show]
         assert len(shown) >= 5

@@ -337,3 +337,41 @@ async def test_a_cursor_move_redraws_only_the_rows_it_leaves_and_enters_and_they
             panel._draw()
             assert [r.markup for r in canvas._rows] == kept
         assert moved >= 4
+
+
+async def test_a_key_s_followers_are_drawn_in_the_key_s_own_call(movement_app):
+    """Issue 27, item 11: the hint, the map and the place in words followed a
+    choices key or a map key by messages handled after the screen was drawn, so
+    each key drew the screen twice, a frame apart. They now follow in the key's
+    own call: checked here with no await between the key's action and the check."""
+    from sekigahara_tui.widgets.location_info import LocationInfo
+    from sekigahara_tui.widgets.prompt import HINT, PromptPanel
+
+    async with movement_app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        prompt = screen.query_one(PromptPanel)
+        panel = screen.query_one(MapPanel)
+        info = screen.query_one(LocationInfo)
+        prompt.choices.focus()
+        await pilot.pause()
+        moved_map = False
+        for _ in range(prompt.choices.option_count - 1):
+            before = panel.cursor
+            prompt.choices.action_cursor_down()  # no await: what follows must already be done
+            command = prompt.highlighted_command()
+            assert prompt.command_line.placeholder == HINT.format(notation=prompt.notation_of(prompt.choices.highlighted))
+            named = [place for place in places(command) if place in panel.layout_data.locations]
+            if named and named[-1] != before:
+                assert panel.cursor == named[-1]
+                assert info._location == named[-1]
+                moved_map = True
+            await pilot.pause()
+        assert moved_map
+        panel.focus()
+        await pilot.pause()
+        before = panel.cursor
+        panel.action_move("left")
+        assert panel.cursor != before and info._location == panel.cursor
+        last = prompt.notation_of(prompt.choices.option_count - 1)
+        prompt.command_line.value = last  # typed: the choices narrow at once
+        assert prompt.choices.border_title == "1 matches: Enter gives it", prompt.choices.border_title

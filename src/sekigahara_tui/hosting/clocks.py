@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 
 from attrs import evolve, frozen
 
-from rules.sides import Side
+from rules.surface import Side
 
 HOUR = 3600.0
 MINUTE = 60.0

@@ -133,6 +133,8 @@ class GameScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self.query_one(PromptPanel).browsed = self._browsed
+        self.query_one(MapPanel).cursor_moved = self._cursor_moved
         for seat in self.table.seats.values():
             seat.listeners.append(self)
         self.table.start()
@@ -347,12 +349,11 @@ class GameScreen(Screen[None]):
     def _chosen(self, event: PromptPanel.Chosen) -> None:
         self.submit(event.command)
 
-    @on(PromptPanel.Browsed)
-    def _browsed(self, event: PromptPanel.Browsed) -> None:
+    def _browsed(self, command: Command) -> None:
         """The map follows the highlighted choice to the place it names (a move's
         source, a step's or retreat's destination, a combat, a muster)."""
         map_panel = self.query_one(MapPanel)
-        shown = [place for place in surface.places(event.command) if place in map_panel.layout_data.locations]
+        shown = [place for place in surface.places(command) if place in map_panel.layout_data.locations]
         if shown and shown[-1] != map_panel.cursor:
             map_panel.move_cursor(shown[-1])
 
@@ -372,10 +373,9 @@ class GameScreen(Screen[None]):
         else:
             self.say(f"Nothing to decide at {place_label(event.location)} now.")
 
-    @on(MapPanel.CursorMoved)
-    def _cursor_moved(self, event: MapPanel.CursorMoved) -> None:
+    def _cursor_moved(self, location: str) -> None:
         if self.view is not None:
-            self.query_one(LocationInfo).show(self.view, event.location)
+            self.query_one(LocationInfo).show(self.view, location)
 
     # --- actions ---------------------------------------------------------------
 

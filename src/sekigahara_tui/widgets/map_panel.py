@@ -10,6 +10,7 @@ location whose name starts with what was typed), so no letter is a move key.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from textual import events
 from textual.binding import Binding
@@ -147,11 +148,6 @@ class MapPanel(ScrollableContainer, can_focus=True):
             super().__init__()
             self.location = location
 
-    class CursorMoved(Message):
-        def __init__(self, location: str) -> None:
-            super().__init__()
-            self.location = location
-
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.layout_data = load_layout()
@@ -165,6 +161,9 @@ class MapPanel(ScrollableContainer, can_focus=True):
         self._pending: tuple | None = None  # a scroll_to_show waiting for the panel to show
         self._centred: tuple | None = None  # the last scroll_to_show: its places, anchor and the view's size then
         self._built: tuple | None = None  # (view, context, per row (cursor in it, Text)): see _draw
+        # Called in the same call as the key that moved the cursor (the screen shows
+        # the place in words): one key, one screen update, not one more for a message.
+        self.cursor_moved: Callable[[str], None] | None = None
 
     def compose(self) -> ComposeResult:
         yield MapCanvas(id="map-canvas")
@@ -342,7 +341,8 @@ class MapPanel(ScrollableContainer, can_focus=True):
         self.cursor = location
         self._draw()
         self.scroll_to_cursor()
-        self.post_message(self.CursorMoved(location))
+        if self.cursor_moved is not None:
+            self.cursor_moved(location)
 
     def action_move(self, direction: str) -> None:
         self.search = None

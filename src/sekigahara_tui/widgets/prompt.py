@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import os
 
+from collections.abc import Callable
+
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -143,13 +145,6 @@ class PromptPanel(Vertical):
             super().__init__()
             self.command = command
 
-    class Browsed(Message):
-        """The player moved through the choices onto `command` (the map shows where)."""
-
-        def __init__(self, command: Command) -> None:
-            super().__init__()
-            self.command = command
-
     class Typed(Message):
         """A line typed on the command line."""
 
@@ -169,6 +164,10 @@ class PromptPanel(Vertical):
         self._texts: list[str] = []  # the legal commands' notation, folded, in the order of _legal
         self._typed = ""  # the command line's text, as the choices are narrowed by it
         self.came_from: Widget | None = None  # where `:` found the focus: it goes back after a command
+        # Called, in the same call as the key, when the player moves through the
+        # choices onto a command (the screen moves the map there): one key, one
+        # screen update, where a message would be handled after the list was drawn.
+        self.browsed: Callable[[Command], None] | None = None
         self._said = ""  # the message line's text, and the rows it took
         self._message_rows: int | None = None  # unknown until the first message: laid out then
 
@@ -181,6 +180,9 @@ class PromptPanel(Vertical):
 
     def on_mount(self) -> None:
         self.choices.border_subtitle = "^t hand, log"  # the tabs on the whole screen (GameScreen.action_tabs)
+        # Watched, not told by message: the hint and the map follow in the key's own call.
+        self.watch(self.choices, "highlighted", self._explain, init=False)
+        self.watch(self.command_line, "value", self._narrow, init=False)
 
     @property
     def choices(self) -> OptionList:
@@ -220,13 +222,14 @@ class PromptPanel(Vertical):
         lines = choice_lines(shown, self._view)  # alike choices as one line, with their count
         self._shown = tuple(command for command, _ in lines)
         choices = self.choices
+        self._refilled = True  # the highlight that follows is the list's, not the player's
         choices.clear_options()
         # Content, not a str: a str prompt is markup, and a label's brackets would vanish as a tag.
         choices.add_options([Option(Content(label)) for _, label in lines])
         if shown:
-            self._refilled = True  # the highlight that follows is the list's, not the player's
             choices.highlighted = 0
         else:
+            self._refilled = False
             self.command_line.placeholder = PLACEHOLDER
         self._title(location, typed, len(shown), unmatched)
 
@@ -273,9 +276,10 @@ class PromptPanel(Vertical):
         """The notation of the choice at `index` (what the command line takes)."""
         return format_command(self._shown[index], with_side=False) if index < len(self._shown) else None
 
-    @on(OptionList.OptionHighlighted, "#choices")
-    def _explain(self, event: OptionList.OptionHighlighted) -> None:
-        notation = self.notation_of(event.option_index)
+    def _explain(self, index: int | None) -> None:
+        if index is None:  # the list emptied while it is refilled
+            return
+        notation = self.notation_of(index)
         if notation is not None:
             self.command_line.placeholder = HINT.format(notation=notation)
         # Only when the player moves through the list: a list refilled (its first
@@ -283,8 +287,8 @@ class PromptPanel(Vertical):
         refilled, self._refilled = self._refilled, False
         if refilled or not self.choices.has_focus or self.filter_location is not None:
             return
-        if event.option_index < len(self._shown):
-            self.post_message(self.Browsed(self._shown[event.option_index]))
+        if index < len(self._shown) and self.browsed is not None:
+            self.browsed(self._shown[index])
 
     @on(OptionList.OptionSelected, "#choices")
     def _choose(self, event: OptionList.OptionSelected) -> None:
@@ -303,14 +307,13 @@ class PromptPanel(Vertical):
         index = self.choices.highlighted
         return self._shown[index] if index is not None and index < len(self._shown) else None
 
-    @on(Input.Changed, "#command-line")
-    def _narrow(self, event: Input.Changed) -> None:
+    def _narrow(self, value: str) -> None:
         """The choices follow what is typed: the candidates of its completion."""
-        if typed_notation(event.value) != typed_notation(self._typed):
-            self._typed = event.value
+        if typed_notation(value) != typed_notation(self._typed):
+            self._typed = value
             self._fill()
         else:
-            self._typed = event.value
+            self._typed = value
 
     @on(CommandLine.Browse)
     def _browse(self, event: CommandLine.Browse) -> None:
