@@ -82,9 +82,32 @@ async def test_R55_an_enter_typed_after_the_hand_over_s_settle_time_gives_the_ch
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await tokugawa_takes_over(pilot)
         first = choice_notations(screen)[0]
+        hand_over = pilot.app.screen
         await press_at_once(pilot, "enter")
         await until(pilot, lambda: pilot.app.screen is screen, "the hand-over closed by its Enter")
+        await until(pilot, lambda: hand_over.shown_at is not None, "the board drawn")  # the settle time runs from then
         settle_clock.wait(HandOverScreen.SETTLE_S)
         await press_at_once(pilot, "enter")
         await until(pilot, lambda: given(screen) == 2, "Tokugawa's choice")
         assert screen.table.host.record.commands == ("ishida: bid mori-plain-9", f"tokugawa: {first}")
+
+
+async def test_R55_the_settle_time_runs_from_the_board_drawn_not_from_the_hand_over_s_enter(make_app, settle_clock):
+    """Play-test on a loaded machine: the hand-over's Enter was read, the board
+    came late, and an Enter typed while the hand-over still showed gave
+    Tokugawa's first choice unseen. However long after the hand-over's Enter,
+    an Enter is a double tap until the board has been drawn, and for SETTLE_S
+    after that."""
+    app = make_app(opening_bid())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await tokugawa_takes_over(pilot)
+        hand_over = pilot.app.screen
+        assert isinstance(hand_over, HandOverScreen)
+        await hand_over.action_ready()  # the Enter read; the board not yet drawn
+        settle_clock.wait(1.0)  # a second of a loaded machine, over three times SETTLE_S
+        assert hand_over.shown_at is None and hand_over.settling()
+        await until(pilot, lambda: hand_over.shown_at is not None, "the board drawn")
+        assert hand_over.settling()
+        settle_clock.wait(HandOverScreen.SETTLE_S)
+        assert not hand_over.settling()
+        assert screen.table.host.record.commands == ("ishida: bid mori-plain-9",)

@@ -11,7 +11,7 @@ from rules.sides import Side
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.info import BattleSummaryScreen, HandOverScreen
 from sekigahara_tui.widgets.prompt import PromptPanel
-from tui.driving import choice_notations, press_at_once, submit_command_line, take_seat
+from tui.driving import choice_notations, press_at_once, submit_command_line, take_seat, until
 from tui.positions import record_from_position
 from tui.screen_text import screen_text
 
@@ -138,8 +138,10 @@ async def test_R55_the_summary_a_hand_over_uncovers_is_not_closed_by_keys_typed_
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await tokugawa_takes_over_after_the_battle(pilot, app)
         assert [type(s) for s in app.screen_stack[-3:]] == [GameScreen, BattleSummaryScreen, HandOverScreen]
+        hand_over = app.screen
         settle_clock.wait(HandOverScreen.SETTLE_S)  # Tokugawa has come to the keyboard: his Enter is meant
         await press_at_once(pilot, *burst)
+        await until(pilot, lambda: hand_over.shown_at is not None, "the summary drawn")  # the settle time runs from then
         await pilot.pause()
         assert isinstance(app.screen, BattleSummaryScreen) and "Battle at Gifu" in screen_text(app)
         assert given(screen)[-1] == "ishida: draw"

@@ -289,7 +289,7 @@ class GameScreen(Screen[None]):
         self.hand_overs.push(self.app, hand_over, self.summaries.next_for(self.current, after=hand_over))
 
     def on_screen_resume(self) -> None:
-        self.hand_overs.resumed()
+        self.hand_overs.resumed(self)
 
     def on_key(self, event: events.Key) -> None:
         """Hot seat: an Enter typed right after the hand-over's, no key between and

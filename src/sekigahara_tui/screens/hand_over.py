@@ -31,9 +31,12 @@ class HandOvers:
         self.settling = hand_over if summary is None else None  # the summary settles for itself
         app.push_screen(hand_over)
 
-    def resumed(self) -> None:
-        """The game screen shows again: the hand-over (and any summary) closed."""
+    def resumed(self, screen) -> None:
+        """The game screen shows again: the hand-over (and any summary) closed.
+        The double tap's settle time runs from when the board is drawn."""
         self.up = False
+        if self.settling is not None:
+            screen.call_after_refresh(self.settling.uncovered_drawn)
 
     def settled(self) -> bool:
         """The first key or move after the hand-over's Enter ends its settling;

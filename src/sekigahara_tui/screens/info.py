@@ -68,14 +68,27 @@ class HandOverScreen(Screen[None]):
         self.side = side
         self._reason = reason
         self.ready_at: float | None = None  # when the player's Enter closed it
+        self.shown_at: float | None = None  # when what it uncovered was first drawn
 
     async def action_ready(self) -> None:
         self.ready_at = settle_clock()
         await self.action_dismiss()
 
+    def uncovered_drawn(self) -> None:
+        """What this hand-over covered (the board, or a summary) has been drawn:
+        the settle time runs from now."""
+        if self.ready_at is not None and self.shown_at is None:
+            self.shown_at = settle_clock()
+
     def settling(self) -> bool:
-        """Whether the Enter that closed it was typed less than SETTLE_S ago."""
-        return self.ready_at is not None and settle_clock() - self.ready_at < self.SETTLE_S
+        """Whether an Enter now may be the double tap of the one that closed it:
+        what it uncovered is not drawn yet, or was drawn less than SETTLE_S ago.
+        Counted from the drawing, not from the Enter: on a loaded machine the
+        board came a second late, and an Enter typed at the hand-over still on
+        screen gave the highlighted choice unseen (found in a play-test)."""
+        if self.ready_at is None:
+            return False
+        return self.shown_at is None or settle_clock() - self.shown_at < self.SETTLE_S
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="handover"):
@@ -177,6 +190,10 @@ class BattleSummaryScreen(ModalScreen[None]):
         self._title = title
         self._lines = lines
         self._after = after
+
+    def on_screen_resume(self) -> None:
+        if self._after is not None:  # uncovered by the hand-over: its settle time runs once this is drawn
+            self.call_after_refresh(self._after.uncovered_drawn)
 
     async def action_continue(self) -> None:
         """An Enter typed in the settle time of the hand-over's (a double tap) does
