@@ -14,27 +14,15 @@ from __future__ import annotations
 
 import pytest
 
-from club_helpers import start_club, wait_until
+from club_helpers import wait_until
 from sekigahara_tui.club.client import ClubClient, ClubRefused
-from sekigahara_tui.hosting import members
-from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.generations import NotAMember
 from sekigahara_tui.hosting.lobby import WEB_TOKEN_REPLACED
 from sekigahara_tui.hosting.sessions import Sessions
 from sekigahara_tui.hosting.web_tokens import WebTokenFile, issue_web_token, token_generation
-from test_revocation import member_command
+from test_revocation import audited_club, member_command  # noqa: F401 - a fixture
 
 WAIT = 30.0
-
-
-@pytest.fixture
-async def audited_club(data_dir):
-    members.prepare_data_dir(data_dir)
-    audit = AuditLog(data_dir)
-    club = await start_club(data_dir, audit=audit)
-    yield club, audit
-    await club.stop()
-    audit.close()
 
 
 async def test_a_rotation_signs_out_the_old_tokens_connections_and_sessions_not_the_keys(audited_club):

@@ -34,24 +34,11 @@ from front_helpers import WAIT, Terminal
 from sekigahara_tui.club.client import ClubClient, ClubRefused
 from sekigahara_tui.club.web_front import SIGNED_OUT
 from sekigahara_tui.hosting.lobby import WEB_TOKEN_REPLACED
-from test_web_front import WebTerminal, jar
+from test_revocation_fronts import until
+from test_web_front import WebTerminal, children, jar
 
 SRC = str(Path(sekigahara_tui.__file__).resolve().parents[1])  # the code under test, in the CLI's processes too
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")]))}
-
-
-def children_of(pid: int) -> set[int]:
-    """The process's children, from /proc."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.add(int(entry.name))
-    return found
 
 
 async def sekigahara(*arguments: str) -> str:
@@ -62,14 +49,6 @@ async def sekigahara(*arguments: str) -> str:
     out, _ = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode == 0, out
     return out.decode()
-
-
-async def until(predicate, what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT
-    while not predicate():
-        assert loop.time() < deadline, f"never saw {what}"
-        await asyncio.sleep(0.02)
 
 
 class Served:
@@ -86,7 +65,7 @@ class Served:
 
     @property
     def children(self) -> set[int]:
-        return children_of(self.process.pid)
+        return set(children(self.process.pid))
 
 
 @pytest.fixture
