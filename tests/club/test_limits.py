@@ -173,13 +173,13 @@ async def test_failed_sign_ins_at_the_tcp_door_are_limited_per_address(limited, 
     token = web_tokens.issue_web_token(club.data_dir, "alice")
     monkeypatch.setattr(web_tokens, "FAILED_SIGN_IN_DELAY", 0.0)
     checked = []
-    check = web_tokens.check_web_token
+    check = web_tokens.signed_in_generation  # the TCP door's check (it binds the sign-in to the token)
 
     def counted(*arguments):
         checked.append(arguments[1])
         return check(*arguments)
 
-    monkeypatch.setattr(web_tokens, "check_web_token", counted)
+    monkeypatch.setattr(web_tokens, "signed_in_generation", counted)
 
     async def sign_in(token_given: str) -> str:
         client = ClubClient(None, member="alice", token=token_given, tcp=tcp)

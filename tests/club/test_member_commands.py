@@ -75,6 +75,6 @@ def test_member_changes_are_lines_in_the_audit_log(club, tmp_path):
     assert [line.split(" ", 1)[1] for line in lines] == [
         "member-added front=cli member=alice: 1 keys added",
         "web-token front=cli member=alice: issued",
-        "web-token front=cli member=alice: replaced: the old one signs nobody in",
+        "web-token front=cli member=alice: replaced: every session signed in with the old one is signed out",
         "member-removed front=cli member=alice: keys and web token deleted; a running club revokes the rest",
     ]

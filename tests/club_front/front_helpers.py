@@ -24,15 +24,17 @@ WAIT = 30.0  # seconds before a wait for the screen gives up (a failure, not a t
 
 class StubClub:
     """What the fronts need of the club: open_session, close_session, socket_path,
-    follow_revocations and unfollow_revocations (`revoke(member)` revokes one)."""
+    follow_revocations and unfollow_revocations (`revoke(member)` revokes one),
+    follow_sign_outs and unfollow_sign_outs."""
 
     def __init__(self, socket_path: Path) -> None:
         self.socket_path = socket_path
         self.opened: list[str] = []
         self.closed: list[str] = []
         self.followers: list = []
+        self.sign_out_followers: list = []
 
-    def open_session(self, member: str) -> str:
+    def open_session(self, member: str, web_generation: str | None = None) -> str:
         self.opened.append(member)
         return f"token-for-{member}"
 
@@ -45,6 +47,13 @@ class StubClub:
     def unfollow_revocations(self, revoke) -> None:
         if revoke in self.followers:
             self.followers.remove(revoke)
+
+    def follow_sign_outs(self, sign_out) -> None:
+        self.sign_out_followers.append(sign_out)
+
+    def unfollow_sign_outs(self, sign_out) -> None:
+        if sign_out in self.sign_out_followers:
+            self.sign_out_followers.remove(sign_out)
 
     def revoke(self, member: str) -> None:
         for revoke in list(self.followers):

@@ -55,8 +55,9 @@ async def served(club_setup):
         audit.close()
 
 
-def children() -> list[int]:
-    """This process's children, from /proc."""
+def children(parent: int | None = None) -> list[int]:
+    """The children of a process (this one unless told), from /proc."""
+    parent = os.getpid() if parent is None else parent
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -64,7 +65,7 @@ def children() -> list[int]:
                 fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            if int(fields[1]) == os.getpid():
+            if int(fields[1]) == parent:
                 found.append(int(entry.name))
     return found
 

@@ -30,7 +30,7 @@ def add_club_commands(commands) -> None:
     token = actions.add_parser("web-token", help="a browser sign-in token for a member (printed once)")
     token.add_argument("name")
     token.add_argument("--rotate", action="store_true",
-                       help="replace the member's token: every browser signed in with the old one is signed out")
+                       help="replace the member's token: everything signed in with the old one (browsers, TCP) is signed out at once")
     token.add_argument("--data", type=Path, required=True, metavar="DIR")
     club = commands.add_parser(
         "club",
@@ -141,7 +141,7 @@ def run_member(args: argparse.Namespace) -> int:
                 return _fail("sekigahara member web-token",
                              f"{args.name} has a web token already: --rotate replaces it (and signs their browsers out)", 1)
             token = issue_web_token(args.data, args.name)
-            _audit(args.data, "web-token", "replaced: the old one signs nobody in" if replaced else "issued", args.name)
+            _audit(args.data, "web-token", "replaced: every session signed in with the old one is signed out" if replaced else "issued", args.name)
             print(token)
         elif args.member_command == "list":
             for member in members.list_members(args.data):

@@ -19,7 +19,9 @@ club session in its environment. Every refusal is one line in the audit log.
 A member removed while the club runs is revoked (club.follow_revocations):
 their websockets are told and closed, which ends their client processes, and
 their cookie signs nobody in (it is bound to their web token, deleted with
-them).
+them). A member's web token replaced (`member web-token NAME --rotate`) signs
+out every page opened with the old one the same way (club.follow_sign_outs),
+each told in one line and a line each in the audit log.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ log = logging.getLogger("sekigahara.web")
 
 # What textual-serve's AppService sets for its web driver (with TEXTUAL_*).
 _DRIVER_ENV = ("TERM_PROGRAM", "TERM_PROGRAM_VERSION", "COLUMNS", "ROWS")
+SIGNED_OUT = "Your web token was replaced: this page is signed out. Sign in again with the new one."
 SESSION_STOP_GRACE = 5.0  # seconds a browser session's app has to quit before it is killed
 
 # The page: textual-serve's own template less its web font from the internet.
@@ -168,10 +171,11 @@ class _ClubServer(Server):
         if not self.from_our_page(request):
             front.audit_refusal("a websocket from another page", origin=request.headers.get("Origin", "(none)"), address=address)
             raise web.HTTPForbidden(text="Only this club's own page may open a session.")
-        member = front.cookies.member(request.cookies.get(COOKIE_NAME))
-        if member is None:
+        signed_in = front.cookies.signed_in(request.cookies.get(COOKIE_NAME))
+        if signed_in is None:
             front.audit_refusal("a websocket without a sign-in", address=address)
             raise web.HTTPForbidden(text="Sign in first.")
+        member, web_generation = signed_in
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
         refusal = front.caps.refusal(member)
@@ -180,14 +184,14 @@ class _ClubServer(Server):
             return await _say_and_close(websocket, refusal)
         with front.caps.held(member):
             try:
-                club_session = front.club.open_session(member)
+                club_session = front.club.open_session(member, web_generation=web_generation)
                 if inspect.isawaitable(club_session):
                     club_session = await club_session
             except Exception as error:  # the club's refusal, said in one line
                 front.audit_refusal(f"no session: {error}", member=member, address=address)
                 return await _say_and_close(websocket, f"The club would not open a session: {error}")
             front.audit("session", member=member, address=address)
-            front.live.setdefault(member, set()).add(websocket)
+            front.live.setdefault(member, {})[websocket] = (web_generation, address or "?")
             try:
                 await self._run_session(request, websocket, {**front.environment, "SEKIGAHARA_SESSION": str(club_session)})
             finally:
@@ -294,9 +298,9 @@ async def _say_and_close(websocket: web.WebSocketResponse, text: str) -> web.Web
     return websocket
 
 
-async def _tell_revoked(websocket: web.WebSocketResponse, member: str) -> None:
+async def _tell_and_close(websocket: web.WebSocketResponse, line: str) -> None:
     try:
-        await _say_and_close(websocket, f"{member} is no longer a member of this club.")
+        await _say_and_close(websocket, line)
     except (ConnectionError, RuntimeError):  # it was closing already
         await websocket.close()
 
@@ -317,7 +321,8 @@ class WebFront:
         self.runner: web.AppRunner | None = None
         self.port = 0
         self._closing: asyncio.Task | None = None
-        self.live: dict[str, set[web.WebSocketResponse]] = {}  # member -> their sessions' websockets
+        # member -> their sessions' websockets -> (the web token's generation they signed in with, address)
+        self.live: dict[str, dict[web.WebSocketResponse, tuple[str, str]]] = {}
         self._revoking: set[asyncio.Task] = set()
 
     @property
@@ -339,23 +344,37 @@ class WebFront:
     def left(self, member: str, websocket: web.WebSocketResponse) -> None:
         sockets = self.live.get(member)
         if sockets is not None:
-            sockets.discard(websocket)
+            sockets.pop(websocket, None)
             if not sockets:
                 del self.live[member]
 
     def revoke(self, member: str) -> None:
         """The club revoked the member: each of their sessions is told and its
         websocket closed, which ends its client process (_Session.stop)."""
-        sockets = self.live.pop(member, set())
+        sockets = self.live.pop(member, {})
         for websocket in sockets:
-            task = asyncio.get_running_loop().create_task(_tell_revoked(websocket, member))
-            self._revoking.add(task)
-            task.add_done_callback(self._revoking.discard)
+            self._end(websocket, f"{member} is no longer a member of this club.")
         if sockets:
             self.audit("revoked", f"{len(sockets)} sessions ended", member=member)
 
+    def sign_out(self, member: str, web_generation: str) -> None:
+        """The member's web token was replaced: each page signed in with
+        another is told, closed and its client process ended, a line each."""
+        sockets = self.live.get(member, {})
+        for websocket, (signed_with, address) in list(sockets.items()):
+            if signed_with != web_generation:
+                self.left(member, websocket)
+                self._end(websocket, SIGNED_OUT)
+                self.audit("signed-out", "the web token was replaced", member=member, address=address)
+
+    def _end(self, websocket: web.WebSocketResponse, line: str) -> None:
+        task = asyncio.get_running_loop().create_task(_tell_and_close(websocket, line))
+        self._revoking.add(task)
+        task.add_done_callback(self._revoking.discard)
+
     def close(self) -> None:
         self.club.unfollow_revocations(self.revoke)
+        self.club.unfollow_sign_outs(self.sign_out)
         if self._closing is None:
             self._closing = asyncio.get_running_loop().create_task(self._close())
 
@@ -407,4 +426,5 @@ async def start_web(club: Any, data_dir: Path, port: int, host: str = "127.0.0.1
     shown = f"[{host}]" if ":" in host else (host if host not in ("", "0.0.0.0") else "127.0.0.1")
     server.public_url = public_url or f"http://{shown}:{front.port}"
     club.follow_revocations(front.revoke)
+    club.follow_sign_outs(front.sign_out)
     return front

@@ -5,7 +5,8 @@ A good name and web token (hosting/web_tokens.py) get a cookie: the member's
 name and their token's generation, signed with the club's secret and dated
 (itsdangerous), HttpOnly, SameSite=Strict, Secure behind TLS, good for
 COOKIE_DAYS. A new token (`member web-token NAME --rotate`) or the member's
-removal changes the generation, and every browser of theirs is signed out.
+removal changes the generation, and every browser of theirs is signed out:
+its cookie signs nobody in, and a page open is closed (web_front.py).
 Failed sign-ins are slowed (web_tokens.FAILED_SIGN_IN_DELAY) and counted per
 address (hosting/limits.py, FailedSignIns): past FAILURES_ALLOWED in
 FAILURE_WINDOW seconds that address is refused without a check until the
@@ -72,6 +73,11 @@ class Cookies:
 
     def member(self, cookie: str | None) -> str | None:
         """The member a cookie signs in, or None: forged, expired, or their token changed since."""
+        signed_in = self.signed_in(cookie)
+        return signed_in[0] if signed_in is not None else None
+
+    def signed_in(self, cookie: str | None) -> tuple[str, str] | None:
+        """(member, their web token's generation) a cookie signs in, or None (as member())."""
         if not cookie or len(cookie) > 1000:
             return None
         try:
@@ -85,4 +91,4 @@ class Cookies:
             return None
         if web_tokens.token_generation(self.data_dir, member) != generation:
             return None
-        return member
+        return member, generation

@@ -25,7 +25,10 @@ overridden; the club adds what it needs by giving it:
   member's generation, and a member removed while it runs is revoked within
   CHECK_EVERY seconds: their lobby, seat and spectator connections closed,
   their sessions ended, and the fronts told (`follow_revocations`), which end
-  the member's client processes;
+  the member's client processes; a member's web token replaced signs out
+  at the same look what was signed in with the old one (`sign_out`: a TCP
+  lobby connection, a browser's session, the fronts told through
+  `follow_sign_outs`), not the member's SSH sessions;
 - its limits (limits.py: games in play and new games a member, failed
   sign-ins an address at the TCP door);
 - the audit log (hosting/audit.py): a line for each refusal, takeover and
@@ -53,7 +56,7 @@ from sekigahara_tui.hosting.eviction import DEFAULT_EVICT_AFTER, Eviction
 from sekigahara_tui.hosting.game_server import REAP_AFTER, GameServer
 from sekigahara_tui.hosting.generations import MemberGenerations, NotAMember
 from sekigahara_tui.hosting.limits import ClubLimits, MemberLimits
-from sekigahara_tui.hosting.lobby import Lobby
+from sekigahara_tui.hosting.lobby import WEB_TOKEN_REPLACED, Lobby
 from sekigahara_tui.hosting.seats import SeatConnections
 from sekigahara_tui.hosting.sessions import Sessions
 from sekigahara_tui.hosting.spectators import Spectators
@@ -121,16 +124,21 @@ class ClubServer:
         self.computer.play_through(self.game_server)
         self.done = self.game_server.done
         self.generations.follow(self.revoke)  # first: the fronts follow after it
+        self.generations.follow_sign_outs(self.sign_out)
 
     # --- the front ends' door ---------------------------------------------------------
 
-    def open_session(self, member: str) -> str:
+    def open_session(self, member: str, web_generation: str | None = None) -> str:
         """A session token for `member`, for a client process started by a
-        front end (SEKIGAHARA_SESSION); NotAMember if they are none (now)."""
+        front end (SEKIGAHARA_SESSION); NotAMember if they are none (now).
+        web_generation: the web token's the browser signed in with (the
+        session ends when it is replaced); None for a session signed in by key."""
         generation = self.generations.generation_of(member)
         if generation is None:
             raise NotAMember(f"{printable(member, 40)!r} is not a member of this club")
-        return self.sessions.open_session(member, generation)
+        if web_generation is not None and web_generation != self.generations.web_generation_of(member):
+            raise NotAMember(WEB_TOKEN_REPLACED)
+        return self.sessions.open_session(member, generation, web_generation)
 
     def close_session(self, token: str) -> None:
         self.sessions.close_session(token)
@@ -141,6 +149,14 @@ class ClubServer:
 
     def unfollow_revocations(self, revoke: Callable[[str], None]) -> None:
         self.generations.unfollow(revoke)
+
+    def follow_sign_outs(self, sign_out: Callable[[str, str], None]) -> None:
+        """A front end's `sign_out(member, generation)`, called for each web
+        token replaced while the club runs (with the new token's generation)."""
+        self.generations.follow_sign_outs(sign_out)
+
+    def unfollow_sign_outs(self, sign_out: Callable[[str, str], None]) -> None:
+        self.generations.unfollow_sign_outs(sign_out)
 
     # --- revocation -------------------------------------------------------------------
 
@@ -159,6 +175,12 @@ class ClubServer:
                 closed += 1
         sessions = self.sessions.revoke(member)
         self.audit.record("revoked", f"{closed} connections closed, {sessions} sessions ended", front="club", member=member)
+
+    def sign_out(self, member: str, web_generation: str) -> None:
+        """The member's web token was replaced: what was signed in with another
+        is closed and ended (the lobby's lines in the audit log, one each)."""
+        self.lobby.sign_out(member, web_generation)
+        self.sessions.sign_out(member, web_generation)
 
     # --- serving ----------------------------------------------------------------------
 

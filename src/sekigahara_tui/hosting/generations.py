@@ -14,6 +14,13 @@ is *revoked*: every CHECK_EVERY seconds the club looks, and tells its
 followers (the lobby, the seats and spectators, the SSH and web fronts), which
 close that member's connections and end their client processes.
 
+A member's web token replaced (`member web-token NAME --rotate`) signs out
+every session signed in with the old one, and only those (issue 23): the
+club follows the token file too (web_tokens.WebTokenFile), and at the same
+look tells its sign-out followers `sign_out(member, new_generation)`; each
+closes what was signed in with another generation (a browser's page, a TCP
+lobby connection) and leaves the member's SSH sessions, signed in by key.
+
 Guests (`serve --guest`) are not members: a name beginning GUEST_PREFIX has
 the generation GUEST while the club lets guests in, and none otherwise.
 """
@@ -27,6 +34,7 @@ from pathlib import Path
 from typing import Callable
 
 from sekigahara_tui.hosting.members import GUEST_PREFIX, generations, open_members
+from sekigahara_tui.hosting.web_tokens import WebTokenFile
 
 CHECK_EVERY = 0.25  # seconds between two looks for a removed member
 GUEST = "guest"
@@ -46,6 +54,8 @@ class MemberGenerations:
         self._generations: dict[str, str] = {}
         self._revoked: list[str] = []  # members whose generation went or changed, followers not yet told
         self._followers: list[Callable[[str], None]] = []
+        self._signing_out: list[Callable[[str, str], None]] = []
+        self.web_tokens = WebTokenFile(Path(data_dir))
         self._watching: asyncio.Task | None = None
         self.refresh()
 
@@ -58,6 +68,10 @@ class MemberGenerations:
             return GUEST if self.guests else None
         self.refresh()
         return self._generations.get(name)
+
+    def web_generation_of(self, name: str) -> str | None:
+        """The generation of the member's web token now (read again if the file changed)."""
+        return self.web_tokens.of(name)
 
     def is_guest(self, name: str) -> bool:
         return name.startswith(GUEST_PREFIX)
@@ -86,17 +100,25 @@ class MemberGenerations:
         if revoke in self._followers:
             self._followers.remove(revoke)
 
+    def follow_sign_outs(self, sign_out: Callable[[str, str], None]) -> None:
+        """`sign_out(member, generation)` is called once for each web token
+        replaced from now on, with the new token's generation."""
+        self._signing_out.append(sign_out)
+
+    def unfollow_sign_outs(self, sign_out: Callable[[str, str], None]) -> None:
+        if sign_out in self._signing_out:
+            self._signing_out.remove(sign_out)
+
     def revoke_removed(self) -> list[str]:
         """Look now; tell the followers of each member removed since the last
-        look (or whose name was added again meanwhile). Returns them."""
+        look (or whose name was added again meanwhile), then the sign-out
+        followers of each web token replaced. Returns the members removed."""
         self.refresh()
         revoked, self._revoked = list(dict.fromkeys(self._revoked)), []
         for member in revoked:
-            for revoke in list(self._followers):
-                try:
-                    revoke(member)
-                except Exception:  # one follower failing must not spare the member the others
-                    log.exception("revoking %s", member)
+            _tell(self._followers, "revoking", member)
+        for member, generation in self.web_tokens.replaced().items():
+            _tell(self._signing_out, "signing out", member, generation)
         return revoked
 
     def start(self) -> None:
@@ -114,3 +136,11 @@ class MemberGenerations:
             await asyncio.gather(self._watching, return_exceptions=True)
             self._watching = None
         self._db.close()
+
+
+def _tell(followers: list[Callable], doing: str, member: str, *more: str) -> None:
+    for follower in list(followers):
+        try:
+            follower(member, *more)
+        except Exception:  # one follower failing must not spare the member the others
+            log.exception("%s %s", doing, member)

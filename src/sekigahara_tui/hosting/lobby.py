@@ -11,7 +11,10 @@ name from the club's own Unix user, the club's administrator, whom the
 limits on games (limits.py) do not hold. Each binds the connection to the
 member's generation (generations.py): a request after the member's removal
 is refused and closes the connection, and the club closes a removed
-member's lobby connections itself (`revoke`). Every refusal of a sign-in,
+member's lobby connections itself (`revoke`). A connection signed in with
+a web token (over TCP, or in a browser's session) is bound to that token too:
+once it is replaced (`member web-token NAME --rotate`) its requests are
+refused and the club closes it (`sign_out`). Every refusal of a sign-in,
 and every request refused by a limit, is a line in the audit log.
 
 Guests (`serve --guest`) may join open games and watch, not make games.
@@ -54,6 +57,7 @@ from sekigahara_tui.hosting.tokens import SeatTokens
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION, Ping, Pong, Refused
 
 GUESTS_MAKE_NO_GAMES = "guests may join open games and watch them; only members make games"
+WEB_TOKEN_REPLACED = "the web token this was signed in with was replaced: sign in again with the new one"
 
 
 @define(eq=False)
@@ -63,6 +67,8 @@ class LobbySession:
     generation: str  # the member's when they signed in: a request after it changed is refused
     shown: tuple | None = None  # lobby_key of the last lobby sent (it follows the lobby once it asked for it)
     limited: bool = True  # held to the limits on games (all but the club's own Unix user)
+    web_generation: str | None = None  # the web token's it signed in with (TCP, a browser's session); None: by key
+    front: str = "club"  # "tcp": signed in at the TCP door, with the web token itself
     forgives_long_lines = False
 
     async def take(self, connection: Connection, message: object) -> bool:
@@ -139,11 +145,14 @@ class Lobby:
 
         if message.protocol != PROTOCOL_VERSION:
             return refuse("protocol", f"this club speaks protocol {PROTOCOL_VERSION}, not {message.protocol}")
+        web_generation = None  # signed in by key (SSH), or as the club's own Unix user
         if message.session is not None:
             found = self.sessions.member_for(message.session)
             if found is None or self.generations.generation_of(found[0]) != found[1]:
                 return refuse("not-authorised", "unknown or expired session: sign in again", found and found[0])
-            member = found[0]
+            member, web_generation = found[0], found[2]
+            if web_generation is not None and self.generations.web_generation_of(member) != web_generation:
+                return refuse("not-authorised", WEB_TOKEN_REPLACED, member)
         elif message.token is not None:
             # The door over TCP (no peer credential): the member's name and token.
             if message.member is None:
@@ -171,11 +180,12 @@ class Lobby:
         generation = self.generations.generation_of(member)
         if generation is None:
             return refuse("not-authorised", f"{printable(member, 40)!r} is not a member of this club", member)
-        self._signed_in(connection, member, generation, limited=message.session is not None)
+        self._signed_in(connection, member, generation, limited=message.session is not None, web_generation=web_generation)
         return True
 
-    def _signed_in(self, connection: Connection, member: str, generation: str, limited: bool = True) -> None:
-        connection.session = LobbySession(self, member, generation, limited=limited)
+    def _signed_in(self, connection: Connection, member: str, generation: str, limited: bool = True,
+                   web_generation: str | None = None, front: str = "club") -> None:
+        connection.session = LobbySession(self, member, generation, limited=limited, web_generation=web_generation, front=front)
         self.connections.setdefault(member, set()).add(connection)
         send_lobby_message(connection, ClubWelcome(PROTOCOL_VERSION, member))
 
@@ -194,10 +204,27 @@ class Lobby:
             connection.close()
         return len(connections)
 
+    def sign_out(self, member: str, web_generation: str) -> int:
+        """Close the member's connections signed in with a web token other than
+        `web_generation` (theirs now), telling them why; how many. Those signed
+        in at the TCP door are a line each in the audit log (a browser's are
+        the web front's)."""
+        stale = [connection for connection in self.connections.get(member, ())
+                 if connection.session.web_generation not in (None, web_generation)]
+        for connection in stale:
+            self.left(connection, member)
+            connection.send(Refused(None, "not-authorised", WEB_TOKEN_REPLACED))
+            connection.close()
+            if connection.session.front == "tcp":
+                self.audit.record("signed-out", "the web token was replaced", front="tcp", member=member, address=connection.address)
+        return len(stale)
+
     async def _sign_in_with_token(self, connection: Connection, member: str, token: str) -> None:
         """The token is checked like the web front's (scrypt, in a thread: the
         games go on meanwhile); a wrong one is answered late and closes."""
-        good = await asyncio.to_thread(web_tokens.check_web_token, self.data_dir, member, token)
+        signed_with = await asyncio.to_thread(web_tokens.signed_in_generation, self.data_dir, member, token)
+        # replaced while it was checked: as wrong as any other old token
+        good = signed_with is not None and signed_with == self.generations.web_generation_of(member)
         generation = self.generations.generation_of(member)
         if good and generation is not None:
             self.sign_in_failures.forgive(connection.address)
@@ -205,7 +232,7 @@ class Lobby:
             return
         if good and generation is not None:
             self.audit.record("sign-in", front="tcp", member=member, address=connection.address)
-            self._signed_in(connection, member, generation)
+            self._signed_in(connection, member, generation, web_generation=signed_with, front="tcp")
             return
         reason = "that member's name and token do not match"
         self.audit.record("refused", reason, front="tcp", member=member, address=connection.address)
@@ -222,6 +249,12 @@ class Lobby:
             reason = f"{printable(member, 40)} is no longer a member of this club"
             self.audit.record("refused", reason, front="club", member=member, address=connection.address)
             connection.send(Refused(getattr(message, "id", None), "not-authorised", reason))
+            connection.close()
+            return
+        if session.web_generation is not None and self.generations.web_generation_of(member) != session.web_generation:
+            # Its web token replaced since signing in; the club closes the member's others at its next look.
+            self.audit.record("refused", WEB_TOKEN_REPLACED, front=session.front, member=member, address=connection.address)
+            connection.send(Refused(getattr(message, "id", None), "not-authorised", WEB_TOKEN_REPLACED))
             connection.close()
             return
         try:

@@ -4,7 +4,9 @@ Only a salted scrypt hash of each is kept, in the club's data directory
 issues one (`--rotate` says it replaces the one before). The web front end
 checks them in the server's process, before any client process is started
 for the member; its sign-in cookie is bound to the token's `generation`, so
-a new token, or the member's removal, signs every browser out."""
+a new token, or the member's removal, signs every browser out. A running club
+follows the file (generations.py, WebTokenFile): a replaced token also ends
+every session signed in with the old one at once."""
 
 from __future__ import annotations
 
@@ -64,22 +66,34 @@ def _write_tokens(data_dir: Path, tokens: dict[str, tuple[bytes, bytes]]) -> Non
 
 
 def check_web_token(data_dir: Path, member: str, token: str) -> bool:
+    return signed_in_generation(data_dir, member, token) is not None
+
+
+def signed_in_generation(data_dir: Path, member: str, token: str) -> str | None:
+    """The generation of the member's token if `token` is it, else None: read
+    once, so a sign-in is bound to the very token it matched."""
     entry = _read_tokens(data_dir).get(member)
     if entry is None or not token or len(token) > 200:
         _hash("x" * 20, b"\0" * 16)  # the same work whether or not the name is known
-        return False
+        return None
     salt, digest = entry
-    return hmac.compare_digest(_hash(token, salt), digest)
+    return _generation(salt, digest) if hmac.compare_digest(_hash(token, salt), digest) else None
+
+
+def _generation(salt: bytes, digest: bytes) -> str:
+    return hashlib.sha256(b"generation" + salt + digest).hexdigest()[:24]
 
 
 def token_generation(data_dir: Path, member: str) -> str | None:
     """A fingerprint of the member's current token (not the token: a digest of
     its stored hash), or None if they have none. It changes with every token."""
     entry = _read_tokens(data_dir).get(member)
-    if entry is None:
-        return None
-    salt, digest = entry
-    return hashlib.sha256(b"generation" + salt + digest).hexdigest()[:24]
+    return None if entry is None else _generation(*entry)
+
+
+def token_generations(data_dir: Path) -> dict[str, str]:
+    """Every member's token generation (token_generation), in one read."""
+    return {member: _generation(*entry) for member, entry in _read_tokens(data_dir).items()}
 
 
 def forget_web_token(data_dir: Path, member: str) -> bool:
@@ -89,3 +103,38 @@ def forget_web_token(data_dir: Path, member: str) -> bool:
         return False
     _write_tokens(data_dir, tokens)
     return True
+
+
+class WebTokenFile:
+    """The running club's view of the tokens' generations, read again only
+    when the file was replaced (os.replace: a new inode) or changed."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.path = Path(data_dir) / WEB_TOKENS_NAME
+        self._seen: tuple | None = None
+        self._now: dict[str, str] = {}
+        self._told = self.generations()  # as the club started: nothing replaced yet
+
+    def generations(self) -> dict[str, str]:
+        try:
+            found = self.path.stat()
+            seen: tuple | None = (found.st_ino, found.st_mtime_ns, found.st_ctime_ns, found.st_size)
+        except FileNotFoundError:
+            seen = None
+        if seen != self._seen or seen is None:
+            self._now = token_generations(self.path.parent) if seen is not None else {}
+            self._seen = seen
+        return self._now
+
+    def of(self, member: str) -> str | None:
+        return self.generations().get(member)
+
+    def replaced(self) -> dict[str, str]:
+        """{member: their new token's generation} for each token replaced by
+        another since the last call. A token gone is not here: only a removal
+        deletes one, and the removal revokes the member (generations.py)."""
+        now = self.generations()
+        replaced = {member: generation for member, generation in now.items()
+                    if member in self._told and self._told[member] != generation}
+        self._told = dict(now)
+        return replaced
