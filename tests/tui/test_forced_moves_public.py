@@ -14,6 +14,7 @@ import random
 from collections import Counter
 
 from rules.components import default_components
+from rules.commands import Challenge
 from rules.engine import legal_commands
 from rules.state import ELIMINATED, MORI_BOX, GameState, SideCards
 from rules.immutable import evolve
@@ -69,7 +70,6 @@ def check(state: GameState, side: Side, chooser: random.Random, given: Counter) 
     else:
         assert forced is None
         given["near miss" if len(legal) == 1 else "asked"] += 1
-
     for _ in range(VARIANTS):
         variant = unseen_variant(state, side, chooser)
         assert view(variant, watcher) == view(state, watcher)  # the watcher cannot tell them apart
@@ -79,6 +79,13 @@ def check(state: GameState, side: Side, chooser: random.Random, given: Counter) 
             assert legal_commands(variant, side) == [again] and type(again) is type(forced)
             if names_only_public(forced, state):
                 assert again == forced
+
+
+def pick(legal: list, chooser: random.Random):
+    """A random command, but a Loyalty Challenge whenever one may be made, so
+    that blocks defect (8.6) before the casualties (R32)."""
+    challenges = [command for command in legal if isinstance(command, Challenge)]
+    return chooser.choice(challenges or legal)
 
 
 def test_no_move_given_without_a_hand_over_depended_on_hidden_information():
@@ -92,8 +99,7 @@ def test_no_move_given_without_a_hand_over_depended_on_hidden_information():
             state = host.state
             if state.combat is not None and len(state.decision.sides) == 1:
                 check(state, seat, chooser, given)
-            host.submit(chooser.choice(legal_commands(state, seat)))
-    print(given)
+            host.submit(pick(legal_commands(state, seat), chooser))
     # Every case comes up, and so do moves forced only by what the watcher cannot see.
     for kind in ("DeclareDone", "ChooseCasualty", "Retreat", "DeclareCombat", "near miss"):
         assert given[kind] > 0, given
