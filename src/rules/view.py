@@ -144,22 +144,17 @@ def battle_view(battle: Battle) -> BattleView:
 @frozen
 class CombatView:
     """The Combat Phase (8.1): where combat is still to be declared, the battles
-    retreats caused (R52), and the battle under way. All public, and so is
-    `entered_from`, the turn's record of where each side's blocks entered
-    each location from (R51): every step and retreat it records was shown to
-    both sides (OpponentMovedBlocks, OpponentRetreated); the retreats read it."""
+    retreats caused (R52), and the battle under way. All public."""
 
     pending: frozenset[str]
     immediate: tuple[tuple[str, Side], ...]
     battle: BattleView | None
-    entered_from: tuple[tuple[str, Side, str], ...] = ()  # (location, side, adjacent location), R51
 
 
-def combat_view(combat: CombatPhase | None, entered_from: tuple[tuple[str, Side, str], ...] = ()) -> CombatView | None:
+def combat_view(combat: CombatPhase | None) -> CombatView | None:
     if combat is None:
         return None
-    battle = battle_view(combat.battle) if combat.battle else None
-    return CombatView(combat.pending, combat.immediate, battle, entered_from)
+    return CombatView(combat.pending, combat.immediate, battle_view(combat.battle) if combat.battle else None)
 
 
 @frozen
@@ -275,7 +270,7 @@ def _shared_parts(state: GameState) -> dict[str, object]:
         top_discards=cards.map(lambda pile: pile.discard_pile[-1] if pile.discard_pile else None),
         resource_control=state.resource_control,
         castle_control=state.castle_control,
-        combat=combat_view(state.combat, state.entered_from),
+        combat=combat_view(state.combat),
         movement=movement_view(state, own=False),  # the active side's own is made in view()
         result=state.result,
         vp=victory_points(state),

@@ -44,7 +44,7 @@ def plain_view(state: GameState, side: Side) -> PlayerView:
         discard_pile_sizes=state.cards.map(lambda cards: len(cards.discard_pile)),
         top_discards=state.cards.map(lambda cards: cards.discard_pile[-1] if cards.discard_pile else None),
         resource_control=state.resource_control, castle_control=state.castle_control,
-        movement=movement_view(state, own=state.active is side), combat=combat_view(state.combat, state.entered_from),
+        movement=movement_view(state, own=state.active is side), combat=combat_view(state.combat),
         result=state.result, vp=victory_points(state), prompt=asks(state.decision.kind),
         help=help_for(state.decision.kind), legal=tuple(legal_commands(state, side)),
         hand_sizes=state.cards.map(lambda cards: len(cards.hand)),

@@ -61,14 +61,15 @@ def names_only_public(command, state: GameState) -> bool:
 def check(state: GameState, side: Side, chooser: random.Random, given: Counter) -> None:
     watcher = side.other
     forced = publicly_forced(view(state, side), view(state, watcher))
-    kind = known_forced(view(state, watcher), side)
+    kind = known_forced(view(state, watcher), side)  # worked out from the watcher's view alone
     legal = legal_commands(state, side)
     if kind is not None:  # the watcher's view says forced: it is
         assert len(legal) == 1 and type(legal[0]) is kind, (kind, legal)
         assert forced == legal[0]
-        given[kind.__name__] += 1
+    if forced is not None:
+        assert legal == [forced]
+        given[type(forced).__name__] += 1
     else:
-        assert forced is None
         given["near miss" if len(legal) == 1 else "asked"] += 1
     for _ in range(VARIANTS):
         variant = unseen_variant(state, side, chooser)

@@ -4,7 +4,7 @@ When the decision passes to the other seat and that seat's only legal command
 is one the player at the keyboard can see is its only one, the command is
 given for it at once: no hand-over, the keyboard stays, and the player is
 told. Whether a move is so given is worked out from the watching seat's view
-alone (`known_forced`): a view holds only what that side may know (R55), so
+alone (`known_forced`; a retreat, see below): a view holds only what that side may know (R55), so
 giving it or not tells the watcher nothing, and the command itself shows no
 more than its outcome shows both sides anyway. The cases, each public:
 
@@ -19,8 +19,9 @@ more than its outcome shows both sides anyway. The cases, each public:
   is revealed (8.7.2, R49), so naming it tells nothing;
 - a lone retreat (8.8.1): a side that may put blocks into the castle (8.8.4,
   R34; its owner is public) always has two choices or more; otherwise the
-  choices are the destinations of 8.8.2/8.8.3, worked out from where the
-  blocks came from (R51, public) and where the watcher's own units stand;
+  choices are the destinations of 8.8.2/8.8.3, which follow from where the
+  blocks came from (R51: both sides saw every move) and where the watcher's
+  own units stand (`retreat_count_is_public`);
 - a lone combat to declare (8.1, R47): the locations still to declare are public.
 
 Not given so, each telling a secret: a pass forced by the hand's contents (no
@@ -40,7 +41,6 @@ from rules.surface import (
     PlayerView,
     Retreat,
     Side,
-    default_components,
 )
 
 HIDEYORI = "hideyori"  # 9.1, R53: the last piece lost at Osaka
@@ -62,9 +62,22 @@ def known_forced(watcher: PlayerView, side: Side) -> type | None:
         return DeclareDone if _no_deployment_left(watcher, side) else None
     if decision.kind is DecisionKind.CASUALTY:
         return ChooseCasualty if _casualty_choices(watcher, side) == 1 else None
-    if decision.kind is DecisionKind.RETREAT:
-        return Retreat if len(_retreat_destinations(watcher, side)) == 1 and battle.castle_owner is not side else None
     return None
+
+
+def retreat_count_is_public(watcher: PlayerView, side: Side) -> bool:
+    """8.8.4, R34: a side that may put blocks into the castle (its owner, public)
+    always has two retreats or more. Any other has one per destination (8.8.2,
+    8.8.3), which follow from the R51 record of where each side came from and
+    from where the watcher's units stand: every entry of that record was shown
+    to both sides as it was made (OpponentMovedBlocks, OpponentRetreated; a
+    position file's [entered_from]). The view does not carry the record, so
+    how many there are is read from the seat's legal list, and
+    tests/tui/test_forced_moves_public.py checks that it is the same in states
+    the watcher cannot tell apart."""
+    combat = watcher.combat
+    return (watcher.decision.kind is DecisionKind.RETREAT and watcher.decision.sides == frozenset({side}) and side is not watcher.side
+            and combat is not None and combat.battle is not None and combat.battle.castle_owner is not side)
 
 
 def _no_deployment_left(watcher: PlayerView, side: Side) -> bool:
@@ -93,28 +106,12 @@ def _casualty_choices(watcher: PlayerView, side: Side) -> int:
     return here
 
 
-def _retreat_destinations(watcher: PlayerView, side: Side) -> list[str]:
-    """retreat.retreat_destinations, from the watcher's view: the record of
-    entries (R51) and the watcher's own units (blocks, discs in play)."""
-    battle = watcher.combat.battle
-    location = battle.location
-    neighbours = list(default_components().neighbours(location))
-    entries = watcher.combat.entered_from
-    if side is battle.attacker:
-        preferred = [n for n in neighbours if (location, side, n) in entries]
-    else:
-        enemy_came = {origin for loc, s, origin in entries if loc == location and s is watcher.side}
-        discs = {d.location for d in watcher.discs if d.side is watcher.side and d.in_play}
-        preferred = [n for n in neighbours if n not in enemy_came and not watcher.blocks_at(n) and n not in discs]
-    return preferred or neighbours
-
-
 def publicly_forced(view: PlayerView | None, watcher: PlayerView | None) -> Command | None:
     """The seat's only legal command, if the watcher (the other seat) can see
     from its own view that it is the only one."""
     if view is None or watcher is None:
         return None
-    kind = known_forced(watcher, view.side)
+    kind = known_forced(watcher, view.side) or (Retreat if retreat_count_is_public(watcher, view.side) else None)
     if kind is None or len(view.legal) != 1 or type(view.legal[0]) is not kind:
         return None  # never so when `kind` is known (tests/tui/test_forced_moves.py plays games to check)
     return view.legal[0]
