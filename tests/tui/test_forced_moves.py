@@ -51,6 +51,27 @@ async def log_text(pilot, screen: GameScreen) -> str:
     return " ".join(strip.text.strip() for strip in screen.query_one(LogPanel).lines)
 
 
+async def play(pilot, line: str, ask: bool) -> tuple[GameScreen, bool]:
+    """Ishida types `line`; with --ask-forced, check it is handed over as
+    before. Returns the screen, and whether the test goes on (no option)."""
+    screen = await type_command(pilot, line)
+    await pilot.pause()
+    if ask:
+        assert commands(screen)[-1] == f"ishida: {line}"
+        assert isinstance(pilot.app.screen, HandOverScreen)
+    return screen, not ask
+
+
+async def handed_to_tokugawa(pilot, line: str, *given: str) -> GameScreen:
+    """Ishida types `line`; these moves are given for Tokugawa, and then
+    Tokugawa gets a hand-over for a choice of his own."""
+    screen = await type_command(pilot, line)
+    await pilot.pause()
+    assert commands(screen)[-1 - len(given):] == (f"ishida: {line}", *given)
+    assert isinstance(pilot.app.screen, HandOverScreen) and screen.seat.value == "tokugawa"
+    return screen
+
+
 def kept_the_keyboard(pilot, screen: GameScreen, side: str) -> bool:
     """No hand-over: the game screen for `side`, or its battle summary over it."""
     return isinstance(pilot.app.screen, (GameScreen, BattleSummaryScreen)) and screen.seat.value == side
@@ -83,11 +104,8 @@ async def test_a_pass_with_an_empty_hand_after_a_card_is_given_without_a_hand_ov
     with a card, so no leader may come without one (8.2.4)."""
     app = make_app(record_from_position("one_card_at_gifu", *ONE_CARD_PLAYED), ask_forced=ask)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await type_command(pilot, "deploy ukita-plain-1 ukita-3-1")
-        await pilot.pause()
-        if ask:
-            assert commands(screen)[-1] == "ishida: deploy ukita-plain-1 ukita-3-1"
-            assert isinstance(pilot.app.screen, HandOverScreen)
+        screen, goes_on = await play(pilot, "deploy ukita-plain-1 ukita-3-1", ask)
+        if not goes_on:
             return
         assert commands(screen)[-1] == "tokugawa: pass"
         assert kept_the_keyboard(pilot, screen, "ishida")
@@ -104,11 +122,8 @@ async def test_a_lone_casualty_and_a_lone_retreat_are_given_without_a_hand_over(
     app = make_app(record_from_position("one_card_at_gifu", *ONE_CARD_PLAYED, "ishida: deploy ukita-plain-1 ukita-3-1",
                                         "tokugawa: pass"), ask_forced=ask)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await type_command(pilot, "pass")
-        await pilot.pause()
-        if ask:
-            assert commands(screen)[-1] == "ishida: pass"
-            assert isinstance(pilot.app.screen, HandOverScreen)
+        screen, goes_on = await play(pilot, "pass", ask)
+        if not goes_on:
             return
         assert commands(screen)[-3:] == ("ishida: pass", "tokugawa: lose fukushima-cav-1", "tokugawa: retreat kiyosu")
         assert kept_the_keyboard(pilot, screen, "ishida")  # the battle's summary, then Ishida's Movement Phase
@@ -129,10 +144,7 @@ async def test_a_lone_casualty_is_given_and_a_retreat_with_a_choice_handed_over(
               "ishida: deploy mori-swords-1 mori-2-1", "tokugawa: allow")
     app = make_app(record_from_position("battle_at_gifu", *played))
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await type_command(pilot, "pass")
-        await pilot.pause()
-        assert commands(screen)[-2:] == ("ishida: pass", "tokugawa: lose fukushima-cav-1")
-        assert isinstance(pilot.app.screen, HandOverScreen) and screen.seat.value == "tokugawa"
+        screen = await handed_to_tokugawa(pilot, "pass", "tokugawa: lose fukushima-cav-1")
         assert len(screen.view.legal) == 3  # Iwamura, Kiyosu, Sawayama
 
 
@@ -144,10 +156,7 @@ async def test_a_lone_combat_to_declare_is_given_without_asking(make_app):
               "ishida: lose uesugi-3-1")
     app = make_app(record_from_position("combats_in_the_east", *played))
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await type_command(pilot, "retreat shirakawa")
-        await pilot.pause()
-        assert commands(screen)[-2:] == ("ishida: retreat shirakawa", "tokugawa: combat utsunomiya")
-        assert isinstance(pilot.app.screen, HandOverScreen) and screen.seat.value == "tokugawa"
+        await handed_to_tokugawa(pilot, "retreat shirakawa", "tokugawa: combat utsunomiya")
         assert "You declare a battle at Utsunomiya" in await log_text(pilot, await take_seat(pilot))
 
 
@@ -157,8 +166,5 @@ async def test_a_pass_forced_by_a_hidden_block_is_handed_over(make_app):
     blocks there; but Ishida cannot see that, so Tokugawa is asked."""
     app = make_app(record_from_position("no_card_at_gifu", "tokugawa: combat gifu", "tokugawa: lead fukushima-leader"))
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await type_command(pilot, "deploy ukita-plain-1 ukita-3-1")
-        await pilot.pause()
-        assert commands(screen)[-1] == "ishida: deploy ukita-plain-1 ukita-3-1"
-        assert isinstance(pilot.app.screen, HandOverScreen) and screen.seat.value == "tokugawa"
+        screen = await handed_to_tokugawa(pilot, "deploy ukita-plain-1 ukita-3-1")  # nothing given
         assert screen.view.legal == (DeclareDone(screen.seat),)
