@@ -259,7 +259,8 @@ class GameScreen(Screen[None]):
         self._report_warning()
         if allow_without_asking(self.table, self.auto_allow):
             return  # the allow was a change of its own, shown already
-        if self.give_forced and give_forced_move(self.table, self.current, self.say):
+        said = self.seat_memory.feedback.get(self.seat, ("", False))[0]
+        if self.give_forced and give_forced_move(self.table, self.current, self.say, said):
             return  # likewise
         if self.current.is_over:
             self.redraw()
