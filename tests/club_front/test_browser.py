@@ -132,12 +132,12 @@ class PageTerminal:
                     self.screen.feed(base64.b64decode(frame["payloadData"]))
         self.seen = len(self.browser.events)
 
-    async def wait_text(self, text: str) -> None:
+    async def wait_text(self, text: str, *alternatives: str) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT
         while True:
             self._catch_up()
-            if self.screen is not None and self.screen.find(text):
+            if self.screen is not None and any(self.screen.find(each) for each in (text, *alternatives)):
                 return
             self.browser.changed.clear()
             try:
@@ -196,7 +196,10 @@ async def drive_chromium(front, token: str, profile) -> None:
         await browser.call("Input.insertText", text="c")
         await terminal.wait_text("You: bid a card")
         await enter()
-        await terminal.wait_text("Done: Bid: ")
+        # The bid answered: its outcome on the message line, or, when the computer
+        # has played on by then (first player, its Movement Phase), the summary
+        # of its moves (issue 27, item 9) over that line.
+        await terminal.wait_text("Done: Bid: ", "Tokugawa's movement")
         requested = [event["params"]["request"]["url"] for event in browser.events if event.get("method") == "Network.requestWillBeSent"]
         requested += [event["params"]["url"] for event in browser.events if event.get("method") == "Network.webSocketCreated"]
         assert requested and all(urlparse(url).hostname == "127.0.0.1" for url in requested), requested
