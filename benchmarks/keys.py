@@ -49,7 +49,7 @@ async def play(seed: int, auto_allow: bool, save_dir: Path, max_commands: int | 
 
     # A script presses at once what a person presses after reading the board: the
     # hand-over's double-tap guard, which would ignore such an Enter, is off.
-    HandOverScreen.SETTLE_S = 0.0
+    HandOverScreen.SETTLE_S = HandOverScreen.APPEAR_SETTLE_S = 0.0
 
     keys: Counter = Counter()
     app = SekigaharaApp(save_dir=save_dir, seed=seed)

@@ -103,7 +103,7 @@ async def key_timings(presses: int, save_dir: Path) -> dict[str, list[float]]:
 
     # A script presses at once what a person presses after reading the board: the
     # hand-over's double-tap guard, which would ignore such an Enter, is off.
-    HandOverScreen.SETTLE_S = 0.0
+    HandOverScreen.SETTLE_S = HandOverScreen.APPEAR_SETTLE_S = 0.0
     from sekigahara_tui.widgets.map_panel import MapPanel
     from sekigahara_tui.widgets.prompt import PromptPanel
 

@@ -22,6 +22,26 @@ WINCH_CHILD = [sys.executable, str(HERE / "winch_child.py")]
 WAIT = 30.0  # seconds before a wait for the screen gives up (a failure, not a timing)
 
 
+async def take_the_keyboard(terminal, side: str) -> None:
+    """The hand-over for `side` is up: its Enter, as a player sitting down gives
+    it. The hand-over ignores an Enter that comes too soon after it is drawn (the
+    leaving player's double tap, R55), so the Enter is given again until the
+    game screen shows: an ignored Enter does nothing, so this never gives two."""
+    from sekigahara_tui.screens.info import HandOverScreen
+
+    await terminal.wait_text(f"Pass the keyboard to {side}")
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while True:
+        await asyncio.sleep(HandOverScreen.APPEAR_SETTLE_S)
+        terminal.press(b"\r")
+        try:
+            await asyncio.wait_for(terminal.wait_for(lambda t: "Pass the keyboard" not in t.screen.text(), "the game screen"), 2.0)
+            return
+        except asyncio.TimeoutError:
+            assert loop.time() < deadline, f"the hand-over never closed:\n{terminal.screen.text()}"
+
+
 class StubClub:
     """What the fronts need of the club: open_session, close_session, socket_path,
     follow_revocations and unfollow_revocations (`revoke(member)` revokes one),

@@ -13,7 +13,7 @@ import shutil
 import asyncssh
 import pytest
 
-from front_helpers import LocalTerminal, StubClub, hot_seat_app, serving, write_member
+from front_helpers import hot_seat_app, LocalTerminal, serving, StubClub, take_the_keyboard, write_member
 from helpers import needs_program
 from sekigahara_tui.screens.info import HandOverScreen
 
@@ -50,9 +50,7 @@ async def test_openssh_plays_the_app_and_resizes_it(setup, tmp_path):
     async with serving(club, data_dir, hot_seat_app(tmp_path / "saves")) as front:
         terminal = await LocalTerminal.open(ssh_command(front.port, key_file, "-tt"), 80, 24)
         try:
-            await terminal.wait_text("Pass the keyboard to Ishida")
-            terminal.press(b"\r")
-            await terminal.wait_for(lambda t: "Pass the keyboard" not in t.screen.text(), "the game screen")
+            await take_the_keyboard(terminal, "Ishida")  # Ishida sits down: the game screen, a bid to make
             await asyncio.sleep(HandOverScreen.SETTLE_S)  # sooner, an Enter is taken for a double tap of the hand-over's
             terminal.press(b"\r")  # bid
             await terminal.wait_text("Pass the keyboard to Tokugawa")

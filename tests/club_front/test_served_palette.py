@@ -11,7 +11,7 @@ import asyncio
 import asyncssh
 import pytest
 
-from front_helpers import StubClub, Terminal, connect, hot_seat_app, serving, write_member
+from front_helpers import connect, hot_seat_app, serving, StubClub, take_the_keyboard, Terminal, write_member
 
 
 @pytest.fixture
@@ -33,9 +33,7 @@ async def test_the_palette_offers_no_screenshot_and_nothing_is_written_on_the_se
     saves = tmp_path / "saves"
     async with serving(club, data_dir, hot_seat_app(saves)) as front, connect(front, key) as conn:
         terminal = await Terminal.open(conn, 80, 24)
-        await terminal.wait_text("Pass the keyboard to Ishida")
-        terminal.press(b"\r")
-        await terminal.wait_for(lambda t: "Pass the keyboard" not in t.screen.text(), "the game screen")
+        await take_the_keyboard(terminal, "Ishida")  # Ishida sits down: the game screen, a bid to make
         await asyncio.sleep(1.0)  # the game screen settles: keys before it go to the hand-over
         before = sorted(home.rglob("*"))
         terminal.press(b"\x10")  # ctrl+p: the palette, as a member opens it

@@ -14,7 +14,7 @@ import stat
 import asyncssh
 import pytest
 
-from front_helpers import WINCH_CHILD, StubClub, Terminal, connect, hot_seat_app, serving, write_member
+from front_helpers import connect, hot_seat_app, serving, StubClub, take_the_keyboard, Terminal, WINCH_CHILD, write_member
 from sekigahara_tui.club.ssh_host_key import HOST_KEY_NAME
 from sekigahara_tui.screens.info import HandOverScreen
 
@@ -64,10 +64,7 @@ async def test_resizes_reach_the_child_through_its_controlling_terminal(club, da
 async def test_the_app_at_80x24_takes_keys_and_redraws_at_a_new_size(club, data_dir, alice_key, tmp_path):
     async with serving(club, data_dir, hot_seat_app(tmp_path / "saves")) as front, connect(front, alice_key) as conn:
         terminal = await Terminal.open(conn, 80, 24)
-        await terminal.wait_text("Pass the keyboard to Ishida")
-        terminal.press(b"\r")  # Ishida takes the keyboard: the game screen, a bid to make
-        await terminal.wait_text("Ishida")
-        await terminal.wait_for(lambda t: "Pass the keyboard" not in t.screen.text(), "the game screen")
+        await take_the_keyboard(terminal, "Ishida")  # Ishida sits down: the game screen, a bid to make
         await asyncio.sleep(HandOverScreen.SETTLE_S)  # sooner, an Enter is taken for a double tap of the hand-over's
         terminal.press(b"\r")  # bid the first card offered: the decision passes to Tokugawa
         await terminal.wait_text("Pass the keyboard to Tokugawa")

@@ -9,6 +9,14 @@ from sekigahara_tui.app import SekigaharaApp
 from sekigahara_tui.screens import info
 
 
+@pytest.fixture(autouse=True)
+def hand_overs_take_an_enter_at_once(monkeypatch):
+    """A test presses the hand-over's Enter the moment it shows: the guard against
+    the leaving player's double tap (HandOverScreen.APPEAR_SETTLE_S) is off, but in
+    the tests of that guard, which set it back and move the settle clock."""
+    monkeypatch.setattr(info.HandOverScreen, "APPEAR_SETTLE_S", 0.0)
+
+
 @pytest.fixture
 def make_app(tmp_path):
     """An app whose saves and autosave go to a temporary folder, never the user's."""

@@ -82,3 +82,44 @@ def test_R55_the_battle_panel_names_own_blocks_not_yet_deployed_and_counts_the_e
     for seed in range(1, 6):
         random_game(seed, on_step=on_step)
     assert checked > 10
+
+
+async def test_R55_the_leaving_player_reads_his_own_summary_before_the_hand_over(make_app, monkeypatch, settle_clock):
+    """combats_in_the_east.toml: Ishida's retreat from Nihonmatsu ends the battle
+    and the decision passes to Tokugawa (play-test: the leaving player's summary
+    came only when he next sat down, a whole turn later). His summary lies over
+    the hand-over, in his words (R55: his own log); its Enter uncovers the
+    hand-over, whose Enter does nothing until it has been on screen for
+    APPEAR_SETTLE_S (a double tap of the leaving player would show him Tokugawa's
+    board), then hands the keyboard over."""
+    from tui.driving import submit_command_line, take_seat, until
+    from tui.positions import record_from_position
+
+    monkeypatch.setattr(HandOverScreen, "APPEAR_SETTLE_S", 0.3)
+    played = ("tokugawa: combat nihonmatsu", "tokugawa: lead date-leader", "ishida: pass", "tokugawa: pass",
+              "ishida: lose uesugi-3-1")
+    app = make_app(record_from_position("combats_in_the_east", *played))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, HandOverScreen) and app.screen.drawn_at is not None, "the first hand-over")
+        settle_clock.wait(1.0)
+        await pilot.press("enter")  # Ishida sits down
+        await until(pilot, lambda: isinstance(app.screen, GameScreen), "Ishida's board")
+        screen = app.screen
+        await submit_command_line(pilot, "ishida", "retreat shirakawa")
+        await until(pilot, lambda: isinstance(app.screen, BattleSummaryScreen), "Ishida's summary")
+        stack = app.screen_stack
+        assert isinstance(stack[-2], HandOverScreen) and stack[-2].side.value == "tokugawa"
+        await until(pilot, lambda: "Battle at Nihonmatsu" in screen_text(app), "the summary drawn")
+        text = screen_text(app)
+        assert "Ishida retreats" not in text and "You retreat" in text, text  # his own words
+        await pilot.press("enter")  # read: the hand-over shows
+        await until(pilot, lambda: isinstance(app.screen, HandOverScreen), "the hand-over")
+        hand_over = app.screen
+        await until(pilot, lambda: hand_over.drawn_at is not None, "the hand-over drawn")
+        await pilot.press("enter")  # the same player's double tap: nothing happens
+        await pilot.pause()
+        assert app.screen is hand_over and screen.table.host.record.commands[-1] == "tokugawa: combat utsunomiya"
+        settle_clock.wait(HandOverScreen.APPEAR_SETTLE_S)
+        await pilot.press("enter")  # Tokugawa, sitting down: his own summary of the battle, then his board
+        await until(pilot, lambda: app.screen is not hand_over and screen.seat.value == "tokugawa", "Tokugawa's turn")
+        assert isinstance(app.screen, BattleSummaryScreen) and "Ishida retreats" in screen_text(app)

@@ -68,7 +68,10 @@ async def handed_to_tokugawa(pilot, line: str, *given: str) -> GameScreen:
     screen = await type_command(pilot, line)
     await pilot.pause()
     assert commands(screen)[-1 - len(given):] == (f"ishida: {line}", *given)
-    assert isinstance(pilot.app.screen, HandOverScreen) and screen.seat.value == "tokugawa"
+    top = pilot.app.screen
+    if isinstance(top, BattleSummaryScreen):  # Ishida's own summary, read before he hands over
+        top = pilot.app.screen_stack[-2]
+    assert isinstance(top, HandOverScreen) and screen.seat.value == "tokugawa"
     return screen
 
 

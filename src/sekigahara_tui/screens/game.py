@@ -268,6 +268,9 @@ class GameScreen(Screen[None]):
             return
         next_seat = self.table.next_seat(self.current)
         if next_seat is not self.current:
+            # The leaving player's own battle summary, read before he passes the
+            # keyboard (it lies over the hand-over, R55: his log only).
+            leaving = self.summaries.next_for(self.current)
             self.seat_memory.keep(self.seat, self, self._in_battle)
             self.seat = next_seat.side
             self.seat_memory.feedback.clear()  # the last outcome was the other seat's: never shown to this one
@@ -275,6 +278,8 @@ class GameScreen(Screen[None]):
             self._in_battle = self.seat_memory.restore(self.seat, self).in_battle
             self.redraw()
             self._hand_over()
+            if leaving is not None:
+                self.app.push_screen(leaving)
         else:
             self.redraw()
             self._summarise_battle()

@@ -62,15 +62,32 @@ class HandOverScreen(Screen[None]):
     # read the board and chosen takes longer than 0.3 s; a sooner Enter is only
     # ignored (press it again), never a choice made unseen.
     SETTLE_S = 0.3
+    # Nor does an Enter typed this soon after the hand-over itself was drawn close
+    # it: that is the departing player's double tap (on his last choice, or on his
+    # own battle summary over it), and it would show him the other side (R55).
+    APPEAR_SETTLE_S = 0.3
 
     def __init__(self, side: Side, reason: str) -> None:
         super().__init__()
         self.side = side
         self._reason = reason
+        self.drawn_at: float | None = None  # when it was last drawn on top
         self.ready_at: float | None = None  # when the player's Enter closed it
         self.shown_at: float | None = None  # when what it uncovered was first drawn
 
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._drawn)
+
+    def on_screen_resume(self) -> None:  # uncovered again (a summary over it closed)
+        self.drawn_at = None
+        self.call_after_refresh(self._drawn)
+
+    def _drawn(self) -> None:
+        self.drawn_at = settle_clock()
+
     async def action_ready(self) -> None:
+        if self.APPEAR_SETTLE_S and (self.drawn_at is None or settle_clock() - self.drawn_at < self.APPEAR_SETTLE_S):
+            return  # a double tap of the player leaving: the one coming presses it
         self.ready_at = settle_clock()
         await self.action_dismiss()
 
