@@ -45,7 +45,6 @@ class Ending:
 
         def first(yes: bool | None) -> None:
             if yes:
-                return second(True)
                 self.screen.app.push_screen(
                     ConfirmDialog(f"Really resign? {winner} wins; the game ends for both of you, and it cannot be undone."), second
                 )
