@@ -9,8 +9,11 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+from pathlib import Path
 
 import pytest
+
+import sekigahara_tui
 
 from club_helpers import TIMEOUT, Club, fake_key, start_club
 from test_kill import start_serve
@@ -206,7 +209,9 @@ async def test_a_resignation_survives_a_restart(data_dir):
         await club.stop()
 
 
-async def test_a_resignation_acknowledged_survives_kill_9(data_dir):
+async def test_a_resignation_acknowledged_survives_kill_9(data_dir, monkeypatch):
+    # The served process runs the code under test (not whatever copy is installed).
+    monkeypatch.setenv("PYTHONPATH", str(Path(sekigahara_tui.__file__).parents[1]))
     members.add(members.prepare_data_dir(data_dir), "alice", fake_key())
     members.add(data_dir, "bob", fake_key())
     server = start_serve(data_dir)
