@@ -193,8 +193,9 @@ class CombatPhase:
 
 @frozen
 class GameResult:
-    winner: Side
-    cause: str  # "vp" or an instant-victory cause (2.1): see rules.victory
+    # None only for a game ended outside the rules with no winner (cancelled by agreement)
+    winner: Side | None
+    cause: str  # "vp", an instant-victory cause (2.1), or an end outside the rules: see rules.victory
     vp: Pair[int] | None = None
 
 

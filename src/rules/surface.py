@@ -48,7 +48,7 @@ from rules.pair import Pair
 from rules.sides import BOTH_SIDES, Side
 from rules.state import DecisionKind, Deployment, GameResult, MovementOption, Phase, StackMove, Turn
 from rules.infra.untrusted import printable, printable_path
-from rules.victory import HIDEYORI_CAPTURED, ISHIDA_ELIMINATED, TOKUGAWA_ELIMINATED
+from rules.victory import CANCELLED, HIDEYORI_CAPTURED, ISHIDA_ELIMINATED, RESIGNED, TIMED_OUT, TOKUGAWA_ELIMINATED
 from rules.view import BattleView, CombatView, DiscView, MovementView, PlayerView
 
 # Every concrete event class: the wire's tagged union of events.
@@ -62,6 +62,7 @@ __all__ = [
     "AllowPlay",
     "BOTH_SIDES",
     "BattleView",
+    "CANCELLED",
     "BeginMove",
     "Bid",
     "COMMAND_TYPES",
@@ -103,6 +104,7 @@ __all__ = [
     "Phase",
     "PieceLost",
     "PlayerView",
+    "RESIGNED",
     "ReinforcementDiscard",
     "Retreat",
     "Select",
@@ -110,6 +112,7 @@ __all__ = [
     "StackMove",
     "StayInside",
     "Step",
+    "TIMED_OUT",
     "TOKUGAWA_ELIMINATED",
     "Turn",
     "command_label",

@@ -79,6 +79,32 @@ def end_game(state: GameState, result: GameResult) -> tuple[GameState, list[Even
     ]
 
 
+# Ends outside the rules (digital play, the club): the game stops where it
+# stands; the rulebook knows no such end, so nothing is scored.
+RESIGNED = "resigned"  # the loser gave up; the winner is the other side
+TIMED_OUT = "timed-out"  # the loser ran out of time on the club's clock
+CANCELLED = "cancelled"  # both players agreed to call it off: no winner
+OUTSIDE_THE_RULES = frozenset({RESIGNED, TIMED_OUT, CANCELLED})
+
+
+def end_outside_rules(state: GameState, winner: Side | None, cause: str) -> GameState:
+    """The game stopped where it stands, outside the rules (a resignation, a
+    clock, an agreement): over, nothing left to decide, and, as at any end
+    (R56), the final board face up (view.py reads `result`). No event: the
+    steps and the record stay as they were."""
+    if cause not in OUTSIDE_THE_RULES:
+        raise ValueError(f"not an end outside the rules: {cause!r}")
+    if (winner is None) != (cause == CANCELLED):
+        raise ValueError("only a cancelled game has no winner")
+    return evolve(
+        state,
+        phase=Phase.OVER,
+        decision=Decision(DecisionKind.NONE, frozenset()),
+        result=GameResult(winner, cause),
+        movement=None,
+    )
+
+
 def _nothing_to_decide(state: GameState, side: Side) -> list:
     return []
 

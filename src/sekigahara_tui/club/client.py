@@ -20,6 +20,8 @@ from typing import Callable
 
 from rules.surface import Side
 from sekigahara_tui.club.protocol import (
+    AnswerCancel,
+    CancelProposal,
     ClubHello,
     ClubWelcome,
     Enter,
@@ -29,6 +31,8 @@ from sekigahara_tui.club.protocol import (
     Lobby,
     LobbyChanged,
     NewGame,
+    ProposeCancel,
+    Resign,
     Watch,
     WatchGame,
     WithdrawGame,
@@ -276,9 +280,9 @@ class ClubClient:
         reply = await self._request(message, lambda reply: isinstance(reply, Entry) and reply.reply_to == message.id)
         return reply
 
-    def seat_client(self, entry: Entry, listener=None, **options) -> Client:
+    def seat_client(self, entry: Entry, listener=None, **options) -> ClubSeatClient:
         assert entry.seat is not None
-        return Client(self.address, entry.game, entry.seat, entry.token, listener, **options)
+        return ClubSeatClient(self.address, entry.game, entry.seat, entry.token, listener, **options)
 
     def watch_client(self, entry: Entry, listener=None, **options) -> WatchClient:
         return WatchClient(self.address, entry.game, entry.token, listener, **options)
@@ -318,6 +322,56 @@ class WatchClient(Client):
         super().__init__(address, game, Side.ISHIDA, token, listener, opening=watch_game, **options)
 
 
+# What a seat hears of its requests to end the game early: (one line, an
+# error?, a proposal of the other side's to answer?).
+EndingFollower = Callable[[str, bool, bool], None]
+
+
+class ClubSeatClient(Client):
+    """A club seat: a Client that also reads the club's messages, and may
+    resign, or propose, accept or decline cancelling its game (hosting/results.py).
+    These are not resent after a reconnect: an end is asked for once, by hand."""
+
+    def __init__(self, address: Address, game: str, side: Side, token: str, listener=None, **options) -> None:
+        super().__init__(address, game, side, token, listener, decode=decode_club_host_message, **options)
+        self.proposal: CancelProposal | None = None  # the proposal to cancel that stands (its side proposed)
+        self._end_requests: set[str] = set()
+        self.follower: EndingFollower | None = None
+
+    def resign(self) -> str | None:
+        """Give up: the other side wins. The message id; None if not connected."""
+        return self._ask(Resign(self._fresh_id()))
+
+    def propose_cancel(self) -> str | None:
+        return self._ask(ProposeCancel(self._fresh_id()))
+
+    def answer_cancel(self, accept: bool) -> str | None:
+        return self._ask(AnswerCancel(self._fresh_id(), accept))
+
+    def _ask(self, message: Resign | ProposeCancel | AnswerCancel) -> str | None:
+        if not self._write_line(club_encode(message)):
+            return None
+        self._end_requests.add(message.id)
+        return message.id
+
+    def _receive(self, message: object) -> None:
+        if not isinstance(message, CancelProposal):
+            super()._receive(message)
+            return
+        self._end_requests.discard(message.reply_to or "")
+        self.proposal = message if message.side is not None else None
+        if self.follower is not None:
+            self.follower(message.note, False, message.side is self.side.other)
+        self._notify()
+
+    def _take_refusal(self, refusal: Refused) -> None:
+        if refusal.id is not None and refusal.id in self._end_requests:
+            self._end_requests.discard(refusal.id)
+            if self.follower is not None:
+                self.follower(refusal.reason, True, False)
+        super()._take_refusal(refusal)
+
+
 # --- tables for the game screen ---------------------------------------------------
 
 
@@ -328,7 +382,9 @@ class ClubTable(OneSeatTable):
         self.entry = entry
         seat = RemoteSeat(entry.seat or Side.ISHIDA)
         self.spectating = entry.seat is None
-        super().__init__(seat, club.watch_client(entry, seat) if self.spectating else club.seat_client(entry, seat))
+        # A seat may end the game early (screens/ending.py); a spectator may not.
+        self.ending: ClubSeatClient | None = None if self.spectating else club.seat_client(entry, seat)
+        super().__init__(seat, self.ending or club.watch_client(entry, seat))
 
     def describe(self) -> str:
         if self.spectating:
@@ -336,4 +392,4 @@ class ClubTable(OneSeatTable):
         return f"{side_name(self.seat.side)} in club game {self.entry.game}"
 
 
-__all__ = ["CLUB_ENV", "SESSION_ENV", "ClubClient", "ClubRefused", "ClubTable", "WatchClient", "encode"]
+__all__ = ["CLUB_ENV", "SESSION_ENV", "ClubClient", "ClubRefused", "ClubSeatClient", "ClubTable", "WatchClient", "encode"]

@@ -3,7 +3,8 @@
 A connection to the club socket begins with `club_hello` (a lobby session:
 list games, make one, join one, withdraw one, enter one, watch one) or with
 the game protocol's `hello` for a seat (docs/protocol.md), or `watch_game`
-for a spectator. The lobby hands out the per-seat token a game connection needs
+for a spectator. A seat's connection may also resign, and propose, accept or
+decline cancelling its game (hosting/results.py). The lobby hands out the per-seat token a game connection needs
 (`entry`). Read as strictly as the game protocol: exact types, no unknown
 keys, bounded printable strings.
 
@@ -137,7 +138,46 @@ class WatchGame:
     seen: int | None
 
 
+# --- a seat's requests about its game's end (hosting/results.py) --------------------
+
+
+@frozen
+class Resign:
+    """On a seat's connection: this side gives up; the other side wins. Answered
+    by the state that ends the game (replying to `id`) and game_over."""
+
+    id: str = field(validator=_bounded(MAX_ID_LENGTH))
+
+
+@frozen
+class ProposeCancel:
+    """On a seat's connection: propose to cancel the game (before week 2 only,
+    6.1's calendar). Both seats are sent `cancel_proposal`."""
+
+    id: str = field(validator=_bounded(MAX_ID_LENGTH))
+
+
+@frozen
+class AnswerCancel:
+    """On a seat's connection: accept (the game is cancelled, no result) or
+    decline the other side's proposal; the proposer's decline withdraws it."""
+
+    id: str = field(validator=_bounded(MAX_ID_LENGTH))
+    accept: bool
+
+
 # --- club to client ----------------------------------------------------------------
+
+
+@frozen
+class CancelProposal:
+    """To both seats of a game: the proposal to cancel it that stands (`side`
+    proposed), or none any more (side None: declined or withdrawn), with one
+    line to show. `reply_to`: the request it answers, on the asker's copy."""
+
+    reply_to: str | None
+    side: Side | None
+    note: str
 
 
 @frozen
@@ -234,6 +274,9 @@ CLUB_CLIENT_MESSAGES: dict[type, str] = {
     Enter: "enter",
     Watch: "watch",
     WatchGame: "watch_game",
+    Resign: "resign",
+    ProposeCancel: "propose_cancel",
+    AnswerCancel: "answer_cancel",
     Ping: "ping",
 }
 CLUB_HOST_MESSAGES: dict[type, str] = {
@@ -242,11 +285,14 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     LobbyChanged: "lobby_changed",
     Entry: "entry",
     Withdrawn: "withdrawn",
+    CancelProposal: "cancel_proposal",
     Refused: "refused",
     Pong: "pong",
 }
-ClubClientMessage = Union[ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, Enter, Watch, WatchGame, Ping]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, Refused, Pong]
+ClubClientMessage = Union[
+    ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel, Ping
+]
+ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, Refused, Pong]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()

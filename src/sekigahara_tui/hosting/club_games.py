@@ -68,7 +68,9 @@ class ClubGames:
         side = entry.open_side
         if entry.side_of(member) is not None:
             raise Refusal("seat-taken", "you already play in that game; enter it instead")
-        if side is None or entry.status != "playing":
+        if entry.status != "playing":
+            raise Refusal("seat-taken", f"that game is finished ({printable(entry.result or 'over', 80)}): it cannot be joined")
+        if side is None:
             raise Refusal("seat-taken", "that game has no open seat")
         try:
             taken = self.store.take_seat(entry.id, side, member)

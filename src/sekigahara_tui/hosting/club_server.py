@@ -11,8 +11,11 @@ overridden; the club adds what it needs by giving it:
 - how a commit is made: the store's group commit, but not for a withdrawn
   game (club_games.py, ClubCommits);
 - who is present: the computer always sits in its seat (computer_seat.py);
+- what a seat may ask besides playing: resign, propose or answer a
+  cancellation (results.py, the one place a game ends outside the rules);
 - its subscribers, told of every change in this order: the store (a game's
-  end), the seats' connections, the catalog (catalog.py; and through it the
+  end), the seats' connections, the results (a seat that comes hears a
+  standing proposal to cancel), the catalog (catalog.py; and through it the
   lobbies' pushes, lobby_push.py), the last-use clock, the spectators
   (spectators.py: public information only, R55), the computer seat (it
   decides in this process, through the same commit path as a client);
@@ -57,6 +60,7 @@ from sekigahara_tui.hosting.game_server import REAP_AFTER, GameServer
 from sekigahara_tui.hosting.generations import MemberGenerations, NotAMember
 from sekigahara_tui.hosting.limits import ClubLimits, MemberLimits
 from sekigahara_tui.hosting.lobby import WEB_TOKEN_REPLACED, Lobby
+from sekigahara_tui.hosting.results import Results
 from sekigahara_tui.hosting.seats import SeatConnections
 from sekigahara_tui.hosting.sessions import Sessions
 from sekigahara_tui.hosting.spectators import Spectators
@@ -102,16 +106,18 @@ class ClubServer:
         self.limits = MemberLimits(limits, self.catalog)
         self.lobby = Lobby(self.data_dir, self.sessions, self.catalog, self.games, self.club_games, self.tokens, self.limits, self.audit)
         self.catalog.follow(self.lobby.push)  # a lobby is pushed when what it shows changed
+        self.results = Results(store, self.catalog, self.audit)
         store_commits = StoreCommits(store)
         self.game_server = GameServer(
             self.games,
             ClubCommits(store_commits, self.catalog),
-            [store_commits, SeatConnections(), self.catalog, self.games, self.spectators, self.computer],
+            [store_commits, SeatConnections(), self.results, self.catalog, self.games, self.spectators, self.computer],
             doors=[
                 Door(ClubHello, CLUB_CLIENT_MESSAGES[ClubHello], self.lobby.club_hello),
                 Door(WatchGame, CLUB_CLIENT_MESSAGES[WatchGame], self.spectators.watch_game),
             ],
             decode=decode_club_client_message,
+            seat_requests=self.results.seat_requests(),
             seated=self.computer.sits,
             idle_timeout=math.inf,
             grace=math.inf,
@@ -122,6 +128,7 @@ class ClubServer:
         # The computer's commands take the game server's commit path; the
         # game server was built with the computer among its subscribers.
         self.computer.play_through(self.game_server)
+        self.results.play_through(self.game_server)  # an end outside the rules is told as a change is
         self.done = self.game_server.done
         self.generations.follow(self.revoke)  # first: the fronts follow after it
         self.generations.follow_sign_outs(self.sign_out)

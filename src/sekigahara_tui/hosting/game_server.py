@@ -29,7 +29,7 @@ import socket
 import struct
 import time
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Awaitable, Callable, Mapping, Sequence
 
 from rules.errors import IllegalCommand
 from rules.notation import NotationError, format_command
@@ -61,6 +61,10 @@ DEFAULT_GRACE = 10.0
 DEFAULT_IDLE_TIMEOUT = 2 * 60 * 60.0
 
 
+# A seat's request the composer handles: (connection, game, side, message).
+SeatRequest = Callable[[Connection, HostedGame, Side, object], Awaitable[None]]
+
+
 def nobody_else(game: HostedGame, side: Side) -> bool:
     """Nobody sits in a seat but its connection."""
     return False
@@ -75,6 +79,7 @@ class GameServer:
         *,
         doors: Sequence[Door] = (),
         decode: Callable[[bytes], object] = decode_client_message,
+        seat_requests: Mapping[type, SeatRequest] | None = None,
         seated: Callable[[HostedGame, Side], bool] = nobody_else,
         idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
         grace: float = DEFAULT_GRACE,
@@ -88,6 +93,8 @@ class GameServer:
         # One table for the first message of every connection: a seat's hello, and the doors given.
         self.doors = Doors([Door(Hello, MESSAGE_TYPES[Hello], SeatDoor(self).hello), *doors])
         self.decode = decode
+        # What a seat may ask besides submit and undo, by message type (the club's resign, cancel: results.py).
+        self.seat_requests: Mapping[type, SeatRequest] = seat_requests or {}
         self.seated = seated  # who sits in a seat without a connection (the club's computer)
         self.idle_timeout = idle_timeout
         self.grace = grace
@@ -290,9 +297,7 @@ class GameServer:
             apply()
             if game.host.is_over:
                 game.ended_at = time.monotonic()
-            change = Change(action, connection)
-            for subscriber in self.subscribers:
-                subscriber.game_changed(game, change)
+            self.publish(game, Change(action, connection))
 
         try:
             await self.commits.commit(game, action, committed)
@@ -301,6 +306,12 @@ class GameServer:
                 connection.send(Refused(action.client_id, refusal.kind, refusal.reason))
             return False
         return True
+
+    def publish(self, game: HostedGame, change: Change) -> None:
+        """Tell the subscribers, in order, of a change already stored and applied
+        (an action's, or an end outside the rules: the club's results.py)."""
+        for subscriber in self.subscribers:
+            subscriber.game_changed(game, change)
 
     # --- seats coming and going (seats.py) -----------------------------------------
 

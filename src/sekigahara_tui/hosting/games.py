@@ -19,7 +19,8 @@ from attrs import define, field, frozen
 
 from rules.surface import Side
 from sekigahara_tui.hosting.host import GameHost
-from sekigahara_tui.hosting.store import Action, GameInfo, Store, record_of
+from sekigahara_tui.hosting.result_words import OUTSIDE_CAUSES, end_words, rules_words
+from sekigahara_tui.hosting.store import Action, CancelOffer, GameEnd, GameInfo, Store, record_of
 
 if TYPE_CHECKING:
     from sekigahara_tui.hosting.chairs import Chair
@@ -49,6 +50,12 @@ class HostedGame:
     # change, and the next waits until it is stored and applied.
     changing: asyncio.Lock = field(factory=asyncio.Lock)
     chairs: dict[Side | None, Chair] = field(factory=dict)  # None: the spectators'
+    # How it ended outside the rules (results.py; None: in play, or ended by the rules).
+    end: GameEnd | None = None
+    cancel_offer: CancelOffer | None = None  # a standing proposal to cancel it
+    # The seat the computer stands in for (the clocks, issue 24): its rules' end
+    # is then stored as finished-by-stand-in (store_commits.py).
+    stood_in: Side | None = None
 
     @property
     def id(self) -> str:
@@ -70,8 +77,7 @@ class HostedGame:
         """The result of a game that is over, in one line."""
         result = self.host.state.result
         assert result is not None
-        how = f"VP {result.vp.ishida}-{result.vp.tokugawa}" if result.vp is not None else result.cause
-        return f"{result.winner.value} wins ({how})"
+        return end_words(self.end, result) if self.end is not None else rules_words(result)
 
 
 def load_hosted_game(store: Store, game_id: str, seats: dict[Side, SeatAccess]) -> HostedGame:
@@ -79,7 +85,10 @@ def load_hosted_game(store: Store, game_id: str, seats: dict[Side, SeatAccess]) 
     info, actions = store.load_game(game_id)
     # A host of many games keeps only the states undo may need (hosting/host.py).
     host = GameHost.from_record(record_of(info, actions), keep_states=False)
-    game = HostedGame(info, host, actions, dict(seats), {})
+    game = HostedGame(info, host, actions, dict(seats), {}, cancel_offer=info.cancel_offer)
+    if info.end is not None and info.end.kind in OUTSIDE_CAUSES:
+        host.end_outside_rules(info.end.winner, OUTSIDE_CAUSES[info.end.kind])
+        game.end = info.end
     if host.is_over:
         game.ended_at = time.monotonic()
     return game
@@ -120,15 +129,19 @@ class GamesInMemory:
 
 @frozen
 class Change:
-    """What was stored and applied to a game: the action, and the seat's
-    connection that asked for it (None: the computer)."""
+    """What was stored and applied to a game: the action (None: the game
+    ended outside the rules, results.py), the seat's connection that asked
+    for it (None: the computer, the clock), and that request's message id."""
 
-    action: Action
+    action: Action | None
     by: Connection | None
+    message_id: str | None = None
 
     def reply_to(self, connection: Connection) -> str | None:
         """The message id a connection's copy of the new state answers: its own request's."""
-        return self.action.client_id if connection is self.by else None
+        if connection is not self.by:
+            return None
+        return self.action.client_id if self.action is not None else self.message_id
 
 
 class Subscriber(Protocol):

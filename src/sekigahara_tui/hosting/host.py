@@ -20,6 +20,7 @@ from rules.infra.record import GameRecord, RecordError, load_record, new_record,
 from rules.sides import BOTH_SIDES, Side
 from rules.state import GameState
 from rules.undo import why_step_is_final, why_undo_illegal
+from rules.victory import end_outside_rules
 from rules.infra.untrusted import printable_path
 from rules.view import PlayerView, events_for, spectator_view, view
 from sekigahara_tui.hosting.past_events import PastEvents
@@ -48,6 +49,9 @@ class GameHost:
         # the log a connection is sent. A hot-seat host keeps every step, for its replay.
         self._keep_states = keep_states
         self._past = PastEvents()  # the events of the steps before self._steps[0]
+        # The game ended outside the rules (hosting/results.py): the state its
+        # views are made from from then on; the steps stay as they were.
+        self._ended: GameState | None = None
         self._forget_old_steps()
 
     # --- starting ------------------------------------------------------------
@@ -79,7 +83,7 @@ class GameHost:
 
     @property
     def state(self) -> GameState:
-        return self._steps[-1].state
+        return self._ended if self._ended is not None else self._steps[-1].state
 
     @property
     def record(self) -> GameRecord:
@@ -171,7 +175,14 @@ class GameHost:
         step = self.propose_text(line, side)
         return step.command, self.accept(step)  # type: ignore[return-value]
 
+    def end_outside_rules(self, winner: Side | None, cause: str) -> None:
+        """The game stops here, outside the rules (rules.victory.end_outside_rules):
+        nothing more can be played or undone, and the final board is face up (R56)."""
+        self._ended = end_outside_rules(self.state, winner, cause)
+
     def why_no_undo(self, side: Side) -> str | None:
+        if self._ended is not None:
+            return "the game is over (R56)"
         last = self._steps[-1]
         return why_undo_illegal(side, last.command.side if last.command else None, last.final)
 

@@ -266,7 +266,6 @@ class Lobby:
                 self.push.follow(connection, session, lobby)
             elif isinstance(message, NewGame):
                 if self.generations.is_guest(member):
-                    self.audit.record("refused", GUESTS_MAKE_NO_GAMES, front="club", member=member, address=connection.address)
                     raise Refusal("not-authorised", GUESTS_MAKE_NO_GAMES)
                 self._within_limits(connection, session, self.limits.why_not_new_game)
                 side = message.side or random.choice(BOTH_SIDES)
@@ -286,16 +285,22 @@ class Lobby:
                     raise unknown(message.game)
                 self._send_entry(connection, message.id, message.game, None, member)
             else:
-                connection.send(Refused(getattr(message, "id", None), "bad-message", "a lobby connection takes lobby messages only"))
+                reason = "a lobby connection takes lobby messages only"
+                self.audit.record("refused", reason, front="club", member=member, address=connection.address)
+                connection.send(Refused(getattr(message, "id", None), "bad-message", reason))
         except Refusal as refusal:
-            connection.send(Refused(getattr(message, "id", None), refusal.kind, refusal.reason))
+            self._refuse(connection, member, getattr(message, "id", None), refusal)
+
+    def _refuse(self, connection: Connection, member: str, message_id: str | None, refusal: Refusal) -> None:
+        """One line to the member, one in the audit log."""
+        self.audit.record("refused", refusal.reason, front="club", member=member, address=connection.address)
+        connection.send(Refused(message_id, refusal.kind, refusal.reason))
 
     def _within_limits(self, connection: Connection, session: LobbySession, why_not: Callable[[str], Refusal | None]) -> None:
         """Raise the refusal of a limit the request would pass (limits.py), audited."""
         refusal = why_not(session.member) if session.limited else None
         if refusal is not None:
-            self.audit.record("refused", refusal.reason, front="club", member=session.member, address=connection.address)
-            raise refusal
+            raise refusal  # audited where it is sent (take)
 
     def _send_entry(self, connection: Connection, reply_to: str, game_id: str, side: Side | None, member: str) -> None:
         """The member's token for a seat (side) or to watch (None): bound to their generation."""
@@ -326,6 +331,6 @@ class Lobby:
         try:
             await self.club_games.withdraw(member, message.game)
         except Refusal as refusal:
-            connection.send(Refused(message.id, refusal.kind, refusal.reason))
+            self._refuse(connection, member, message.id, refusal)
             return
         send_lobby_message(connection, Withdrawn(message.id, message.game))

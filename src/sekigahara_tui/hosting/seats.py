@@ -49,6 +49,12 @@ class Seat:
             await self.server.submit(connection, self.game, self.side, message)
         elif isinstance(message, Undo):
             await self.server.undo(connection, self.game, self.side, message)
+        elif (request := self.server.seat_requests.get(type(message))) is not None:
+            await request(connection, self.game, self.side, message)
+        else:
+            reason = "a seat's connection takes submit, undo, ping and what this host offers seats only"
+            self.server.audit("refused", reason, connection, game=self.game.id, seat=self.side.value)
+            connection.send(Refused(getattr(message, "id", None), "bad-message", reason))
         return True
 
     def closed(self, connection: Connection) -> None:

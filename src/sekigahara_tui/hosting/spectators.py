@@ -34,7 +34,7 @@ SPECTATOR_UNDO = "a spectator does not play"
 # take (bad-message, as the lobby's): a refusal the client lives through, so
 # the spectator stays connected and is sent the next state. Not-authorised
 # would stop the client for good (net/client.py, FATAL_KINDS).
-SPECTATOR_REFUSAL = "you are watching: a spectator cannot play or undo"
+SPECTATOR_REFUSAL = "you are watching: a spectator cannot play, undo, resign or cancel"
 
 
 def public_events(step: Iterable[Event]) -> tuple[Event, ...]:
@@ -55,6 +55,7 @@ class Spectating:
         if isinstance(message, Ping):
             connection.send(Pong())
         else:
+            self.spectators.audit.record("refused", SPECTATOR_REFUSAL, game=self.game.id, member=self.member, address=connection.address)
             connection.send(Refused(getattr(message, "id", None), "bad-message", SPECTATOR_REFUSAL))
         return True
 

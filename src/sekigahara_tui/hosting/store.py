@@ -56,11 +56,64 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 """
 
+# The schema's version (PRAGMA user_version). Each step below brings a store
+# of the version before it up to its own, in one transaction, when the store
+# is opened for writing: an older data dir still opens, and a newer one is refused.
+SCHEMA_VERSION = 1
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    # 1 (issue 24): how each game ended, by the rules or outside them, and a standing cancel proposal.
+    1: (
+        """CREATE TABLE results (
+            game TEXT PRIMARY KEY REFERENCES games(id),
+            kind TEXT NOT NULL CHECK (kind IN ('rules', 'resigned', 'cancelled', 'timed-out', 'finished-by-stand-in')),
+            winner TEXT CHECK (winner IN ('ishida', 'tokugawa')),  -- NULL: cancelled
+            seat TEXT CHECK (seat IN ('ishida', 'tokugawa')),      -- who resigned, ran out of time, was stood in for
+            at REAL NOT NULL,
+            by_member TEXT                                         -- who ended it; NULL: the rules, the clock
+        )""",
+        """CREATE TABLE cancel_offers (
+            game TEXT PRIMARY KEY REFERENCES games(id),
+            side TEXT NOT NULL CHECK (side IN ('ishida', 'tokugawa')),
+            by_member TEXT,
+            at REAL NOT NULL
+        )""",
+        # The games that ended before there were results ended by the rules ("ishida wins (...)").
+        """INSERT INTO results (game, kind, winner, at)
+            SELECT id, 'rules', CASE WHEN result LIKE 'ishida%' THEN 'ishida' WHEN result LIKE 'tokugawa%' THEN 'tokugawa' END,
+                   coalesce((SELECT max(at) FROM actions WHERE game = games.id), created)
+            FROM games WHERE status = 'over'""",
+    ),
+}
+
 ActionKind = Literal["command", "undo"]
+EndKind = Literal["rules", "resigned", "cancelled", "timed-out", "finished-by-stand-in"]
+END_KINDS: tuple[str, ...] = ("rules", "resigned", "cancelled", "timed-out", "finished-by-stand-in")
 
 
 class StoreError(Exception):
     """The store cannot be opened or written; the message says why in one line."""
+
+
+@frozen
+class GameEnd:
+    """How a game ended (hosting/results.py words it): by the rules, or outside
+    them. `seat`: the side it concerns (who resigned, ran out of time, was
+    stood in for); `by`: the member who ended it (None: the rules, the clock)."""
+
+    kind: str  # one of END_KINDS
+    winner: Side | None  # None: cancelled
+    seat: Side | None
+    at: float
+    by: str | None
+
+
+@frozen
+class CancelOffer:
+    """A standing proposal to cancel a game: `side` proposed it."""
+
+    side: Side
+    by: str | None
+    at: float
 
 
 @frozen
@@ -72,6 +125,8 @@ class GameInfo:
     created: float
     status: str  # "playing" or "over"
     result: str | None
+    end: GameEnd | None = None
+    cancel_offer: CancelOffer | None = None
 
 
 @frozen
@@ -129,6 +184,7 @@ class Store:
     def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
         self._db = connection
         self.path = path
+        self.schema = SCHEMA_VERSION
 
     @classmethod
     def open(cls, path: Path, read_only: bool = False) -> Store:
@@ -148,10 +204,18 @@ class Store:
                 db.executescript(SCHEMA)
             db.execute("PRAGMA busy_timeout = 5000")
             db.execute("PRAGMA foreign_keys = ON")  # no action of a game the store does not hold (SQLite's default is off)
+            if not read_only:
+                _migrate(db)
             db.execute("SELECT count(*) FROM games").fetchone()
+            version = db.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the game store {printable_path(path)}: {error}") from None
-        return cls(db, path)
+        if version > SCHEMA_VERSION:
+            db.close()
+            raise StoreError(f"the game store {printable_path(path)} is of a newer sekigahara (schema {version}, this one knows {SCHEMA_VERSION})")
+        store = cls(db, path)
+        store.schema = version  # a store opened read-only may be older: it has no results then
+        return store
 
     def close(self) -> None:
         self._db.close()
@@ -197,7 +261,8 @@ class Store:
                 ).fetchone()
                 if row is None:
                     return False
-                self._db.execute("DELETE FROM actions WHERE game = ?", (game_id,))
+                for table in ("actions", "results", "cancel_offers"):  # they reference it
+                    self._db.execute(f"DELETE FROM {table} WHERE game = ?", (game_id,))
                 self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
                 return True
         except sqlite3.Error as error:
@@ -237,7 +302,19 @@ class Store:
                 "SELECT kind, side, text, client_id, at FROM actions WHERE game = ? ORDER BY seq", (game_id,)
             )
         ]
-        return GameInfo(*rows[0]), actions
+        return GameInfo(*rows[0], *self._end_and_offer(game_id)), actions
+
+    def _end_and_offer(self, game_id: str) -> tuple[GameEnd | None, CancelOffer | None]:
+        if self.schema < 1:  # an older store opened read-only: every end was the rules'
+            return None, None
+        ends = self._read("SELECT kind, winner, seat, at, by_member FROM results WHERE game = ?", (game_id,))
+        offers = self._read("SELECT side, by_member, at FROM cancel_offers WHERE game = ?", (game_id,))
+        end = None
+        if ends:
+            kind, winner, seat, at, by = ends[0]
+            end = GameEnd(kind, _side(winner), _side(seat), at, by)
+        offer = CancelOffer(Side(offers[0][0]), offers[0][1], offers[0][2]) if offers else None
+        return end, offer
 
     # --- changing ------------------------------------------------------------------
 
@@ -277,8 +354,53 @@ class Store:
             return [f"cannot write the game store: {error}"] * len(rows)
         return errors
 
-    def finish(self, game_id: str, result: str) -> None:
-        self._write("UPDATE games SET status = 'over', result = ? WHERE id = ?", (result, game_id))
+    def finish(self, game_id: str, result: str, end: GameEnd | None = None) -> None:
+        """The rules ended the game (its last action is stored): its status,
+        its result's words, and its result (kind "rules", or
+        "finished-by-stand-in"). Idempotent: a result already stored stays."""
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("UPDATE games SET status = 'over', result = ? WHERE id = ?", (result, game_id))
+                if end is not None:
+                    self._insert_end(game_id, end, "INSERT OR IGNORE")
+                self._db.execute("DELETE FROM cancel_offers WHERE game = ?", (game_id,))
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot write the game store: {error}") from None
+
+    def end_outside_rules(self, game_id: str, result: str, end: GameEnd) -> bool:
+        """End a game still in play outside the rules (resigned, cancelled,
+        timed out): status, words and result in one transaction, on disk when
+        this returns. False (nothing changed) if the game is not in play."""
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                cursor = self._db.execute(
+                    "UPDATE games SET status = 'over', result = ? WHERE id = ? AND status = 'playing'", (result, game_id)
+                )
+                if cursor.rowcount != 1:
+                    return False
+                self._insert_end(game_id, end, "INSERT OR REPLACE")
+                self._db.execute("DELETE FROM cancel_offers WHERE game = ?", (game_id,))
+                return True
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot write the game store: {error}") from None
+
+    def _insert_end(self, game_id: str, end: GameEnd, verb: str) -> None:
+        self._db.execute(
+            f"{verb} INTO results (game, kind, winner, seat, at, by_member) VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, end.kind, _value(end.winner), _value(end.seat), end.at, end.by),
+        )
+
+    def set_cancel_offer(self, game_id: str, offer: CancelOffer | None) -> None:
+        """Stand a proposal to cancel the game (None: take it away: declined)."""
+        if offer is None:
+            self._write("DELETE FROM cancel_offers WHERE game = ?", (game_id,))
+        else:
+            self._write(
+                "INSERT OR REPLACE INTO cancel_offers (game, side, by_member, at) VALUES (?, ?, ?, ?)",
+                (game_id, offer.side.value, offer.by, offer.at),
+            )
 
     def only_record(self) -> GameRecord:
         """The record of the one game this store holds (a game DIR's)."""
@@ -302,3 +424,30 @@ class Store:
                 self._db.execute(sql, parameters)
         except sqlite3.Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
+
+
+def _side(value: str | None) -> Side | None:
+    return Side(value) if value is not None else None
+
+
+def _value(side: Side | None) -> str | None:
+    return side.value if side is not None else None
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Bring the store up to SCHEMA_VERSION, one step a transaction (another
+    opener may have done it meanwhile: the version is read inside it)."""
+    while True:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version >= SCHEMA_VERSION:
+                db.execute("COMMIT")
+                return
+            for statement in MIGRATIONS[version + 1]:
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version = {version + 1}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise

@@ -14,7 +14,7 @@ from typing import Callable, Protocol
 from rules.surface import Side, printable
 from sekigahara_tui.hosting.games import Change, HostedGame
 from sekigahara_tui.hosting.group_commit import GroupCommit
-from sekigahara_tui.hosting.store import Action, Store, StoreError
+from sekigahara_tui.hosting.store import Action, GameEnd, Store, StoreError
 
 
 class NotStored(Exception):
@@ -55,9 +55,14 @@ class StoreCommits:
     # --- a subscriber of the game server: the store hears first --------------------
 
     def game_changed(self, game: HostedGame, change: Change) -> None:
-        if game.host.is_over:
+        # An end outside the rules was stored before it was told (results.py).
+        if game.host.is_over and game.end is None and change.action is not None:
+            result = game.host.state.result
+            assert result is not None
+            kind = "finished-by-stand-in" if game.stood_in is not None else "rules"
+            end = GameEnd(kind, result.winner, game.stood_in, change.action.at, None)
             try:
-                self.store.finish(game.id, game.result_text)
+                self.store.finish(game.id, game.result_text, end)
             except StoreError:
                 pass  # the status is derived from the actions anyway
 

@@ -86,6 +86,7 @@ class Client:
         ping_interval: float = PING_INTERVAL,
         silence_limit: float = SILENCE_LIMIT,
         opening: Callable[[int | None], bytes] | None = None,
+        decode: Callable[[bytes], object] = decode_host_message,
     ) -> None:
         self.address = address
         self.game = game
@@ -98,6 +99,7 @@ class Client:
         # The first line of each connection, given the last version this client
         # holds (None: nothing yet); a seat's hello unless given another.
         self._opening = opening or self._hello
+        self._decode = decode  # the club's seats read its messages too (club/client.py)
         # What the seat knows, from the last state.
         self.view: PlayerView | None = None
         self.version: int | None = None
@@ -161,9 +163,15 @@ class Client:
         return message.id
 
     def _write(self, message: object) -> None:
+        self._write_line(encode(message))
+
+    def _write_line(self, line: bytes) -> bool:
+        """Write an encoded message; False if not connected (nothing sent)."""
         writer = self._writer
-        if writer is not None and not writer.is_closing():
-            writer.write(encode(message))
+        if writer is None or writer.is_closing() or not self._welcomed:
+            return False
+        writer.write(line)
+        return True
 
     # --- waiting -------------------------------------------------------------------
 
@@ -256,7 +264,7 @@ class Client:
                 if line is None:
                     return "the host closed the connection"
                 try:
-                    message = decode_host_message(line)
+                    message = self._decode(line)
                 except BadMessage as error:
                     return f"the host sent a bad message: {error}"
                 self._receive(message)

@@ -11,7 +11,8 @@ appear as they happen.
 The screen keeps its widgets, keys and actions; its jobs are in rooms beside
 it: hand_over.py (the hand-over, and an Enter double-tapped after it),
 seat_memory.py, battle_summaries.py, movement_summaries.py, auto_allow.py
-(R48), forced.py, select_all.py, connection.py, saving.py and game_over.py.
+(R48), forced.py, select_all.py, connection.py, saving.py, game_over.py and
+ending.py (a club seat's resign and cancel).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from sekigahara_tui.screens.auto_allow import allow_without_asking, setting_matt
 from sekigahara_tui.screens.forced import give_forced_move
 from sekigahara_tui.screens.battle_summaries import BattleSummaries
 from sekigahara_tui.screens.connection import connection_line
+from sekigahara_tui.screens.ending import Ending
 from sekigahara_tui.screens.game_over import game_over_screen
 from sekigahara_tui.screens.hand_over import HandOvers
 from sekigahara_tui.screens.movement_summaries import MovementSummaries
@@ -82,6 +84,9 @@ class GameScreen(Screen[None]):
         Binding("escape", "back", "Back", id="game.back", show=False),
         # Not in the Footer (it must fit 80 columns): the choices' border says it under 30 rows.
         Binding("ctrl+t", "tabs", "Hand/Log", id="game.tabs", priority=True, show=False),
+        # A club seat ends its game early (ending.py): resign (asked twice), cancel by agreement.
+        Binding("ctrl+r", "end_early('resign')", "Resign", id="game.resign", priority=True, show=False),
+        Binding("ctrl+k", "end_early('cancel')", "Cancel game", id="game.cancel_game", priority=True, show=False),
     ]
 
     def __init__(self, table: Table, save_dir: Path, give_forced: bool = True) -> None:
@@ -102,6 +107,7 @@ class GameScreen(Screen[None]):
         self.auto_allow: dict[Side, bool] = {}  # hot seat: each seat's own "allow without asking" setting
         self.waiting = Waiting()  # the side not to act: no list of choices (waiting.py)
         self.select_all = SelectAll()  # ctrl+a under way in a stack move
+        self.ending = Ending(self)  # ctrl+r, ctrl+k: a club seat's end before the rules'
 
     @property
     def current(self) -> Seat:
@@ -424,6 +430,9 @@ class GameScreen(Screen[None]):
             self.say(f"Cannot undo: {reason}", error=True)
             return
         self.current.undo()
+
+    def action_end_early(self, what: str) -> None:
+        getattr(self.ending, what)()  # resign or cancel (ending.py)
 
     def action_save(self) -> None:
         if self.table.can_save:

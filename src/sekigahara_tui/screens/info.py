@@ -19,7 +19,10 @@ from rules.surface import (
     Event,
     Overrun,
     PieceLost,
+    CANCELLED,
     HIDEYORI_CAPTURED,
+    RESIGNED,
+    TIMED_OUT,
     ISHIDA_ELIMINATED,
     TOKUGAWA_ELIMINATED,
     DecisionHelp,
@@ -245,13 +248,17 @@ CAUSES = {
     ISHIDA_ELIMINATED: "Ishida Mitsunari was eliminated (2.1)",
     TOKUGAWA_ELIMINATED: "Tokugawa Ieyasu was eliminated (2.1)",
     HIDEYORI_CAPTURED: "Toyotomi Hideyori was captured (2.1)",
+    # Ends outside the rules (the club): the board stands as it was left.
+    RESIGNED: "{loser} resigned.",
+    TIMED_OUT: "{loser} ran out of time.",
+    CANCELLED: "The game was cancelled by agreement.",
 }
 
 
 def result_text(view: PlayerView, stats: GameStats) -> str:
     result = view.result
     assert result is not None
-    lines = [f"{side_name(result.winner)} wins."]
+    lines = [f"{side_name(result.winner)} wins." if result.winner is not None else "No result."]
     if result.vp is not None:
         lines.append("Victory points after week 7")
         lines.append("(2.2; a tie goes to Ishida):")
@@ -261,7 +268,8 @@ def result_text(view: PlayerView, stats: GameStats) -> str:
             resources = sum(1 for _, owner in view.resource_control if owner is side)
             lines.append(f"{side_name(side):<10}{castles:>2} x 2  +  {resources:>2}  = {result.vp[side]:>2} VP")
     else:
-        lines.append(CAUSES.get(result.cause, result.cause))
+        loser = side_name(result.winner.other) if result.winner is not None else ""
+        lines.append(CAUSES.get(result.cause, result.cause).format(loser=loser))
     lines.append("")
     lines.append(f"Battles and sieges fought: {stats.battles}")
     lines.append("Blocks and discs lost: " + ", ".join(
