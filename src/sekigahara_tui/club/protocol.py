@@ -127,6 +127,40 @@ class Watch:
     game: str = field(validator=_bounded(MAX_GAME_ID_LENGTH))
 
 
+MAX_WEBHOOK_URL = 500
+MAX_MAIL = 254
+MAX_KIND = 20
+
+
+def _kinds(_instance: object, _attribute: Any, value: tuple[str, ...]) -> None:
+    if len(value) > 10:
+        raise ValueError("kinds names at most 10 kinds")
+    for kind in value:
+        if not kind or len(kind) > MAX_KIND or not kind.isprintable():
+            raise ValueError(f"a kind is 1-{MAX_KIND} printable characters")
+
+
+@frozen
+class GetNotices:
+    """Ask for my notice settings (answered by `notices`)."""
+
+    id: str = field(validator=_bounded(MAX_ID_LENGTH))
+
+
+@frozen
+class SetNotices:
+    """My notice settings, all at once (docs/club.md, Notices): a webhook URL
+    (None: none) and its format (discord, slack, json), a mail address (None:
+    none), the kinds of notice wanted. Answered by `notices`, or refused with
+    one line and nothing changed."""
+
+    id: str = field(validator=_bounded(MAX_ID_LENGTH))
+    webhook: str | None = field(validator=_bounded(MAX_WEBHOOK_URL))
+    webhook_format: str = field(validator=_bounded(MAX_KIND))
+    mail: str | None = field(validator=_bounded(MAX_MAIL))
+    kinds: tuple[str, ...] = field(validator=_kinds)
+
+
 @frozen
 class WatchGame:
     """The first message of a spectator's game connection (like `hello`)."""
@@ -171,6 +205,7 @@ class Lobby:
     open: tuple[GameLine, ...]  # others' games waiting for an opponent
     watchable: tuple[GameLine, ...]  # others' games in play
     finished: tuple[GameLine, ...]  # my finished games
+    warning: str | None = None  # about the member: their notices keep failing (notice_settings.py)
 
 
 @frozen
@@ -186,13 +221,14 @@ class LobbyChanged:
     open: tuple[GameLine, ...]
     watchable: tuple[GameLine, ...]
     finished: tuple[GameLine, ...]
+    warning: str | None = None
 
     @classmethod
     def of(cls, lobby: Lobby) -> LobbyChanged:
-        return cls(lobby.member, lobby.mine, lobby.open, lobby.watchable, lobby.finished)
+        return cls(lobby.member, lobby.mine, lobby.open, lobby.watchable, lobby.finished, lobby.warning)
 
     def lobby(self) -> Lobby:
-        return Lobby(self.member, self.mine, self.open, self.watchable, self.finished)
+        return Lobby(self.member, self.mine, self.open, self.watchable, self.finished, self.warning)
 
 
 def lobby_key(lobby: Lobby) -> tuple[frozenset, ...]:
@@ -203,7 +239,7 @@ def lobby_key(lobby: Lobby) -> tuple[frozenset, ...]:
     def shown(lines: tuple[GameLine, ...]) -> frozenset:
         return frozenset((line.game, line.ishida, line.tokugawa, line.to_move, line.status, line.result) for line in lines)
 
-    return (shown(lobby.mine), shown(lobby.open), shown(lobby.watchable), shown(lobby.finished))
+    return (shown(lobby.mine), shown(lobby.open), shown(lobby.watchable), shown(lobby.finished), frozenset({lobby.warning}))
 
 
 @frozen
@@ -215,6 +251,19 @@ class Entry:
     game: str
     seat: Side | None
     token: str
+
+
+@frozen
+class Notices:
+    """A member's notice settings (the answer to get_notices and set_notices);
+    `mail_offered`: whether this club sends mail at all (serve --smtp)."""
+
+    reply_to: str
+    webhook: str | None
+    webhook_format: str
+    mail: str | None
+    kinds: tuple[str, ...]
+    mail_offered: bool
 
 
 @frozen
@@ -234,6 +283,8 @@ CLUB_CLIENT_MESSAGES: dict[type, str] = {
     Enter: "enter",
     Watch: "watch",
     WatchGame: "watch_game",
+    GetNotices: "get_notices",
+    SetNotices: "set_notices",
     Ping: "ping",
 }
 CLUB_HOST_MESSAGES: dict[type, str] = {
@@ -242,11 +293,12 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     LobbyChanged: "lobby_changed",
     Entry: "entry",
     Withdrawn: "withdrawn",
+    Notices: "notices",
     Refused: "refused",
     Pong: "pong",
 }
-ClubClientMessage = Union[ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, Enter, Watch, WatchGame, Ping]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, Refused, Pong]
+ClubClientMessage = Union[ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, Enter, Watch, WatchGame, GetNotices, SetNotices, Ping]
+ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, Notices, Refused, Pong]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()
