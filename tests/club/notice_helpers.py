@@ -10,6 +10,7 @@ import socket
 from email import message_from_bytes
 from email.message import Message
 
+import pytest
 from aiohttp import web
 from aiosmtpd.controller import Controller
 from attrs import define, field
@@ -106,6 +107,14 @@ class Knocks:
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
+
+
+@pytest.fixture
+async def receiver():
+    """A webhook receiver on loopback (imported by the tests that use it)."""
+    receiver = await WebhookReceiver().start()
+    yield receiver
+    await receiver.stop()
 
 
 def free_port() -> int:

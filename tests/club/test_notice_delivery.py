@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from notice_helpers import MailReceiver, WebhookReceiver
+from notice_helpers import MailReceiver, WebhookReceiver, receiver  # noqa: F401 - receiver: a fixture
 from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions, NoticeQueue
 from sekigahara_tui.hosting.notice_settings import TELL_AFTER, MemberNotices, NoticeSettings
@@ -25,13 +25,6 @@ class Sleeps:
 
     async def __call__(self, seconds: float) -> None:
         self.delays.append(seconds)
-
-
-@pytest.fixture
-async def receiver():
-    receiver = await WebhookReceiver().start()
-    yield receiver
-    await receiver.stop()
 
 
 @pytest.fixture

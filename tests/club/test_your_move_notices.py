@@ -13,7 +13,7 @@ import json
 import pytest
 
 from club_helpers import TIMEOUT, start_club, wait_until
-from notice_helpers import WebhookReceiver, names_in
+from notice_helpers import WebhookReceiver, names_in, receiver  # noqa: F401 - receiver: a fixture
 from rules.infra.record import replay_steps
 from rules.surface import BOTH_SIDES, Side
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions
@@ -33,13 +33,6 @@ class WhileBobIsAway(RandomBot):
 
     def on_presence(self, client, connected: bool) -> None:
         self.decide(client)
-
-
-@pytest.fixture
-async def receiver():
-    receiver = await WebhookReceiver().start()
-    yield receiver
-    await receiver.stop()
 
 
 @pytest.fixture
