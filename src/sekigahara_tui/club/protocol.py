@@ -17,6 +17,7 @@ from typing import Any, Literal, Union
 
 import cattrs
 from attrs import field, frozen
+from cattrs.gen import make_dict_unstructure_fn, override
 from cattrs.strategies import configure_tagged_union
 from cattrs.v import format_exception
 
@@ -302,6 +303,10 @@ ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, Noti
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()
+# A lobby's warning is left out when there is none: what a lobby said before
+# notices is said the same way.
+for _lobby in (Lobby, LobbyChanged):
+    converter.register_unstructure_hook(_lobby, make_dict_unstructure_fn(_lobby, converter, warning=override(omit_if_default=True)))
 configure_tagged_union(ClubClientMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 configure_tagged_union(ClubHostMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 

@@ -117,7 +117,8 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "Watch", id="lobby.watch"),
         Binding("x", "withdraw", "Withdraw", id="lobby.withdraw"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
-        Binding("s", "notices", "Notices", id="lobby.notices"),
+        # Not in the Footer: with x shown it would push Quit past 80 columns.
+        Binding("s", "notices", "Notices", id="lobby.notices", show=False),
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
     ]
 
