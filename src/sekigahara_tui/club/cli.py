@@ -16,6 +16,10 @@ def add_club_commands(commands) -> None:
     serve.add_argument("--web", metavar="[HOST:]PORT", help="serve members in the browser (HOST: 127.0.0.1 unless given)")
     serve.add_argument("--guest", action="store_true", help="over SSH, let in anyone without a member's key, as guest-NAME: guests join open games and watch, and make none (off by default)")
     serve.add_argument("--evict-after", type=float, default=300.0, metavar="SECONDS", help="drop a game nobody used for this long from memory (default 300)")
+    serve.add_argument("--smtp", metavar="HOST:PORT", help="send notices by mail through this SMTP relay (with --mail-from)")
+    serve.add_argument("--mail-from", metavar="ADDR", help="the sender of the notices' mail")
+    serve.add_argument("--notify-allow-private", action="store_true", help="let webhooks reach private and loopback addresses and plain http (a LAN club); off by default")
+    serve.add_argument("--notify-resume", metavar="TEXT", help="how a notice says to come back, e.g. 'ssh -p 2222 club.example.org' or a web link (default: the --ssh port on this machine's name)")
     member = commands.add_parser("member", help="add, list or remove the club's members")
     actions = member.add_subparsers(dest="member_command", metavar="ACTION", required=True)
     add = actions.add_parser("add", help="add a member (or another key of a member)")
@@ -85,7 +89,9 @@ async def collect_young_generation(every: float = YOUNG_COLLECTION_EVERY, sleep=
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from sekigahara_tui.club.front_addresses import SSH_DEFAULT_HOST, WEB_DEFAULT_HOST, AddressError, parse_front_address
+    from sekigahara_tui.club.front_addresses import SSH_DEFAULT_HOST, WEB_DEFAULT_HOST, AddressError, parse_front_address, ssh_command
+    from sekigahara_tui.hosting.notice_delivery import NoticeOptions
+    from sekigahara_tui.hosting.notice_settings import mail_address
     from sekigahara_tui.club.serve import ClubError, serve
     from sekigahara_tui.net.host_command import HostingError, parse_listen
     from sekigahara_tui.hosting.store import StoreError
@@ -94,8 +100,17 @@ def run_serve(args: argparse.Namespace) -> int:
         listen = parse_listen(args.listen) if args.listen else None
         ssh = parse_front_address("--ssh", args.ssh, SSH_DEFAULT_HOST) if args.ssh is not None else None
         web = parse_front_address("--web", args.web, WEB_DEFAULT_HOST) if args.web is not None else None
+        smtp = parse_front_address("--smtp", args.smtp, "") if args.smtp is not None else None
     except (HostingError, AddressError) as error:
         return _fail("sekigahara serve", str(error), 2)
+    if (smtp is None) != (args.mail_from is None):
+        return _fail("sekigahara serve", "--smtp HOST:PORT and --mail-from ADDR go together", 2)
+    if smtp is not None and not smtp[0]:
+        return _fail("sekigahara serve", f"--smtp wants HOST:PORT (the relay's host too), not {args.smtp!r}", 2)
+    if args.mail_from is not None and not mail_address(args.mail_from):
+        return _fail("sekigahara serve", f"--mail-from wants a mail address, not {args.mail_from!r}", 2)
+    resume = args.notify_resume or (ssh_command(ssh) if ssh is not None else None)
+    notices = NoticeOptions(args.notify_allow_private, smtp, args.mail_from, resume)
     if args.evict_after <= 0:
         return _fail("sekigahara serve", "--evict-after must be positive", 2)
     say = lambda line: print(line, flush=True)  # noqa: E731
@@ -105,7 +120,9 @@ def run_serve(args: argparse.Namespace) -> int:
         async def serve_and_collect() -> str:
             collector = asyncio.create_task(collect_young_generation())
             try:
-                return await serve(args.data, listen, ssh, web, say=say, evict_after=args.evict_after, guest=args.guest)
+                return await serve(
+                    args.data, listen, ssh, web, say=say, evict_after=args.evict_after, guest=args.guest, notices=notices
+                )
             finally:
                 collector.cancel()
 

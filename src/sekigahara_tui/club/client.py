@@ -26,6 +26,7 @@ from sekigahara_tui.club.protocol import (
     ClubWelcome,
     Enter,
     Entry,
+    GetNotices,
     JoinGame,
     ListGames,
     Lobby,
@@ -33,6 +34,8 @@ from sekigahara_tui.club.protocol import (
     NewGame,
     ProposeCancel,
     Resign,
+    Notices,
+    SetNotices,
     Watch,
     WatchGame,
     WithdrawGame,
@@ -275,6 +278,16 @@ class ClubClient:
 
     async def watch(self, game: str) -> Entry:
         return await self._entry(Watch(_fresh_id(), game))
+
+    async def notices(self) -> Notices:
+        """My notice settings."""
+        message = GetNotices(_fresh_id())
+        return await self._request(message, lambda reply: isinstance(reply, Notices) and reply.reply_to == message.id)
+
+    async def set_notices(self, webhook: str | None, webhook_format: str, mail: str | None, kinds: tuple[str, ...]) -> Notices:
+        """Set my notice settings, all at once (ClubRefused, one line, if the club will not take them)."""
+        message = SetNotices(_fresh_id(), webhook, webhook_format, mail, tuple(kinds))
+        return await self._request(message, lambda reply: isinstance(reply, Notices) and reply.reply_to == message.id)
 
     async def _entry(self, message: NewGame | JoinGame | Enter | Watch) -> Entry:
         reply = await self._request(message, lambda reply: isinstance(reply, Entry) and reply.reply_to == message.id)

@@ -12,6 +12,7 @@ through a TLS reverse proxy on the same machine.
 from __future__ import annotations
 
 import ipaddress
+import socket
 
 SSH_DEFAULT_HOST = ""  # every interface, IPv4 and IPv6
 WEB_DEFAULT_HOST = "127.0.0.1"
@@ -64,3 +65,12 @@ def web_note(host: str) -> str:
     if reach(host) == "this machine only":
         return "; offer it to others through a TLS reverse proxy"
     return "; plain HTTP: put a TLS reverse proxy in front of it"
+
+
+def ssh_command(address: tuple[str, int]) -> str:
+    """How a notice says to come back over SSH (unless `serve --notify-resume`
+    says otherwise): the port, and the host it listens on, or this machine's
+    name when it listens on every interface."""
+    host, port = address
+    name = socket.getfqdn() if host in EVERY_INTERFACE else host
+    return f"ssh -p {port} {name}"

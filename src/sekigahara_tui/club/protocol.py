@@ -18,6 +18,7 @@ from typing import Any, Literal, Union
 
 import cattrs
 from attrs import field, frozen
+from cattrs.gen import make_dict_unstructure_fn, override
 from cattrs.strategies import configure_tagged_union
 from cattrs.v import format_exception
 
@@ -128,6 +129,40 @@ class Watch:
     game: str = field(validator=_bounded(MAX_GAME_ID_LENGTH))
 
 
+MAX_WEBHOOK_URL = 500
+MAX_MAIL = 254
+MAX_KIND = 20
+
+
+def _kinds(_instance: object, _attribute: Any, value: tuple[str, ...]) -> None:
+    if len(value) > 10:
+        raise ValueError("kinds names at most 10 kinds")
+    for kind in value:
+        if not kind or len(kind) > MAX_KIND or not kind.isprintable():
+            raise ValueError(f"a kind is 1-{MAX_KIND} printable characters")
+
+
+@frozen
+class GetNotices:
+    """Ask for my notice settings (answered by `notices`)."""
+
+    id: str = field(validator=_bounded(MAX_ID_LENGTH))
+
+
+@frozen
+class SetNotices:
+    """My notice settings, all at once (docs/club.md, Notices): a webhook URL
+    (None: none) and its format (discord, slack, json), a mail address (None:
+    none), the kinds of notice wanted. Answered by `notices`, or refused with
+    one line and nothing changed."""
+
+    id: str = field(validator=_bounded(MAX_ID_LENGTH))
+    webhook: str | None = field(validator=_bounded(MAX_WEBHOOK_URL))
+    webhook_format: str = field(validator=_bounded(MAX_KIND))
+    mail: str | None = field(validator=_bounded(MAX_MAIL))
+    kinds: tuple[str, ...] = field(validator=_kinds)
+
+
 @frozen
 class WatchGame:
     """The first message of a spectator's game connection (like `hello`)."""
@@ -211,6 +246,7 @@ class Lobby:
     open: tuple[GameLine, ...]  # others' games waiting for an opponent
     watchable: tuple[GameLine, ...]  # others' games in play
     finished: tuple[GameLine, ...]  # my finished games
+    warning: str | None = None  # about the member: their notices keep failing (notice_settings.py)
 
 
 @frozen
@@ -226,13 +262,14 @@ class LobbyChanged:
     open: tuple[GameLine, ...]
     watchable: tuple[GameLine, ...]
     finished: tuple[GameLine, ...]
+    warning: str | None = None
 
     @classmethod
     def of(cls, lobby: Lobby) -> LobbyChanged:
-        return cls(lobby.member, lobby.mine, lobby.open, lobby.watchable, lobby.finished)
+        return cls(lobby.member, lobby.mine, lobby.open, lobby.watchable, lobby.finished, lobby.warning)
 
     def lobby(self) -> Lobby:
-        return Lobby(self.member, self.mine, self.open, self.watchable, self.finished)
+        return Lobby(self.member, self.mine, self.open, self.watchable, self.finished, self.warning)
 
 
 def lobby_key(lobby: Lobby) -> tuple[frozenset, ...]:
@@ -243,7 +280,7 @@ def lobby_key(lobby: Lobby) -> tuple[frozenset, ...]:
     def shown(lines: tuple[GameLine, ...]) -> frozenset:
         return frozenset((line.game, line.ishida, line.tokugawa, line.to_move, line.status, line.result) for line in lines)
 
-    return (shown(lobby.mine), shown(lobby.open), shown(lobby.watchable), shown(lobby.finished))
+    return (shown(lobby.mine), shown(lobby.open), shown(lobby.watchable), shown(lobby.finished), frozenset({lobby.warning}))
 
 
 @frozen
@@ -255,6 +292,19 @@ class Entry:
     game: str
     seat: Side | None
     token: str
+
+
+@frozen
+class Notices:
+    """A member's notice settings (the answer to get_notices and set_notices);
+    `mail_offered`: whether this club sends mail at all (serve --smtp)."""
+
+    reply_to: str
+    webhook: str | None
+    webhook_format: str
+    mail: str | None
+    kinds: tuple[str, ...]
+    mail_offered: bool
 
 
 @frozen
@@ -277,6 +327,8 @@ CLUB_CLIENT_MESSAGES: dict[type, str] = {
     Resign: "resign",
     ProposeCancel: "propose_cancel",
     AnswerCancel: "answer_cancel",
+    GetNotices: "get_notices",
+    SetNotices: "set_notices",
     Ping: "ping",
 }
 CLUB_HOST_MESSAGES: dict[type, str] = {
@@ -286,16 +338,22 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     Entry: "entry",
     Withdrawn: "withdrawn",
     CancelProposal: "cancel_proposal",
+    Notices: "notices",
     Refused: "refused",
     Pong: "pong",
 }
 ClubClientMessage = Union[
-    ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel, Ping
+    ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
+    GetNotices, SetNotices, Ping,
 ]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, Refused, Pong]
+ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, Notices, Refused, Pong]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()
+# A lobby's warning is left out when there is none: what a lobby said before
+# notices is said the same way.
+for _lobby in (Lobby, LobbyChanged):
+    converter.register_unstructure_hook(_lobby, make_dict_unstructure_fn(_lobby, converter, warning=override(omit_if_default=True)))
 configure_tagged_union(ClubClientMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 configure_tagged_union(ClubHostMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 

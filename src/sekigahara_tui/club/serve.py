@@ -28,6 +28,7 @@ from sekigahara_tui.club.session_caps import SessionCaps
 from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.members import STORE_FILE, MemberError, open_members, prepare_data_dir
 from sekigahara_tui.hosting.club_server import ClubServer
+from sekigahara_tui.hosting.notice_delivery import NoticeOptions
 from sekigahara_tui.hosting.tokens import load_secret
 from sekigahara_tui.net.locations import MAX_SOCKET_PATH, HostLock, LocationError, runtime_dir, short_name, write_private
 from sekigahara_tui.hosting.store import Store
@@ -93,6 +94,7 @@ async def serve(
     ready: Callable[[ClubServer], None] | None = None,
     evict_after: float | None = None,
     guest: bool = False,
+    notices: NoticeOptions = NoticeOptions(),
 ) -> str:
     try:
         data_dir = prepare_data_dir(data_dir)
@@ -115,7 +117,7 @@ async def serve(
         audit.take_server_logs()  # asyncio's warnings under a flood, say: in the file, not on stderr
         store = Store.open(data_dir / STORE_FILE)
         options = {} if evict_after is None else {"evict_after": evict_after}
-        club = ClubServer(store, data_dir, load_secret(data_dir), guests=guest, audit=audit, **options)
+        club = ClubServer(store, data_dir, load_secret(data_dir), guests=guest, audit=audit, notices=notices, **options)
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):  # before anything is said: a signal after it stops the club
             loop.add_signal_handler(signum, club.done.set)

@@ -18,7 +18,9 @@ overridden; the club adds what it needs by giving it:
   standing proposal to cancel), the catalog (catalog.py; and through it the
   lobbies' pushes, lobby_push.py), the last-use clock, the spectators
   (spectators.py: public information only, R55), the computer seat (it
-  decides in this process, through the same commit path as a client);
+  decides in this process, through the same commit path as a client), the
+  game notices (game_notices.py: "your move" to a member who is away, sent
+  by notice_delivery.py without holding up the game);
 - its doors besides a seat's hello: `club_hello` (lobby.py: list, make, join,
   withdraw, enter and watch games, with seat tokens derived from the club's
   secret, tokens.py) and `watch_game` (a spectator);
@@ -59,7 +61,10 @@ from sekigahara_tui.hosting.eviction import DEFAULT_EVICT_AFTER, Eviction
 from sekigahara_tui.hosting.game_server import REAP_AFTER, GameServer
 from sekigahara_tui.hosting.generations import MemberGenerations, NotAMember
 from sekigahara_tui.hosting.limits import ClubLimits, MemberLimits
+from sekigahara_tui.hosting.game_notices import GameNotices
 from sekigahara_tui.hosting.lobby import WEB_TOKEN_REPLACED, Lobby
+from sekigahara_tui.hosting.notice_delivery import NoticeOptions, NoticeQueue
+from sekigahara_tui.hosting.notice_settings import NoticeSettings
 from sekigahara_tui.hosting.results import Results
 from sekigahara_tui.hosting.seats import SeatConnections
 from sekigahara_tui.hosting.sessions import Sessions
@@ -84,6 +89,7 @@ class ClubServer:
         guests: bool = False,
         audit: AuditLog | None = None,
         limits: ClubLimits = ClubLimits(),
+        notices: NoticeOptions = NoticeOptions(),
     ) -> None:
         self.store = store
         self.data_dir = Path(data_dir)
@@ -94,24 +100,33 @@ class ClubServer:
         self.tokens = SeatTokens(secret, self.generations)
         self.catalog = Catalog(store.summaries())
         self.computer = ComputerSeat(self.catalog, computer_seed)
-        self.games = StoreGames(store, self.catalog, self.tokens, on_load=(self.catalog.note_game, self.computer.schedule))
+        self.notice_settings = NoticeSettings(self.data_dir)
+        # A member's lobby says when their notices keep failing (and when they work again).
+        self.notices = NoticeQueue(self.notice_settings, notices, self.audit, on_warning=lambda member: self.lobby.push.member_changed(member))
+        self.game_notices = GameNotices(self.catalog, self.notices)
+        self.games = StoreGames(
+            store, self.catalog, self.tokens, on_load=(self.catalog.note_game, self.computer.schedule, self.game_notices.game_loaded)
+        )
         self.spectators = Spectators(self.catalog, self.games, self.tokens, self.audit)
         self.eviction = Eviction(
             self.games,
             busy=(self.spectators.watching, self.computer.deciding),
-            on_evict=(self.spectators.game_gone, self.computer.forget),
+            on_evict=(self.spectators.game_gone, self.computer.forget, self.game_notices.forget),
             evict_after=evict_after,
         )
         self.club_games = ClubGames(store, self.catalog, self.games, self.spectators, self.computer)
         self.limits = MemberLimits(limits, self.catalog)
-        self.lobby = Lobby(self.data_dir, self.sessions, self.catalog, self.games, self.club_games, self.tokens, self.limits, self.audit)
+        self.lobby = Lobby(
+            self.data_dir, self.sessions, self.catalog, self.games, self.club_games, self.tokens, self.limits, self.audit,
+            notices=(self.notice_settings, notices),
+        )
         self.catalog.follow(self.lobby.push)  # a lobby is pushed when what it shows changed
         self.results = Results(store, self.catalog, self.audit)
         store_commits = StoreCommits(store)
         self.game_server = GameServer(
             self.games,
             ClubCommits(store_commits, self.catalog),
-            [store_commits, SeatConnections(), self.results, self.catalog, self.games, self.spectators, self.computer],
+            [store_commits, SeatConnections(), self.results, self.catalog, self.games, self.spectators, self.game_notices, self.computer],
             doors=[
                 Door(ClubHello, CLUB_CLIENT_MESSAGES[ClubHello], self.lobby.club_hello),
                 Door(WatchGame, CLUB_CLIENT_MESSAGES[WatchGame], self.spectators.watch_game),
@@ -205,3 +220,5 @@ class ClubServer:
         await asyncio.gather(self.computer.close(), self.lobby.close())  # their commands are stored first
         await self.game_server.close()
         await self.generations.close()
+        await self.notices.close()  # notices still waiting are reminders: dropped
+        self.notice_settings.close()

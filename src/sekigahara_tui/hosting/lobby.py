@@ -18,6 +18,8 @@ refused and the club closes it (`sign_out`). Every refusal of a sign-in,
 and every request refused by a limit, is a line in the audit log.
 
 Guests (`serve --guest`) may join open games and watch, not make games.
+A member reads and sets their notice settings here (get_notices,
+set_notices: notice_settings.py); a setting refused is one audit line.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import random
 from pathlib import Path
 from typing import Callable
 
-from attrs import define
+from attrs import define, evolve
 
 from rules.surface import BOTH_SIDES, Side, printable
 from sekigahara_tui.club.protocol import (
@@ -36,10 +38,13 @@ from sekigahara_tui.club.protocol import (
     ClubWelcome,
     Enter,
     Entry,
+    GetNotices,
     JoinGame,
     ListGames,
     Lobby as LobbyMessage,
     NewGame,
+    Notices,
+    SetNotices,
     Watch,
     WithdrawGame,
     Withdrawn,
@@ -51,6 +56,8 @@ from sekigahara_tui.hosting.club_games import ClubGames, Refusal, unknown
 from sekigahara_tui.hosting.connections import Connection
 from sekigahara_tui.hosting.limits import TOO_MANY_SIGN_INS, FailedSignIns, MemberLimits
 from sekigahara_tui.hosting.lobby_push import LobbyPush, send_lobby_message
+from sekigahara_tui.hosting.notice_delivery import NoticeOptions
+from sekigahara_tui.hosting.notice_settings import NoticeSettings, SettingsError, check_settings
 from sekigahara_tui.hosting.sessions import Sessions
 from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.hosting.tokens import SeatTokens
@@ -109,6 +116,7 @@ class Lobby:
         tokens: SeatTokens,
         limits: MemberLimits,
         audit: AuditLog | NoAuditLog,
+        notices: tuple[NoticeSettings, NoticeOptions] | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.sessions = sessions
@@ -119,6 +127,7 @@ class Lobby:
         self.generations = tokens.generations
         self.audit = audit
         self.limits = limits
+        self.notices = notices  # the members' notice settings, and how this club sends them
         self.sign_in_failures = FailedSignIns()  # the TCP door's, per address
         self.connections: dict[str, set[Connection]] = {}  # member -> their lobby connections signed in
         self.push = LobbyPush(self.lobby_for)  # follows the catalog (the club server has it follow)
@@ -126,7 +135,9 @@ class Lobby:
         self._withdrawals: set[asyncio.Task] = set()  # each waits for its game's command being stored
 
     def lobby_for(self, member: str) -> LobbyMessage:
-        return self.catalog.lobby_for(member, self.games.find)
+        lobby = self.catalog.lobby_for(member, self.games.find)
+        warning = self.notices[0].warning(member) if self.notices is not None else None
+        return lobby if warning is None else evolve(lobby, warning=warning)
 
     async def close(self) -> None:
         """Wait for the withdrawals under way (each waits for a command being stored)."""
@@ -280,6 +291,8 @@ class Lobby:
             elif isinstance(message, Enter):
                 side = self._seat_of(member, message.game)
                 self._send_entry(connection, message.id, message.game, side, member)
+            elif isinstance(message, (GetNotices, SetNotices)):
+                self._notices(connection, member, message)
             elif isinstance(message, Watch):
                 if message.game not in self.catalog:
                     raise unknown(message.game)
@@ -295,6 +308,31 @@ class Lobby:
         """One line to the member, one in the audit log."""
         self.audit.record("refused", refusal.reason, front="club", member=member, address=connection.address)
         connection.send(Refused(message_id, refusal.kind, refusal.reason))
+
+    def _notices(self, connection: Connection, member: str, message: GetNotices | SetNotices) -> None:
+        """A member's notice settings, read or set (checked first: one line, nothing changed)."""
+        if self.notices is None or self.generations.is_guest(member):
+            reason = "guests get no notices" if self.notices is not None else "this club sends no notices"
+            self.audit.record("refused", reason, front="club", member=member, address=connection.address)
+            raise Refusal("not-authorised", reason)
+        settings, options = self.notices
+        if isinstance(message, SetNotices):
+            try:
+                chosen = check_settings(
+                    message.webhook, message.webhook_format, message.mail, message.kinds,
+                    mail_offered=options.mail_offered, allow_private=options.allow_private,
+                )
+            except SettingsError as error:
+                self.audit.record("refused", str(error), front="club", member=member, address=connection.address)
+                raise Refusal("bad-message", str(error)) from None
+            had_warning = settings.warning(member) is not None
+            settings.set(member, chosen)
+            self.audit.record("notice-settings", front="club", member=member, webhook=chosen.webhook is not None, mail=chosen.mail is not None)
+            if had_warning:
+                self.push.member_changed(member)
+        now = settings.of(member)
+        kinds = tuple(sorted(now.kinds))
+        send_lobby_message(connection, Notices(message.id, now.webhook, now.webhook_format, now.mail, kinds, options.mail_offered))
 
     def _within_limits(self, connection: Connection, session: LobbySession, why_not: Callable[[str], Refusal | None]) -> None:
         """Raise the refusal of a limit the request would pass (limits.py), audited."""

@@ -79,6 +79,10 @@ class LobbyPush:
         for member in list(self.followers):
             self._push_soon(member)
 
+    def member_changed(self, member: str) -> None:
+        """Something the member's lobby says of them changed (their notices' warning)."""
+        self._push_soon(member)
+
     # --- pushing -----------------------------------------------------------------------
 
     def _push_soon(self, member: str) -> None:

@@ -3,7 +3,9 @@ games waiting for an opponent, games to watch, finished games.
 
 Keys: n a new game open to any member, c a new game against the computer,
 enter to resume, join or watch the chosen game, w to watch it, x to withdraw
-an open game of mine nobody has joined (asked first), r to refresh.
+an open game of mine nobody has joined (asked first), r to refresh, s for
+my notice settings (screens/notice_settings.py); a line under the title
+says when my notices keep failing.
 The list is not polled: the club pushes the new lobby when it changes
 (lobby_changed, docs/club.md); a dropped connection is opened again after a
 pause, growing up to RETRY_LONGEST. A game opens on the game screen through
@@ -30,6 +32,7 @@ from sekigahara_tui.club.protocol import Entry, GameLine, Lobby
 from sekigahara_tui.labels import side_name
 from sekigahara_tui.screens.dialogs import ConfirmDialog
 from sekigahara_tui.screens.game import GameScreen
+from sekigahara_tui.screens.notice_settings import NoticeSettingsScreen
 from sekigahara_tui.widgets.prompt import PromptPanel
 
 FAILED = object()  # _ask: the club refused, or could not be reached (said already)
@@ -104,6 +107,7 @@ def lobby_rows(lobby: Lobby) -> list[tuple[str, GameLine, tuple[str, str, str, s
 class LobbyScreen(Screen[None]):
     DEFAULT_CSS = """
     LobbyScreen #who { height: 1; padding: 0 1; }
+    LobbyScreen #warning { height: auto; padding: 0 1; color: $warning; }
     LobbyScreen #lobby-message { height: auto; padding: 0 1; }
     LobbyScreen #games { height: 1fr; }
     """
@@ -113,6 +117,8 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "Watch", id="lobby.watch"),
         Binding("x", "withdraw", "Withdraw", id="lobby.withdraw"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
+        # Not in the Footer: with x shown it would push Quit past 80 columns.
+        Binding("s", "notices", "Notices", id="lobby.notices", show=False),
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
     ]
 
@@ -127,6 +133,7 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("Connecting to the club…", id="who", markup=False)
+        yield Static("", id="warning", markup=False)
         table: DataTable = DataTable(id="games", cursor_type="row", zebra_stripes=True)
         table.add_columns("", "game", "Ishida", "Tokugawa", "")
         yield table
@@ -194,6 +201,7 @@ class LobbyScreen(Screen[None]):
             f"Sekigahara club: signed in as {lobby.member}. "
             f"{len(lobby.mine)} game(s) in play, {len(lobby.open)} open, {len(lobby.watchable)} to watch"
         )
+        self.query_one("#warning", Static).update(lobby.warning or "")
         table = self.query_one("#games", DataTable)
         chosen = self._chosen_key()
         table.clear()
@@ -266,6 +274,9 @@ class LobbyScreen(Screen[None]):
         if await self._ask(lambda: self.club.withdraw(game)) is not FAILED:
             self.say(f"Withdrew game {game}")
             self.action_refresh()
+
+    def action_notices(self) -> None:
+        self.app.push_screen(NoticeSettingsScreen(self.club))
 
     def action_new_game(self, opponent: str) -> None:
         self._enter(lambda: self.club.new_game(None, opponent))

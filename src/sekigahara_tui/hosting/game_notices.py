@@ -1,0 +1,90 @@
+"""The notices a game's changes give (issue 24): "your move" when the
+decision passes to a member's side from the other side, and "game over" at
+the game's end, each to the members whose seat is not connected to that
+game right now (one looking at the game sees it already).
+
+A subscriber of the game server. A hand-over is a side that decides now and
+did not before the change: a whole turn of the other side (every step of a
+stack move, every battle choice) is one hand-over, so one notice. A side told
+of a hand-over is not told again until it has acted itself: when the other
+side takes the hand-over back with an undo (R58 allows it until the side
+handed to decides) and hands over again, no second notice goes.
+
+Only public facts go into a notice (R55): whose decision it is, the catalog's
+players and result, and the week, turn and phase of the public view
+(GameHost.spectator_view), built only when the member wants the notice.
+"""
+
+from __future__ import annotations
+
+from rules.surface import BOTH_SIDES, Side
+from sekigahara_tui.hosting.catalog import Catalog
+from sekigahara_tui.hosting.games import Change, HostedGame
+from sekigahara_tui.hosting.members import COMPUTER
+from sekigahara_tui.hosting.notice_delivery import NoticeQueue
+from sekigahara_tui.hosting.notices import GAME_OVER, YOUR_MOVE, game_notice
+
+
+def deciding(game: HostedGame) -> frozenset[Side]:
+    return frozenset() if game.host.is_over else frozenset(game.host.state.decision.sides)
+
+
+class GameNotices:
+    def __init__(self, catalog: Catalog, queue: NoticeQueue) -> None:
+        self.catalog = catalog
+        self.queue = queue
+        self._deciding: dict[str, frozenset[Side]] = {}  # game id -> who decided after its last change
+        self._told: dict[str, set[Side]] = {}  # game id -> sides told of a hand-over they have not acted on
+
+    def game_loaded(self, game: HostedGame) -> None:
+        self._deciding[game.id] = deciding(game)
+
+    def forget(self, game_id: str) -> None:
+        """The game left memory (evicted): it is looked at afresh when loaded."""
+        self._deciding.pop(game_id, None)
+        self._told.pop(game_id, None)
+
+    # --- a subscriber of the game server ----------------------------------------------
+
+    def game_changed(self, game: HostedGame, change: Change) -> None:
+        before = self._deciding.get(game.id)
+        now = self._deciding[game.id] = deciding(game)
+        told = self._told.setdefault(game.id, set())
+        if change.action.kind == "command":
+            told.discard(change.action.side)  # it acted: the next hand-over to it is a new one
+        entry = self.catalog.get(game.id)
+        if before is None or entry is None:
+            return
+        if game.host.is_over:
+            self._deciding.pop(game.id, None)
+            self._told.pop(game.id, None)
+            if before:
+                self._tell(game, entry.players, BOTH_SIDES, GAME_OVER)
+            return
+        handed = [side for side in BOTH_SIDES if side in now and side not in before and side not in told]
+        told.update(self._tell(game, entry.players, handed, YOUR_MOVE))
+
+    def seat_joined(self, game: HostedGame, side: Side) -> None:
+        pass
+
+    def seat_left(self, game: HostedGame, side: Side) -> None:
+        pass
+
+    def _tell(self, game: HostedGame, players: dict[Side, str | None], sides, kind: str) -> list[Side]:
+        """Send `kind` to the players of `sides` who want it and are away; the sides told."""
+        told = []
+        public = None
+        for side in sides:
+            member = players[side]
+            if member is None or member == COMPUTER or game.connections.get(side) is not None:
+                continue
+            if not self.queue.wants(member, kind):
+                continue
+            public = public or game.host.spectator_view()
+            names = tuple(players[s] or "?" for s in BOTH_SIDES if s in public.decision.sides) if kind == YOUR_MOVE else ()
+            result = game.result_text if kind == GAME_OVER else None
+            opponent = players[side.other]
+            notice = game_notice(kind, game.id, member, opponent, public, names, resume=self.queue.options.resume, result=result)
+            self.queue.send(member, notice)
+            told.append(side)
+        return told
