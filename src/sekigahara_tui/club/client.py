@@ -24,6 +24,7 @@ from sekigahara_tui.club.protocol import (
     CancelProposal,
     ClubHello,
     ClubWelcome,
+    DeclineGame,
     Enter,
     Entry,
     GetNotices,
@@ -33,6 +34,7 @@ from sekigahara_tui.club.protocol import (
     LobbyChanged,
     NewGame,
     ProposeCancel,
+    Rematch,
     Resign,
     Notices,
     SetNotices,
@@ -261,8 +263,18 @@ class ClubClient:
         assert isinstance(reply, Lobby)
         return reply
 
-    async def new_game(self, side: Side | None, opponent: str) -> Entry:
-        return await self._entry(NewGame(_fresh_id(), side, opponent))
+    async def new_game(self, side: Side | None, opponent: str, invite: str | None = None, private: bool = False) -> Entry:
+        """A new game; `invite`: the member its open seat is for; `private`: watched by its players only."""
+        return await self._entry(NewGame(_fresh_id(), side, opponent, invite, private))
+
+    async def rematch(self, game: str) -> Entry:
+        """After my finished game: the same opponent invited to a new one, sides swapped."""
+        return await self._entry(Rematch(_fresh_id(), game))
+
+    async def decline(self, game: str) -> None:
+        """Decline an invitation to me: the game is withdrawn, its maker told."""
+        message = DeclineGame(_fresh_id(), game)
+        await self._request(message, lambda reply: isinstance(reply, Withdrawn) and reply.reply_to == message.id)
 
     async def join(self, game: str) -> Entry:
         return await self._entry(JoinGame(_fresh_id(), game))
@@ -289,7 +301,7 @@ class ClubClient:
         message = SetNotices(_fresh_id(), webhook, webhook_format, mail, tuple(kinds))
         return await self._request(message, lambda reply: isinstance(reply, Notices) and reply.reply_to == message.id)
 
-    async def _entry(self, message: NewGame | JoinGame | Enter | Watch) -> Entry:
+    async def _entry(self, message: NewGame | JoinGame | Enter | Watch | Rematch) -> Entry:
         reply = await self._request(message, lambda reply: isinstance(reply, Entry) and reply.reply_to == message.id)
         return reply
 

@@ -90,11 +90,15 @@ class ListGames:
 @frozen
 class NewGame:
     """A new game: `side` to play (None: either), against an opponent who
-    joins later ("open") or the computer."""
+    joins later ("open") or the computer. `invite`: the member the open seat
+    is for (an invitation: nobody else may join); `private`: only its
+    players may watch it, and nobody else sees it listed."""
 
     id: str = field(validator=_bounded(MAX_ID_LENGTH))
     side: Side | None
     opponent: str = field(validator=_opponent)
+    invite: str | None = field(default=None, validator=_bounded(MAX_MEMBER_NAME))
+    private: bool = False
 
 
 @frozen
@@ -108,6 +112,24 @@ class JoinGame:
 @frozen
 class WithdrawGame:
     """Withdraw an open game of mine that nobody has joined: it is deleted."""
+
+    id: str = field(validator=_bounded(MAX_ID_LENGTH))
+    game: str = field(validator=_bounded(MAX_GAME_ID_LENGTH))
+
+
+@frozen
+class DeclineGame:
+    """Decline an invitation (a game made for this member): it is withdrawn,
+    its maker is told in the lobby. Answered by `withdrawn`."""
+
+    id: str = field(validator=_bounded(MAX_ID_LENGTH))
+    game: str = field(validator=_bounded(MAX_GAME_ID_LENGTH))
+
+
+@frozen
+class Rematch:
+    """After a game of the member's is over: a new game with the same
+    opponent, sides swapped, as an invitation to them. Answered by `entry`."""
 
     id: str = field(validator=_bounded(MAX_ID_LENGTH))
     game: str = field(validator=_bounded(MAX_GAME_ID_LENGTH))
@@ -234,6 +256,9 @@ class GameLine:
     result: str | None
     version: int
     updated: float
+    invited: str | None = None  # the member its open seat is for (an invitation)
+    private: bool = False  # watched by its players only
+    where: str | None = None  # week, turn and phase ("week 2, turn 1, movement"); None: not known
 
     def player(self, side: Side) -> str | None:
         return self.ishida if side is Side.ISHIDA else self.tokugawa
@@ -247,6 +272,8 @@ class Lobby:
     watchable: tuple[GameLine, ...]  # others' games in play
     finished: tuple[GameLine, ...]  # my finished games
     warning: str | None = None  # about the member: their notices keep failing (notice_settings.py)
+    invitations: tuple[GameLine, ...] = ()  # games made for me, to accept (join) or decline
+    news: tuple[str, ...] = ()  # lines for me: an invitation of mine declined
 
 
 @frozen
@@ -263,13 +290,15 @@ class LobbyChanged:
     watchable: tuple[GameLine, ...]
     finished: tuple[GameLine, ...]
     warning: str | None = None
+    invitations: tuple[GameLine, ...] = ()
+    news: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, lobby: Lobby) -> LobbyChanged:
-        return cls(lobby.member, lobby.mine, lobby.open, lobby.watchable, lobby.finished, lobby.warning)
+        return cls(lobby.member, lobby.mine, lobby.open, lobby.watchable, lobby.finished, lobby.warning, lobby.invitations, lobby.news)
 
     def lobby(self) -> Lobby:
-        return Lobby(self.member, self.mine, self.open, self.watchable, self.finished, self.warning)
+        return Lobby(self.member, self.mine, self.open, self.watchable, self.finished, self.warning, self.invitations, self.news)
 
 
 def lobby_key(lobby: Lobby) -> tuple[frozenset, ...]:
@@ -278,9 +307,11 @@ def lobby_key(lobby: Lobby) -> tuple[frozenset, ...]:
     alone changes nothing shown), and without their order."""
 
     def shown(lines: tuple[GameLine, ...]) -> frozenset:
-        return frozenset((line.game, line.ishida, line.tokugawa, line.to_move, line.status, line.result) for line in lines)
+        return frozenset((line.game, line.ishida, line.tokugawa, line.to_move, line.status, line.result,
+                          line.invited, line.private, line.where) for line in lines)
 
-    return (shown(lobby.mine), shown(lobby.open), shown(lobby.watchable), shown(lobby.finished), frozenset({lobby.warning}))
+    return (shown(lobby.mine), shown(lobby.open), shown(lobby.watchable), shown(lobby.finished), frozenset({lobby.warning}),
+            shown(lobby.invitations), frozenset(lobby.news))
 
 
 @frozen
@@ -321,6 +352,8 @@ CLUB_CLIENT_MESSAGES: dict[type, str] = {
     NewGame: "new_game",
     JoinGame: "join_game",
     WithdrawGame: "withdraw_game",
+    DeclineGame: "decline_game",
+    Rematch: "rematch",
     Enter: "enter",
     Watch: "watch",
     WatchGame: "watch_game",
@@ -343,7 +376,7 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     Pong: "pong",
 }
 ClubClientMessage = Union[
-    ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
+    ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, DeclineGame, Rematch, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
     GetNotices, SetNotices, Ping,
 ]
 ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, Notices, Refused, Pong]
@@ -352,8 +385,14 @@ _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 converter = make_wire_converter()
 # A lobby's warning is left out when there is none: what a lobby said before
 # notices is said the same way.
+# So are the fields issue 24's invitations added, left at their defaults.
+_OMITTED = override(omit_if_default=True)
+converter.register_unstructure_hook(
+    GameLine, make_dict_unstructure_fn(GameLine, converter, invited=_OMITTED, private=_OMITTED, where=_OMITTED))
 for _lobby in (Lobby, LobbyChanged):
-    converter.register_unstructure_hook(_lobby, make_dict_unstructure_fn(_lobby, converter, warning=override(omit_if_default=True)))
+    converter.register_unstructure_hook(
+        _lobby, make_dict_unstructure_fn(_lobby, converter, warning=_OMITTED, invitations=_OMITTED, news=_OMITTED))
+converter.register_unstructure_hook(NewGame, make_dict_unstructure_fn(NewGame, converter, invite=_OMITTED, private=_OMITTED))
 configure_tagged_union(ClubClientMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 configure_tagged_union(ClubHostMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 

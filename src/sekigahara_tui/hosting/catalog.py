@@ -15,7 +15,7 @@ from attrs import define
 from rules.surface import BOTH_SIDES, Side
 from sekigahara_tui.club.protocol import MAX_LISTED, GameLine, Lobby
 from sekigahara_tui.hosting.games import Change, HostedGame
-from sekigahara_tui.hosting.store import GameSummary
+from sekigahara_tui.hosting.store import GameSummary, GameTerms
 
 
 @define
@@ -28,6 +28,8 @@ class CatalogEntry:
     updated: float
     version: int
     to_move: tuple[Side, ...] | None = None  # None: not known until the game is loaded
+    terms: GameTerms = GameTerms()  # an invitation's member, private
+    where: str | None = None  # week, turn and phase (public, 6.1); None: not known until loaded
 
     @classmethod
     def of(cls, summary: GameSummary) -> CatalogEntry:
@@ -40,6 +42,7 @@ class CatalogEntry:
             summary.updated,
             summary.version,
             () if summary.status == "over" else None,
+            summary.terms or GameTerms(),
         )
 
     def line(self) -> GameLine:
@@ -52,6 +55,9 @@ class CatalogEntry:
             self.result,
             self.version,
             self.updated,
+            self.terms.invited if self.open_side is not None else None,
+            self.terms.private,
+            self.where,
         )
 
     def side_of(self, member: str) -> Side | None:
@@ -61,13 +67,22 @@ class CatalogEntry:
     def open_side(self) -> Side | None:
         return next((side for side in BOTH_SIDES if self.players[side] is None), None)
 
+    def seen_by(self, member: str) -> bool:
+        """Whether `member` may see (list, watch, replay) this game: a private
+        one is its players' only (and the member it was made for)."""
+        return not self.terms.private or self.side_of(member) is not None or self.invites(member)
+
+    def invites(self, member: str) -> bool:
+        """An invitation to `member` not yet taken up."""
+        return self.terms.invited == member and self.open_side is not None and self.status == "playing"
+
     def seen_by_all(self) -> tuple:
         """What every member's lobby shows of this game (open, watchable, gone)."""
-        return (self.players[Side.ISHIDA], self.players[Side.TOKUGAWA], self.status)
+        return (self.players[Side.ISHIDA], self.players[Side.TOKUGAWA], self.status, self.terms)
 
     def seen_by_players(self) -> tuple:
         """What its players' lobbies show besides: whose move it is, the result."""
-        return (self.to_move, self.result)
+        return (self.to_move, self.result, self.where)
 
 
 class CatalogFollower(Protocol):
@@ -113,16 +128,20 @@ class Catalog:
         if game.host.is_over:
             entry.status, entry.result, entry.to_move = "over", game.result_text, ()
         else:
-            deciding = game.host.state.decision.sides
-            entry.to_move = tuple(side for side in BOTH_SIDES if side in deciding)
+            state = game.host.state
+            entry.to_move = tuple(side for side in BOTH_SIDES if side in state.decision.sides)
+            # public facts only (R55): where the calendar stands
+            entry.where = f"week {state.week}, turn {state.turn.value}, {state.phase.value}"
         self.changed(entry)
 
     def lobby_for(self, member: str, load: Callable[[str], object]) -> Lobby:
         """The member's lobby; a game of theirs whose move is not known yet is
         loaded (`load`) to know it."""
-        mine, open_games, watchable, finished = [], [], [], []
+        mine, open_games, watchable, finished, invitations = [], [], [], [], []
         for entry in self.entries.values():
             side = entry.side_of(member)
+            if not entry.seen_by(member):
+                continue  # a private game of others: as if it were not
             if entry.status == "over":
                 if side is not None:
                     finished.append(entry)
@@ -130,15 +149,26 @@ class Catalog:
                 if entry.to_move is None:
                     load(entry.id)  # whose move it is needs the game
                 mine.append(entry)
+            elif entry.invites(member):
+                invitations.append(entry)
             elif entry.open_side is not None:
-                open_games.append(entry)
+                if entry.terms.invited is None:  # an invitation is its member's only
+                    open_games.append(entry)
             else:
                 watchable.append(entry)
 
         def newest(entries: list[CatalogEntry]) -> tuple[GameLine, ...]:
             return tuple(e.line() for e in sorted(entries, key=lambda e: e.updated, reverse=True)[:MAX_LISTED])
 
-        return Lobby(member, newest(mine), newest(open_games), newest(watchable), newest(finished))
+        def my_move_first(entries: list[CatalogEntry]) -> tuple[GameLine, ...]:
+            """My move first, the one waiting longest on top (Yucata's advice); then the rest, newest first."""
+            waiting = [e for e in entries if e.side_of(member) in (e.to_move or ())]
+            others = [e for e in entries if e not in waiting]
+            ordered = sorted(waiting, key=lambda e: e.updated) + sorted(others, key=lambda e: e.updated, reverse=True)
+            return tuple(e.line() for e in ordered[:MAX_LISTED])
+
+        return Lobby(member, my_move_first(mine), newest(open_games), newest(watchable), newest(finished),
+                     invitations=newest(invitations))
 
     # --- a subscriber of the game server ----------------------------------------------
 

@@ -18,7 +18,7 @@ from sekigahara_tui.hosting.computer_seat import ComputerSeat
 from sekigahara_tui.hosting.games import HostedGame
 from sekigahara_tui.hosting.members import COMPUTER
 from sekigahara_tui.hosting.spectators import Spectators
-from sekigahara_tui.hosting.store import Action, Store, StoreError
+from sekigahara_tui.hosting.store import Action, GameTerms, Store, StoreError
 from sekigahara_tui.hosting.store_commits import Commits, NotStored
 from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.net.protocol import Refused
@@ -45,17 +45,19 @@ class ClubGames:
         self.spectators = spectators
         self.computer = computer
 
-    def new_game(self, member: str, side: Side, opponent: str) -> str:
+    def new_game(self, member: str, side: Side, opponent: str, terms: GameTerms = GameTerms()) -> str:
         """Make a game with `member` in `side`, against an opponent who joins
-        later ("open") or the computer; returns its id."""
+        later ("open": anyone, or only `terms.invited`) or the computer;
+        returns its id. The invited member is checked by the caller."""
         game_id = secrets.token_urlsafe(9)
         players = {side: member} | ({side.other: COMPUTER} if opponent == "computer" else {})
         seed = secrets.randbelow(2**63)  # decides every hidden draw: never shown
         try:
-            info = self.store.create_game(game_id, seed, default_components().data_version, None, players)
+            info = self.store.create_game(game_id, seed, default_components().data_version, None, players, terms)
         except StoreError as error:
             raise Refusal("host-error", f"the game could not be made: {printable(str(error), 200)}") from None
-        self.catalog.add(CatalogEntry(game_id, {s: players.get(s) for s in BOTH_SIDES}, "playing", None, info.created, info.created, 0))
+        self.catalog.add(CatalogEntry(game_id, {s: players.get(s) for s in BOTH_SIDES}, "playing", None, info.created, info.created, 0,
+                                      terms=terms))
         if opponent == "computer":
             self.games.find(game_id)  # the computer may have a decision at once
         return game_id
@@ -63,9 +65,11 @@ class ClubGames:
     def join(self, member: str, game_id: str) -> Side:
         """Take the open seat of someone else's game; the side taken."""
         entry = self.catalog.get(game_id)
-        if entry is None:
-            raise unknown(game_id)
+        if entry is None or not entry.seen_by(member):
+            raise unknown(game_id)  # a private game of others is answered as one that is not
         side = entry.open_side
+        if entry.terms.invited not in (None, member) and entry.side_of(member) is None:
+            raise Refusal("seat-taken", "that game was made for another member: only they may join it")
         if entry.side_of(member) is not None:
             raise Refusal("seat-taken", "you already play in that game; enter it instead")
         if entry.status != "playing":
@@ -84,11 +88,14 @@ class ClubGames:
 
     # --- withdrawing an open game nobody joined ------------------------------------
 
-    def why_not_withdrawn(self, member: str, game_id: str) -> Refusal | None:
-        """Why `member` cannot withdraw the game; None if they can."""
+    def why_not_withdrawn(self, member: str, game_id: str, declined: bool = False) -> Refusal | None:
+        """Why `member` cannot withdraw the game (`declined`: decline the
+        invitation to them); None if they can."""
         entry = self.catalog.get(game_id)
-        if entry is None:
+        if entry is None or not entry.seen_by(member):
             return unknown(game_id)
+        if declined:
+            return None if entry.invites(member) else Refusal("not-authorised", "that game is no invitation to you: nothing to decline")
         side = entry.side_of(member)
         if side is None:
             return Refusal("not-authorised", "you play neither seat of that game: only its player can withdraw it")
@@ -101,30 +108,30 @@ class ClubGames:
             return Refusal("seat-taken", f"{printable(other, 40)} has joined that game: it can no longer be withdrawn")
         return None
 
-    async def withdraw(self, member: str, game_id: str) -> None:
+    async def withdraw(self, member: str, game_id: str, declined: bool = False) -> None:
         """A loaded game may have a command (its creator's bid) being stored:
         wait for it (game.changing), so no action is appended to a deleted game."""
         while (game := self.games.loaded.get(game_id)) is not None:
             async with game.changing:
                 if self.games.loaded.get(game_id) is game:
-                    self._withdraw_now(member, game_id)
+                    self._withdraw_now(member, game_id, declined)
                     return
             # evicted while this waited (and perhaps loaded again): look again
-        self._withdraw_now(member, game_id)  # not in memory: nothing is being stored
+        self._withdraw_now(member, game_id, declined)  # not in memory: nothing is being stored
 
-    def _withdraw_now(self, member: str, game_id: str) -> None:
+    def _withdraw_now(self, member: str, game_id: str, declined: bool) -> None:
         """Check again (a join may have come first), then the store decides; memory follows it."""
-        refusal = self.why_not_withdrawn(member, game_id)
+        refusal = self.why_not_withdrawn(member, game_id, declined)
         if refusal is not None:
             raise refusal
         try:
-            withdrawn = self.store.withdraw_open_game(game_id, member)
+            withdrawn = self.store.withdraw_open_game(game_id, member, invited=declined)
         except StoreError as error:
             raise Refusal("host-error", f"could not withdraw it: {printable(str(error), 200)}") from None
         if not withdrawn:
             self.reread_entry(game_id)
             raise Refusal("seat-taken", "someone joined that game meanwhile: it can no longer be withdrawn")
-        self.forget(game_id, f"{printable(member, 40)} withdrew this game")
+        self.forget(game_id, f"{printable(member, 40)} {'declined' if declined else 'withdrew'} this game")
 
     def reread_entry(self, game_id: str) -> None:
         """The store says otherwise than the catalog (another writer of the

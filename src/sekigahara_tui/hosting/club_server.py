@@ -118,7 +118,7 @@ class ClubServer:
         self.limits = MemberLimits(limits, self.catalog)
         self.lobby = Lobby(
             self.data_dir, self.sessions, self.catalog, self.games, self.club_games, self.tokens, self.limits, self.audit,
-            notices=(self.notice_settings, notices),
+            notices=(self.notice_settings, notices), queue=self.notices,
         )
         self.catalog.follow(self.lobby.push)  # a lobby is pushed when what it shows changed
         self.results = Results(store, self.catalog, self.audit)

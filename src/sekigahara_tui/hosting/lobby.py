@@ -36,6 +36,7 @@ from rules.surface import BOTH_SIDES, Side, printable
 from sekigahara_tui.club.protocol import (
     ClubHello,
     ClubWelcome,
+    DeclineGame,
     Enter,
     Entry,
     GetNotices,
@@ -44,6 +45,7 @@ from sekigahara_tui.club.protocol import (
     Lobby as LobbyMessage,
     NewGame,
     Notices,
+    Rematch,
     SetNotices,
     Watch,
     WithdrawGame,
@@ -54,9 +56,10 @@ from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.club_games import ClubGames, Refusal, unknown
 from sekigahara_tui.hosting.connections import Connection
+from sekigahara_tui.hosting.invitations import Invitations
 from sekigahara_tui.hosting.limits import TOO_MANY_SIGN_INS, FailedSignIns, MemberLimits
 from sekigahara_tui.hosting.lobby_push import LobbyPush, send_lobby_message
-from sekigahara_tui.hosting.notice_delivery import NoticeOptions
+from sekigahara_tui.hosting.notice_delivery import NoticeOptions, NoticeQueue
 from sekigahara_tui.hosting.notice_settings import NoticeSettings, SettingsError, check_settings
 from sekigahara_tui.hosting.sessions import Sessions
 from sekigahara_tui.hosting.store_games import StoreGames
@@ -117,6 +120,7 @@ class Lobby:
         limits: MemberLimits,
         audit: AuditLog | NoAuditLog,
         notices: tuple[NoticeSettings, NoticeOptions] | None = None,
+        queue: NoticeQueue | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.sessions = sessions
@@ -133,11 +137,13 @@ class Lobby:
         self.push = LobbyPush(self.lobby_for)  # follows the catalog (the club server has it follow)
         self._sign_ins: set[asyncio.Task] = set()  # tokens being checked (TCP lobby connections)
         self._withdrawals: set[asyncio.Task] = set()  # each waits for its game's command being stored
+        self.invitations = Invitations(catalog, club_games, self.generations, lambda member: member in self.connections,
+                                       lambda member: self.push.member_changed(member), queue)
 
     def lobby_for(self, member: str) -> LobbyMessage:
         lobby = self.catalog.lobby_for(member, self.games.find)
         warning = self.notices[0].warning(member) if self.notices is not None else None
-        return lobby if warning is None else evolve(lobby, warning=warning)
+        return evolve(lobby, warning=warning, news=self.invitations.news_for(member))
 
     async def close(self) -> None:
         """Wait for the withdrawals under way (each waits for a command being stored)."""
@@ -279,14 +285,22 @@ class Lobby:
                 if self.generations.is_guest(member):
                     raise Refusal("not-authorised", GUESTS_MAKE_NO_GAMES)
                 self._within_limits(connection, session, self.limits.why_not_new_game)
+                terms = self.invitations.terms_for(member, message.opponent, message.invite, message.private)
                 side = message.side or random.choice(BOTH_SIDES)
-                game_id = self.club_games.new_game(member, side, message.opponent)
+                game_id = self.club_games.new_game(member, side, message.opponent, terms)
+                self.invitations.made(member, game_id, terms)
+                self._send_entry(connection, message.id, game_id, side, member)
+            elif isinstance(message, Rematch):
+                if self.generations.is_guest(member):
+                    raise Refusal("not-authorised", GUESTS_MAKE_NO_GAMES)
+                self._within_limits(connection, session, self.limits.why_not_new_game)
+                game_id, side, _terms = self.invitations.rematch(member, message.game)
                 self._send_entry(connection, message.id, game_id, side, member)
             elif isinstance(message, JoinGame):
                 self._within_limits(connection, session, self.limits.why_not_in_another)
                 side = self.club_games.join(member, message.game)
                 self._send_entry(connection, message.id, message.game, side, member)
-            elif isinstance(message, WithdrawGame):
+            elif isinstance(message, (WithdrawGame, DeclineGame)):
                 self._withdraw(connection, member, message)
             elif isinstance(message, Enter):
                 side = self._seat_of(member, message.game)
@@ -294,8 +308,9 @@ class Lobby:
             elif isinstance(message, (GetNotices, SetNotices)):
                 self._notices(connection, member, message)
             elif isinstance(message, Watch):
-                if message.game not in self.catalog:
-                    raise unknown(message.game)
+                entry = self.catalog.get(message.game)
+                if entry is None or not entry.seen_by(member):
+                    raise unknown(message.game)  # a private game of others: as if it were not
                 self._send_entry(connection, message.id, message.game, None, member)
             else:
                 reason = "a lobby connection takes lobby messages only"
@@ -350,25 +365,30 @@ class Lobby:
     def _seat_of(self, member: str, game_id: str) -> Side:
         """The member's seat in one of their games (enter)."""
         entry = self.catalog.get(game_id)
-        if entry is None:
+        if entry is None or not entry.seen_by(member):
             raise unknown(game_id)
         side = entry.side_of(member)
         if side is None:
             raise Refusal("not-authorised", "you play neither seat of that game; watch it instead")
         return side
 
-    def _withdraw(self, connection: Connection, member: str, message: WithdrawGame) -> None:
-        refusal = self.club_games.why_not_withdrawn(member, message.game)
+    def _withdraw(self, connection: Connection, member: str, message: WithdrawGame | DeclineGame) -> None:
+        refusal = self.club_games.why_not_withdrawn(member, message.game, declined=isinstance(message, DeclineGame))
         if refusal is not None:
             raise refusal
         task = asyncio.get_running_loop().create_task(self._withdrawn(connection, member, message))
         self._withdrawals.add(task)
         task.add_done_callback(self._withdrawals.discard)
 
-    async def _withdrawn(self, connection: Connection, member: str, message: WithdrawGame) -> None:
+    async def _withdrawn(self, connection: Connection, member: str, message: WithdrawGame | DeclineGame) -> None:
+        declined = isinstance(message, DeclineGame)
+        entry = self.catalog.get(message.game)
+        maker = next((p for p in entry.players.values() if p is not None), None) if entry is not None else None
         try:
-            await self.club_games.withdraw(member, message.game)
+            await self.club_games.withdraw(member, message.game, declined)
         except Refusal as refusal:
             self._refuse(connection, member, message.id, refusal)
             return
+        if declined:
+            self.invitations.declined(member, message.game, maker)
         send_lobby_message(connection, Withdrawn(message.id, message.game))

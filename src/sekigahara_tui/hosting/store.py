@@ -59,7 +59,7 @@ CREATE TABLE IF NOT EXISTS actions (
 # The schema's version (PRAGMA user_version). Each step below brings a store
 # of the version before it up to its own, in one transaction, when the store
 # is opened for writing: an older data dir still opens, and a newer one is refused.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     # 1 (issue 24): how each game ended, by the rules or outside them, and a standing cancel proposal.
     1: (
@@ -82,6 +82,15 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
             SELECT id, 'rules', CASE WHEN result LIKE 'ishida%' THEN 'ishida' WHEN result LIKE 'tokugawa%' THEN 'tokugawa' END,
                    coalesce((SELECT max(at) FROM actions WHERE game = games.id), created)
             FROM games WHERE status = 'over'""",
+    ),
+    # 2 (issue 24): a game's terms: made for one member (an invitation, a rematch), private.
+    2: (
+        """CREATE TABLE game_terms (
+            game TEXT PRIMARY KEY REFERENCES games(id),
+            invited TEXT,                        -- only this member may take the open seat
+            private INTEGER NOT NULL DEFAULT 0,  -- only its players may watch it
+            rematch_of TEXT                      -- the finished game this one replays, sides swapped
+        )""",
     ),
 }
 
@@ -139,6 +148,17 @@ class Action:
 
 
 @frozen
+class GameTerms:
+    """What a game was made with besides its seats: `invited`, the only member
+    who may take its open seat (None: open to all); `private`,
+    watched by its players only; `rematch_of`, the game it replays."""
+
+    invited: str | None = None
+    private: bool = False
+    rematch_of: str | None = None
+
+
+@frozen
 class GameSummary:
     """A game as a lobby lists it: who plays each seat (None: open), its
     status and result, when it began and last changed, its version."""
@@ -150,6 +170,7 @@ class GameSummary:
     created: float
     updated: float
     version: int
+    terms: GameTerms | None = None  # None: open to all, public
 
     def player(self, side: Side) -> str | None:
         return self.players[0] if side is Side.ISHIDA else self.players[1]
@@ -223,16 +244,26 @@ class Store:
     # --- games -------------------------------------------------------------------
 
     def create_game(
-        self, game_id: str, seed: int, data_version: str, position: str | None = None, players: dict[Side, str] | None = None
+        self, game_id: str, seed: int, data_version: str, position: str | None = None, players: dict[Side, str] | None = None,
+        terms: GameTerms | None = None,
     ) -> GameInfo:
         info = GameInfo(game_id, seed, data_version, position, time.time(), "playing", None)
         players = players or {}
-        self._write(
-            "INSERT INTO games (id, seed, data_version, position, created, status, ishida_player, tokugawa_player)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (info.id, info.seed, info.data_version, info.position, info.created, info.status,
-             players.get(Side.ISHIDA), players.get(Side.TOKUGAWA)),
-        )
+        try:
+            with self._db:  # the game and its terms: one transaction
+                self._db.execute(
+                    "INSERT INTO games (id, seed, data_version, position, created, status, ishida_player, tokugawa_player)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (info.id, info.seed, info.data_version, info.position, info.created, info.status,
+                     players.get(Side.ISHIDA), players.get(Side.TOKUGAWA)),
+                )
+                if terms is not None and terms != GameTerms():
+                    self._db.execute(
+                        "INSERT INTO game_terms (game, invited, private, rematch_of) VALUES (?, ?, ?, ?)",
+                        (info.id, terms.invited, int(terms.private), terms.rematch_of),
+                    )
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot write the game store: {error}") from None
         return info
 
     def take_seat(self, game_id: str, side: Side, player: str) -> bool:
@@ -242,26 +273,34 @@ class Store:
         try:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
-                cursor = self._db.execute(f"UPDATE games SET {column} = ? WHERE id = ? AND {column} IS NULL", (player, game_id))
+                # an invitation's seat is the invited member's only
+                cursor = self._db.execute(
+                    f"UPDATE games SET {column} = ? WHERE id = ? AND {column} IS NULL AND NOT EXISTS"
+                    " (SELECT 1 FROM game_terms WHERE game = ? AND invited IS NOT NULL AND invited != ?)",
+                    (player, game_id, game_id, player),
+                )
                 return cursor.rowcount == 1
         except sqlite3.Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
 
-    def withdraw_open_game(self, game_id: str, member: str) -> bool:
+    def withdraw_open_game(self, game_id: str, member: str, invited: bool = False) -> bool:
         """Delete a game nobody has joined (its actions first: they reference it):
-        one seat `member`'s, the other open, still playing. False (nothing
+        one seat `member`'s, the other open, still playing; or (`invited`) one
+        whose open seat awaits `member`, who declines it. False (nothing
         changed) otherwise. The check and the deletion are one transaction."""
         try:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
+                mine = ("(ishida_player IS NULL OR tokugawa_player IS NULL) AND EXISTS"
+                        " (SELECT 1 FROM game_terms WHERE game = games.id AND invited = ?)") if invited else \
+                    "(ishida_player = ? AND tokugawa_player IS NULL) OR (tokugawa_player = ? AND ishida_player IS NULL)"
                 row = self._db.execute(
-                    "SELECT 1 FROM games WHERE id = ? AND status = 'playing'"
-                    " AND ((ishida_player = ? AND tokugawa_player IS NULL) OR (tokugawa_player = ? AND ishida_player IS NULL))",
-                    (game_id, member, member),
+                    f"SELECT 1 FROM games WHERE id = ? AND status = 'playing' AND ({mine})",
+                    (game_id, member) + (() if invited else (member,)),
                 ).fetchone()
                 if row is None:
                     return False
-                for table in ("actions", "results", "cancel_offers"):  # they reference it
+                for table in ("actions", "results", "cancel_offers", "game_terms"):  # they reference it
                     self._db.execute(f"DELETE FROM {table} WHERE game = ?", (game_id,))
                 self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
                 return True
@@ -277,10 +316,18 @@ class Store:
             " (SELECT max(seq) FROM actions WHERE game = g.id)"
             " FROM games g ORDER BY g.created"
         )
+        terms = self.terms()
         return [
-            GameSummary(id, (ishida, tokugawa), status, result, created, last or created, version or 0)
+            GameSummary(id, (ishida, tokugawa), status, result, created, last or created, version or 0, terms.get(id))
             for id, ishida, tokugawa, status, result, created, last, version in rows
         ]
+
+    def terms(self) -> dict[str, GameTerms]:
+        """Each game's terms, for the games made with any (an older store has none)."""
+        if self.schema < 2:
+            return {}
+        rows = self._read("SELECT game, invited, private, rematch_of FROM game_terms")
+        return {game: GameTerms(invited, bool(private), rematch_of) for game, invited, private, rematch_of in rows}
 
     def create_game_from_record(self, game_id: str, record: GameRecord) -> GameInfo:
         """A new game starting where `record` starts (its commands are not stored)."""
