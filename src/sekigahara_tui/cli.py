@@ -72,8 +72,11 @@ def add_network_commands(commands) -> None:
     join = commands.add_parser("join", help="play a seat of a hosted game; with no DIR, list the games you can join")
     join.add_argument("dir", type=Path, nargs="?", metavar="DIR", help="the game's directory (or a .join file)")
     join.add_argument("--seat", choices=sides, help="which side to play")
-    export = commands.add_parser("export", help="print the record of a hosted game (running or not)")
-    export.add_argument("dir", type=Path, metavar="DIR")
+    export = commands.add_parser(
+        "export", help="print the record of a hosted game (running or not); with --data, write a club game's record to FILE")
+    export.add_argument("dir", metavar="DIR|GAME", help="the hosted game's directory; with --data, the club game's id")
+    export.add_argument("file", type=Path, nargs="?", metavar="FILE", help="with --data: where to write the record (else printed)")
+    export.add_argument("--data", type=Path, metavar="DIR", help="a club's data directory (serve --data)")
     bot = commands.add_parser("bot", help="play a seat of a hosted game with a computer player")
     bot.add_argument("dir", type=Path, metavar="DIR")
     bot.add_argument("--seat", choices=sides, required=True)
@@ -326,11 +329,36 @@ def run_export(args: argparse.Namespace) -> int:
     from sekigahara_tui.net.host_command import stored_record
     from sekigahara_tui.hosting.store import StoreError
 
+    if args.data is not None:
+        return export_club_game(args.data, args.dir, args.file)
+    if args.file is not None:
+        return fail("sekigahara export", "FILE is for a club game: give --data DIR", 2)
     try:
-        record = stored_record(args.dir)
+        record = stored_record(Path(args.dir))
     except StoreError as error:
         return fail("sekigahara export", str(error), 1)
     sys.stdout.write(record_to_json(record))
+    return 0
+
+
+def export_club_game(data_dir: Path, game_id: str, path: Path | None) -> int:
+    """A club game's record from its store (read only: the club may be running)."""
+    from rules.infra.record import record_to_json, save_record
+    from sekigahara_tui.hosting.members import STORE_FILE
+    from sekigahara_tui.hosting.store import Store, StoreError, record_of
+
+    try:
+        store = Store.open(Path(data_dir) / STORE_FILE, read_only=True)
+        try:
+            record = record_of(*store.load_game(game_id))
+        finally:
+            store.close()
+        if path is None:
+            sys.stdout.write(record_to_json(record))
+        else:
+            save_record(record, path)
+    except (StoreError, OSError) as error:
+        return fail("sekigahara export", str(error), 1)
     return 0
 
 

@@ -122,7 +122,7 @@ async def test_a_private_game_is_invisible_and_answered_as_a_game_that_does_not_
     assert (await bob.watch(private)).seat is None
     missing = ("x" if private[0] != "x" else "y") + private[1:]
     reader, writer = await raw_lobby(club, "carol")
-    for kind in ("watch", "enter", "join_game", "decline_game", "withdraw_game", "rematch"):
+    for kind in ("watch", "enter", "join_game", "decline_game", "withdraw_game", "rematch", "get_record"):
         asked = await answer(reader, writer, {"type": kind, "id": "q1", "game": private})
         unknown = await answer(reader, writer, {"type": kind, "id": "q1", "game": missing})
         assert json.loads(asked)["kind"] == "unknown-game", kind

@@ -28,6 +28,7 @@ from sekigahara_tui.club.protocol import (
     Enter,
     Entry,
     GetNotices,
+    GetRecord,
     JoinGame,
     ListGames,
     Lobby,
@@ -37,6 +38,7 @@ from sekigahara_tui.club.protocol import (
     Rematch,
     Resign,
     Notices,
+    Record,
     SetNotices,
     Watch,
     WatchGame,
@@ -270,6 +272,12 @@ class ClubClient:
     async def rematch(self, game: str) -> Entry:
         """After my finished game: the same opponent invited to a new one, sides swapped."""
         return await self._entry(Rematch(_fresh_id(), game))
+
+    async def record(self, game: str) -> str:
+        """A finished game's record (JSON), for its replay."""
+        message = GetRecord(_fresh_id(), game)
+        reply = await self._request(message, lambda reply: isinstance(reply, Record) and reply.reply_to == message.id)
+        return reply.record
 
     async def decline(self, game: str) -> None:
         """Decline an invitation to me: the game is withdrawn, its maker told."""

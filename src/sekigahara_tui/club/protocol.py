@@ -136,6 +136,15 @@ class Rematch:
 
 
 @frozen
+class GetRecord:
+    """The record of a finished game (its players; others if it was public),
+    for the step-by-step replay. Answered by `record`."""
+
+    id: str = field(validator=_bounded(MAX_ID_LENGTH))
+    game: str = field(validator=_bounded(MAX_GAME_ID_LENGTH))
+
+
+@frozen
 class Enter:
     """Ask for the token of my seat in one of my games."""
 
@@ -326,6 +335,15 @@ class Entry:
 
 
 @frozen
+class Record:
+    """A finished game's record (rules.infra.record's JSON), replying to `get_record`."""
+
+    reply_to: str
+    game: str
+    record: str
+
+
+@frozen
 class Notices:
     """A member's notice settings (the answer to get_notices and set_notices);
     `mail_offered`: whether this club sends mail at all (serve --smtp)."""
@@ -354,6 +372,7 @@ CLUB_CLIENT_MESSAGES: dict[type, str] = {
     WithdrawGame: "withdraw_game",
     DeclineGame: "decline_game",
     Rematch: "rematch",
+    GetRecord: "get_record",
     Enter: "enter",
     Watch: "watch",
     WatchGame: "watch_game",
@@ -372,14 +391,15 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     Withdrawn: "withdrawn",
     CancelProposal: "cancel_proposal",
     Notices: "notices",
+    Record: "record",
     Refused: "refused",
     Pong: "pong",
 }
 ClubClientMessage = Union[
-    ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, DeclineGame, Rematch, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
+    ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, DeclineGame, Rematch, GetRecord, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
     GetNotices, SetNotices, Ping,
 ]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, Notices, Refused, Pong]
+ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, Notices, Record, Refused, Pong]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()

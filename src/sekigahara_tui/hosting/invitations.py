@@ -6,7 +6,8 @@ nobody else's open games; they accept it by joining it, or decline it (the
 game is withdrawn, and its maker's lobby says so). A rematch is an
 invitation to the opponent of a finished game, sides swapped. A private game
 is its players' only: to anyone else the club answers about it exactly as
-about a game that does not exist (club_games.unknown). The invited member,
+about a game that does not exist (club_games.unknown); a finished game's
+record (the replay) is its players', and everyone's if it was public. The invited member,
 if not in the lobby, gets an `invitation` or `rematch` notice
 (notices.py), which names the game and the inviter only.
 """
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+from rules.infra.record import record_to_json
+
 from rules.surface import Side, printable
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.club_games import ClubGames, Refusal, unknown
@@ -22,7 +25,7 @@ from sekigahara_tui.hosting.generations import MemberGenerations
 from sekigahara_tui.hosting.members import COMPUTER
 from sekigahara_tui.hosting.notice_delivery import NoticeQueue
 from sekigahara_tui.hosting.notices import INVITATION, REMATCH, Notice
-from sekigahara_tui.hosting.store import GameTerms
+from sekigahara_tui.hosting.store import GameTerms, Store, StoreError, record_of
 
 NEWS_KEPT = 5  # lines a member's lobby keeps about their invitations (in memory)
 
@@ -93,3 +96,18 @@ class Invitations:
         new_id = self.club_games.new_game(member, side.other, "open", terms)
         self.made(member, new_id, terms, REMATCH)
         return new_id, side.other, terms
+
+
+def finished_record(store: Store, catalog: Catalog, member: str, game_id: str) -> str:
+    """The record of a finished game, as JSON, for its players, and for
+    others if it was public. Only once over: the record holds the seed,
+    which decides every hidden draw (R55)."""
+    entry = catalog.get(game_id)
+    if entry is None or not entry.seen_by(member):
+        raise unknown(game_id)
+    if entry.status != "over":
+        raise Refusal("illegal", "that game is still in play: its replay comes once it is over")
+    try:
+        return record_to_json(record_of(*store.load_game(game_id)))
+    except StoreError as error:
+        raise Refusal("host-error", f"could not read its record: {printable(str(error), 200)}") from None

@@ -40,11 +40,13 @@ from sekigahara_tui.club.protocol import (
     Enter,
     Entry,
     GetNotices,
+    GetRecord,
     JoinGame,
     ListGames,
     Lobby as LobbyMessage,
     NewGame,
     Notices,
+    Record,
     Rematch,
     SetNotices,
     Watch,
@@ -56,7 +58,7 @@ from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.club_games import ClubGames, Refusal, unknown
 from sekigahara_tui.hosting.connections import Connection
-from sekigahara_tui.hosting.invitations import Invitations
+from sekigahara_tui.hosting.invitations import Invitations, finished_record
 from sekigahara_tui.hosting.limits import TOO_MANY_SIGN_INS, FailedSignIns, MemberLimits
 from sekigahara_tui.hosting.lobby_push import LobbyPush, send_lobby_message
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions, NoticeQueue
@@ -305,6 +307,9 @@ class Lobby:
             elif isinstance(message, Enter):
                 side = self._seat_of(member, message.game)
                 self._send_entry(connection, message.id, message.game, side, member)
+            elif isinstance(message, GetRecord):
+                record = finished_record(self.club_games.store, self.catalog, member, message.game)
+                send_lobby_message(connection, Record(message.id, message.game, record))
             elif isinstance(message, (GetNotices, SetNotices)):
                 self._notices(connection, member, message)
             elif isinstance(message, Watch):

@@ -2,10 +2,14 @@
 games waiting for an opponent, games to watch, finished games.
 
 Keys: n a new game open to any member, c a new game against the computer,
-enter to resume, join or watch the chosen game, w to watch it, x to withdraw
-an open game of mine nobody has joined (asked first), r to refresh, s for
-my notice settings (screens/notice_settings.py); a line under the title
-says when my notices keep failing.
+enter to resume, join or watch the chosen game (or accept the chosen
+invitation), d to decline an invitation, w to watch, x to withdraw
+an open game of mine nobody has joined (asked first), r to refresh (on a
+finished game: its step-by-step replay, screens/replay.py, from the record
+the club sends), s for my notice settings (screens/notice_settings.py); a
+line under the title says when my notices keep failing, and what became of
+my invitations. A game line says whose move, where the calendar stands and
+when the last move was.
 The list is not polled: the club pushes the new lobby when it changes
 (lobby_changed, docs/club.md); a dropped connection is opened again after a
 pause, growing up to RETRY_LONGEST. A game opens on the game screen through
@@ -16,6 +20,7 @@ from the lobby).
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -86,20 +91,44 @@ def whose_move(line: GameLine, me: Side | None) -> str:
     return " and ".join(f"{line.player(side)}'s move" for side in line.to_move)
 
 
+def since(updated: float, now: float) -> str:
+    """How long ago the last move was, in the largest whole unit."""
+    seconds = max(0, int(now - updated))
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit} ago"
+    return "just now"
+
+
+def status_cell(line: GameLine, me: Side | None, now: float) -> str:
+    """Whose move, where the calendar stands (week, turn, phase), and when the last move was."""
+    parts = [whose_move(line, me)]
+    if line.invited is not None and me is not None:
+        parts = [f"invited {line.invited}"]
+    if line.status == "playing" and line.where:
+        parts.append(line.where)
+    if line.status == "playing":
+        parts.append(since(line.updated, now))
+    return " · ".join(parts) + (" · private" if line.private else "")
+
+
 def waiting_for_an_opponent(line: GameLine, member: str) -> bool:
     """One of `member`'s games in play whose other seat nobody has taken: it may be withdrawn."""
     players = [line.player(side) for side in BOTH_SIDES]
     return line.status == "playing" and member in players and None in players
 
 
-def lobby_rows(lobby: Lobby) -> list[tuple[str, GameLine, tuple[str, str, str, str, str]]]:
-    """(action, game, cells) for each row: my games first, then open, watchable, finished."""
+def lobby_rows(lobby: Lobby, now: float | None = None) -> list[tuple[str, GameLine, tuple[str, str, str, str, str]]]:
+    """(action, game, cells) for each row: invitations to me first, my games
+    (my move first: the club sorts them), then open, watchable, finished."""
+    now = time.time() if now is None else now
     rows = []
-    sections = (("mine", "resume", lobby.mine), ("open", "join", lobby.open), ("watch", "watch", lobby.watchable), ("done", "watch", lobby.finished))
+    sections = (("invite", "join", lobby.invitations), ("mine", "resume", lobby.mine), ("open", "join", lobby.open),
+                ("watch", "watch", lobby.watchable), ("done", "watch", lobby.finished))
     for label, action, lines in sections:
         for line in lines:
             me = next((side for side in BOTH_SIDES if line.player(side) == lobby.member), None)
-            cells = (label, line.game, line.ishida or "(open)", line.tokugawa or "(open)", whose_move(line, me))
+            cells = (label, line.game, line.ishida or "(open)", line.tokugawa or "(open)", status_cell(line, me, now))
             rows.append((action, line, cells))
     return rows
 
@@ -116,7 +145,8 @@ class LobbyScreen(Screen[None]):
         Binding("c", "new_game('computer')", "Computer", id="lobby.computer"),  # the Footer fits 80 columns
         Binding("w", "watch", "Watch", id="lobby.watch"),
         Binding("x", "withdraw", "Withdraw", id="lobby.withdraw"),
-        Binding("r", "refresh", "Refresh", id="lobby.refresh"),
+        Binding("r", "replay_or_refresh", "Refresh/Replay", id="lobby.refresh"),
+        Binding("d", "decline", "Decline", id="lobby.decline", show=False),
         # Not in the Footer: with x shown it would push Quit past 80 columns.
         Binding("s", "notices", "Notices", id="lobby.notices", show=False),
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
@@ -201,7 +231,7 @@ class LobbyScreen(Screen[None]):
             f"Sekigahara club: signed in as {lobby.member}. "
             f"{len(lobby.mine)} game(s) in play, {len(lobby.open)} open, {len(lobby.watchable)} to watch"
         )
-        self.query_one("#warning", Static).update(lobby.warning or "")
+        self.query_one("#warning", Static).update("\n".join(filter(None, (lobby.warning, *lobby.news))))
         table = self.query_one("#games", DataTable)
         chosen = self._chosen_key()
         table.clear()
@@ -273,6 +303,44 @@ class LobbyScreen(Screen[None]):
     async def _withdraw(self, game: str) -> None:
         if await self._ask(lambda: self.club.withdraw(game)) is not FAILED:
             self.say(f"Withdrew game {game}")
+            self.action_refresh()
+
+    def action_replay_or_refresh(self) -> None:
+        """r: the chosen finished game's replay; elsewhere, refresh."""
+        row = self.chosen()
+        if row is not None and row[1].status == "over":
+            self._replay(row[1].game)
+        else:
+            self.action_refresh()
+
+    @work(exclusive=True, group="replay")
+    async def _replay(self, game: str) -> None:
+        text = await self._ask(lambda: self.club.record(game))
+        if text is FAILED:
+            return
+        # Loaded only now: the replay runs the engine over the record.
+        from rules.infra.record import RecordError, record_from_json
+        from sekigahara_tui.replay_model import ReplayModel
+        from sekigahara_tui.screens.replay import ReplayScreen
+
+        try:
+            model = ReplayModel.from_record(record_from_json(text, f"game {game}"))
+        except (RecordError, ValueError) as error:
+            self.say(f"Cannot replay game {game}: {error}")
+            return
+        self.app.push_screen(ReplayScreen(model))
+
+    def action_decline(self) -> None:
+        row = self.chosen()
+        if row is None or row[1].invited != (self.lobby.member if self.lobby else None):
+            self.say("Choose an invitation to you to decline it")
+            return
+        self._decline(row[1].game)
+
+    @work(exclusive=True, group="withdraw")
+    async def _decline(self, game: str) -> None:
+        if await self._ask(lambda: self.club.decline(game)) is not FAILED:
+            self.say(f"Declined game {game}")
             self.action_refresh()
 
     def action_notices(self) -> None:
