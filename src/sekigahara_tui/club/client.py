@@ -412,6 +412,7 @@ class ClubTable(OneSeatTable):
     """One seat of a club game, or a spectator's chair (no legal commands)."""
 
     def __init__(self, club: ClubClient, entry: Entry) -> None:
+        self.club = club  # the lobby connection: a rematch is asked there (screens/game_over.py)
         self.entry = entry
         seat = RemoteSeat(entry.seat or Side.ISHIDA)
         self.spectating = entry.seat is None

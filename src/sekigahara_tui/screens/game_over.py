@@ -4,7 +4,7 @@ holds the record, what opens its replay."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Awaitable, Callable
 
 from textual.screen import Screen
 
@@ -15,7 +15,28 @@ from sekigahara_tui.seat import Seat, Table, game_stats
 def game_over_screen(seat: Seat, table: Table) -> GameOverScreen:
     """The game over screen for `seat`, a finished game's (its view is not None)."""
     assert seat.view is not None
-    return GameOverScreen(seat.view, game_stats(seat.log), seat.log, replay=replay_maker(table))
+    return GameOverScreen(seat.view, game_stats(seat.log), seat.log, replay=replay_maker(table), rematch=rematch_offer(table))
+
+
+def rematch_offer(table: Table) -> Callable[[], Awaitable[str]] | None:
+    """A club game's rematch (m): the same opponent invited to a new game,
+    sides swapped; they accept or decline it from the lobby. None elsewhere."""
+    club, entry = getattr(table, "club", None), getattr(table, "entry", None)
+    if club is None or entry is None or entry.seat is None:
+        return None
+
+    async def offer() -> str:
+        from sekigahara_tui.club.client import ClubRefused
+
+        try:
+            made = await club.rematch(entry.game)
+        except ClubRefused as error:
+            return f"The club refused: {error}"
+        except (OSError, TimeoutError) as error:
+            return f"Cannot reach the club: {getattr(error, 'strerror', None) or error}"
+        return f"Rematch offered: game {made.game}; your opponent accepts or declines it in the lobby"
+
+    return offer
 
 
 def replay_maker(table: Table) -> Callable[[], Screen] | None:

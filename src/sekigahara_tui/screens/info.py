@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 from importlib.resources import files
-from typing import Callable
+from typing import Awaitable, Callable
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -284,15 +285,19 @@ class GameOverScreen(Screen[None]):
     BINDINGS = [
         Binding("enter", "leave", "Main menu", id="gameover.menu"),
         Binding("r", "replay", "Replay", id="gameover.replay"),
+        # not a letter: the final board takes letters to jump to a place
+        Binding("ctrl+n", "rematch", "Rematch", id="gameover.rematch"),
     ]
     # An Enter pressed for the last decision, a moment before this screen showed
     # (a double tap), must not close it unread.
     SETTLE_S = SETTLE_S
 
-    def __init__(self, view: PlayerView, stats: GameStats, log: list[Event] = (), replay: Callable[[], Screen] | None = None) -> None:
+    def __init__(self, view: PlayerView, stats: GameStats, log: list[Event] = (), replay: Callable[[], Screen] | None = None,
+                 rematch: Callable[[], Awaitable[str]] | None = None) -> None:
         super().__init__()
         self._view = view
         self._replay = replay  # makes the replay screen, when this process holds the record (hot seat)
+        self._rematch = rematch  # a club game: offers the opponent a new one, sides swapped; says what became of it
         self._text = result_text(view, stats)
         self._plots = week_plots(weekly_figures(log, view.week))
 
@@ -302,6 +307,7 @@ class GameOverScreen(Screen[None]):
             with VerticalScroll(id="gameover-text"):
                 yield Static("Game over", classes="help-title")
                 yield Static(self._text, id="result", markup=False)
+                yield Static("", id="gameover-message", markup=False)  # what became of a rematch offered
                 yield Static(self._plots, id="plots", markup=False)
         yield Footer()
 
@@ -320,11 +326,18 @@ class GameOverScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "replay":  # a networked seat has no record to replay
             return self._replay is not None
+        if action == "rematch":  # a club game's only
+            return self._rematch is not None
         return True
 
     def action_replay(self) -> None:
         if self._replay is not None:
             self.app.push_screen(self._replay())
+
+    @work(exclusive=True, group="rematch")
+    async def action_rematch(self) -> None:
+        if self._rematch is not None:
+            self.query_one("#gameover-message", Static).update(await self._rematch())
 
 
 def weekly_figures(log: list[Event], last_week: int) -> dict[str, list[int]]:
