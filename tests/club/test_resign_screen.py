@@ -21,7 +21,7 @@ async def test_ctrl_r_resigns_after_two_yeses(club, tmp_path):
     bob = club.lobby_client("bob")
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: getattr(app.screen, "lobby", None) is not None, "the lobby")
-        await pilot.press("n")
+        await pilot.press("n", "enter")  # the form as it stands: open, either side, public
         await until(pilot, lambda: isinstance(app.screen, ClubGameScreen), "the game screen")
         game_screen = app.screen
         game = game_screen.table.entry.game

@@ -43,7 +43,7 @@ async def test_x_withdraws_my_open_game_after_a_yes_and_does_nothing_on_anyone_e
         assert isinstance(lobby, LobbyScreen)
         await until(pilot, lambda: lobby.lobby is not None, "the lobby")
 
-        await pilot.press("n")  # an open game: the game screen opens on it; back to the lobby
+        await pilot.press("n", "enter")  # an open game: the game screen opens on it; back to the lobby
         await until(pilot, lambda: isinstance(app.screen, ClubGameScreen), "the game screen")
         mine = app.screen.table.entry.game
         await pilot.press("ctrl+l")

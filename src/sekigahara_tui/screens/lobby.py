@@ -1,7 +1,8 @@
 """The club's lobby: who is signed in, their games (whose move it is), open
 games waiting for an opponent, games to watch, finished games.
 
-Keys: n a new game open to any member, c a new game against the computer,
+Keys: n a new game (screens/club_game_dialog.py asks: opponent, side, who
+may watch), c a new game against the computer,
 enter to resume, join or watch the chosen game (or accept the chosen
 invitation), d to decline an invitation, w to watch, x to withdraw
 an open game of mine nobody has joined (asked first), r to refresh (on a
@@ -141,11 +142,12 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #games { height: 1fr; }
     """
     BINDINGS = [
-        Binding("n", "new_game('open')", "New game", id="lobby.new"),  # open to any member
+        Binding("n", "new_game_asked", "New game", id="lobby.new"),  # asks: opponent, side, who may watch
         Binding("c", "new_game('computer')", "Computer", id="lobby.computer"),  # the Footer fits 80 columns
         Binding("w", "watch", "Watch", id="lobby.watch"),
         Binding("x", "withdraw", "Withdraw", id="lobby.withdraw"),
-        Binding("r", "replay_or_refresh", "Refresh/Replay", id="lobby.refresh"),
+        Binding("r", "refresh", "Refresh", id="lobby.refresh"),
+        Binding("r", "replay", "Replay", id="lobby.replay"),  # on a finished game's line, instead
         Binding("d", "decline", "Decline", id="lobby.decline", show=False),
         # Not in the Footer: with x shown it would push Quit past 80 columns.
         Binding("s", "notices", "Notices", id="lobby.notices", show=False),
@@ -266,6 +268,9 @@ class LobbyScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "withdraw":  # the Footer shows x only where it acts
             return self.withdrawable() is not None
+        if action in ("replay", "refresh"):  # r replays a finished game, refreshes elsewhere
+            row = self.chosen()
+            return (row is not None and row[1].status == "over") == (action == "replay")
         return True
 
     @on(DataTable.RowHighlighted, "#games")
@@ -305,13 +310,11 @@ class LobbyScreen(Screen[None]):
             self.say(f"Withdrew game {game}")
             self.action_refresh()
 
-    def action_replay_or_refresh(self) -> None:
-        """r: the chosen finished game's replay; elsewhere, refresh."""
+    def action_replay(self) -> None:
+        """r on a finished game: its step-by-step replay."""
         row = self.chosen()
         if row is not None and row[1].status == "over":
             self._replay(row[1].game)
-        else:
-            self.action_refresh()
 
     @work(exclusive=True, group="replay")
     async def _replay(self, game: str) -> None:
@@ -348,6 +351,15 @@ class LobbyScreen(Screen[None]):
 
     def action_new_game(self, opponent: str) -> None:
         self._enter(lambda: self.club.new_game(None, opponent))
+
+    def action_new_game_asked(self) -> None:
+        from sekigahara_tui.screens.club_game_dialog import ClubGameDialog, NewClubGame
+
+        def answered(game: NewClubGame | None) -> None:
+            if game is not None:
+                self._enter(lambda: self.club.new_game(game.side, game.opponent, game.invite, game.private))
+
+        self.app.push_screen(ClubGameDialog(), answered)
 
     def act(self, action: str, line: GameLine) -> None:
         request = {"resume": self.club.enter, "join": self.club.join, "watch": self.club.watch}[action]
