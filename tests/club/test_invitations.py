@@ -174,3 +174,33 @@ async def test_mine_lists_my_move_first_the_longest_waiting_on_top(audited):
     assert line.where is not None and line.where.startswith("week 1")
     for client in (alice, bob):
         await client.close()
+
+
+async def test_an_invitation_notice_goes_to_the_invited_member_only_when_away(data_dir):
+    from notice_helpers import WebhookReceiver
+    from sekigahara_tui.hosting.notice_delivery import NoticeOptions
+
+    receiver = await WebhookReceiver().start()
+    club = await start_club(data_dir, notices=NoticeOptions(allow_private=True, resume="ssh -p 2222 club.test"))
+    try:
+        bob = club.lobby_client("bob")
+        await bob.set_notices(receiver.url("/bob"), "json", None, ("invitation", "rematch"))
+        await bob.close()
+        await wait_until(lambda: "bob" not in club.server.lobby.connections, "bob away")
+        alice = club.lobby_client("alice")
+        first = await alice.new_game(ISHIDA, "open", invite="bob")
+        bob = club.lobby_client("bob")
+        await bob.lobby()  # bob is in the lobby: he sees the second one there, no notice
+        second = await alice.new_game(ISHIDA, "open", invite="bob")
+        await bob.close()
+        await wait_until(lambda: "bob" not in club.server.lobby.connections, "bob away again")
+        third = await alice.new_game(ISHIDA, "open", invite="bob")
+        await wait_until(lambda: len(receiver.received) >= 2, "two notices")
+        bodies = [got.body for got in receiver.received]
+        assert [(b["kind"], b["game"], b["opponent"]) for b in bodies] == [("invitation", first.game, "alice"), ("invitation", third.game, "alice")]
+        assert second.game not in json.dumps(bodies)
+        assert bodies[0]["resume"] == "ssh -p 2222 club.test" and bodies[0]["week"] is None  # names the game and inviter only
+        await alice.close()
+    finally:
+        await club.stop()
+        await receiver.runner.cleanup()

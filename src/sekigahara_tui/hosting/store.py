@@ -149,9 +149,8 @@ class Action:
 
 @frozen
 class GameTerms:
-    """What a game was made with besides its seats: `invited`, the only member
-    who may take its open seat (None: open to all); `private`,
-    watched by its players only; `rematch_of`, the game it replays."""
+    """A game's terms besides its seats: the only member who may take its open seat
+    (None: anyone), watched by its players only, the game it is a rematch of."""
 
     invited: str | None = None
     private: bool = False
