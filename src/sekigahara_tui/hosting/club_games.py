@@ -37,6 +37,24 @@ def unknown(game_id: str) -> Refusal:
     return Refusal("unknown-game", f"no game {printable(game_id, 64)!r} in this club")
 
 
+def seen_entry(catalog: Catalog, game_id: str, member: str) -> CatalogEntry:
+    """The game's entry, if `member` may see it; else the refusal for a game
+    that does not exist (a private game of others is answered as one)."""
+    entry = catalog.get(game_id)
+    if entry is None or not entry.seen_by(member):
+        raise unknown(game_id)
+    return entry
+
+
+def played_entry(catalog: Catalog, game_id: str, member: str, reason: str) -> tuple[CatalogEntry, Side]:
+    """The entry of a game `member` plays, and their side; `reason` refuses anyone else."""
+    entry = seen_entry(catalog, game_id, member)
+    side = entry.side_of(member)
+    if side is None:
+        raise Refusal("not-authorised", reason)
+    return entry, side
+
+
 class ClubGames:
     def __init__(self, store: Store, catalog: Catalog, games: StoreGames, spectators: Spectators, computer: ComputerSeat) -> None:
         self.store = store
@@ -64,9 +82,7 @@ class ClubGames:
 
     def join(self, member: str, game_id: str) -> Side:
         """Take the open seat of someone else's game; the side taken."""
-        entry = self.catalog.get(game_id)
-        if entry is None or not entry.seen_by(member):
-            raise unknown(game_id)  # a private game of others is answered as one that is not
+        entry = seen_entry(self.catalog, game_id, member)
         side = entry.open_side
         if entry.terms.invited not in (None, member) and entry.side_of(member) is None:
             raise Refusal("seat-taken", "that game was made for another member: only they may join it")
@@ -91,9 +107,10 @@ class ClubGames:
     def why_not_withdrawn(self, member: str, game_id: str, declined: bool = False) -> Refusal | None:
         """Why `member` cannot withdraw the game (`declined`: decline the
         invitation to them); None if they can."""
-        entry = self.catalog.get(game_id)
-        if entry is None or not entry.seen_by(member):
-            return unknown(game_id)
+        try:
+            entry = seen_entry(self.catalog, game_id, member)
+        except Refusal as refusal:
+            return refusal
         if declined:
             return None if entry.invites(member) else Refusal("not-authorised", "that game is no invitation to you: nothing to decline")
         side = entry.side_of(member)

@@ -20,7 +20,7 @@ from rules.infra.record import record_to_json
 
 from rules.surface import Side, printable
 from sekigahara_tui.hosting.catalog import Catalog
-from sekigahara_tui.hosting.club_games import ClubGames, Refusal, unknown
+from sekigahara_tui.hosting.club_games import ClubGames, Refusal, played_entry, seen_entry
 from sekigahara_tui.hosting.generations import MemberGenerations
 from sekigahara_tui.hosting.members import COMPUTER
 from sekigahara_tui.hosting.notice_delivery import NoticeQueue
@@ -81,12 +81,7 @@ class Invitations:
     def rematch(self, member: str, game_id: str) -> tuple[str, Side, GameTerms]:
         """A new game against the opponent of `member`'s finished game, sides
         swapped, as an invitation to them: (its id, member's side, terms)."""
-        entry = self.catalog.get(game_id)
-        if entry is None or not entry.seen_by(member):
-            raise unknown(game_id)
-        side = entry.side_of(member)
-        if side is None:
-            raise Refusal("not-authorised", "you played neither seat of that game: no rematch to offer")
+        entry, side = played_entry(self.catalog, game_id, member, "you played neither seat of that game: no rematch to offer")
         if entry.status != "over":
             raise Refusal("illegal", "that game is not over yet: a rematch comes after it")
         opponent = entry.players[side.other]
@@ -102,9 +97,7 @@ def finished_record(store: Store, catalog: Catalog, member: str, game_id: str) -
     """The record of a finished game, as JSON, for its players, and for
     others if it was public. Only once over: the record holds the seed,
     which decides every hidden draw (R55)."""
-    entry = catalog.get(game_id)
-    if entry is None or not entry.seen_by(member):
-        raise unknown(game_id)
+    entry = seen_entry(catalog, game_id, member)
     if entry.status != "over":
         raise Refusal("illegal", "that game is still in play: its replay comes once it is over")
     try:

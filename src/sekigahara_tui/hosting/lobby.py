@@ -56,7 +56,7 @@ from sekigahara_tui.club.protocol import (
 from sekigahara_tui.hosting import web_tokens
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
-from sekigahara_tui.hosting.club_games import ClubGames, Refusal, unknown
+from sekigahara_tui.hosting.club_games import ClubGames, Refusal, played_entry, seen_entry
 from sekigahara_tui.hosting.connections import Connection
 from sekigahara_tui.hosting.invitations import Invitations, finished_record
 from sekigahara_tui.hosting.limits import TOO_MANY_SIGN_INS, FailedSignIns, MemberLimits
@@ -313,9 +313,7 @@ class Lobby:
             elif isinstance(message, (GetNotices, SetNotices)):
                 self._notices(connection, member, message)
             elif isinstance(message, Watch):
-                entry = self.catalog.get(message.game)
-                if entry is None or not entry.seen_by(member):
-                    raise unknown(message.game)  # a private game of others: as if it were not
+                seen_entry(self.catalog, message.game, member)  # a private game of others: as if it were not
                 self._send_entry(connection, message.id, message.game, None, member)
             else:
                 reason = "a lobby connection takes lobby messages only"
@@ -369,13 +367,7 @@ class Lobby:
 
     def _seat_of(self, member: str, game_id: str) -> Side:
         """The member's seat in one of their games (enter)."""
-        entry = self.catalog.get(game_id)
-        if entry is None or not entry.seen_by(member):
-            raise unknown(game_id)
-        side = entry.side_of(member)
-        if side is None:
-            raise Refusal("not-authorised", "you play neither seat of that game; watch it instead")
-        return side
+        return played_entry(self.catalog, game_id, member, "you play neither seat of that game; watch it instead")[1]
 
     def _withdraw(self, connection: Connection, member: str, message: WithdrawGame | DeclineGame) -> None:
         refusal = self.club_games.why_not_withdrawn(member, message.game, declined=isinstance(message, DeclineGame))
