@@ -22,7 +22,7 @@ from attrs import frozen
 from rules.describe import describe, describe_neutral
 from rules.events import OpponentEvent
 from rules.notation import format_command
-from rules.infra.record import GameRecord, load_record
+from rules.infra.record import GameRecord, load_record, record_from_json
 from rules.sides import BOTH_SIDES, Side
 from rules.view import PlayerView, spectator_view, view
 from sekigahara_tui.hosting.host import GameHost, Step
@@ -56,6 +56,11 @@ class ReplayModel:
     def from_record(cls, record: GameRecord) -> ReplayModel:
         """Replay a record (RecordError if it cannot be replayed)."""
         return cls(list(GameHost.from_record(record)._steps))
+
+    @classmethod
+    def from_json(cls, text: str, source: str) -> ReplayModel:
+        """A record sent as text (a club's finished game); RecordError, a ValueError, if it does not load."""
+        return cls.from_record(record_from_json(text, source))
 
     @classmethod
     def from_file(cls, path: Path) -> ReplayModel:

@@ -17,6 +17,8 @@ once it is replaced (`member web-token NAME --rotate`) its requests are
 refused and the club closes it (`sign_out`). Every refusal of a sign-in,
 and every request refused by a limit, is a line in the audit log.
 
+Invitations (a game made for one member, who joins or declines it),
+private games, rematches and finished games' records: invitations.py.
 Guests (`serve --guest`) may join open games and watch, not make games.
 A member reads and sets their notice settings here (get_notices,
 set_notices: notice_settings.py); a setting refused is one audit line.

@@ -27,7 +27,7 @@ from typing import Literal
 
 from attrs import frozen
 
-from rules.infra.record import GameRecord, load_position_record, new_record
+from rules.infra.record import GameRecord, load_position_record, new_record, record_to_json
 from rules.sides import Side
 from rules.infra.untrusted import printable_path
 
@@ -257,10 +257,8 @@ class Store:
                      players.get(Side.ISHIDA), players.get(Side.TOKUGAWA)),
                 )
                 if terms is not None and terms != GameTerms():
-                    self._db.execute(
-                        "INSERT INTO game_terms (game, invited, private, rematch_of) VALUES (?, ?, ?, ?)",
-                        (info.id, terms.invited, int(terms.private), terms.rematch_of),
-                    )
+                    self._db.execute("INSERT INTO game_terms (game, invited, private, rematch_of) VALUES (?, ?, ?, ?)",
+                                     (info.id, terms.invited, int(terms.private), terms.rematch_of))
         except sqlite3.Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
         return info
@@ -323,10 +321,12 @@ class Store:
 
     def terms(self) -> dict[str, GameTerms]:
         """Each game's terms, for the games made with any (an older store has none)."""
-        if self.schema < 2:
-            return {}
-        rows = self._read("SELECT game, invited, private, rematch_of FROM game_terms")
+        rows = self._read("SELECT game, invited, private, rematch_of FROM game_terms") if self.schema >= 2 else []
         return {game: GameTerms(invited, bool(private), rematch_of) for game, invited, private, rematch_of in rows}
+
+    def record_json(self, game_id: str) -> str:
+        """The game's record as a file holds it (its replay, its export)."""
+        return record_to_json(record_of(*self.load_game(game_id)))
 
     def create_game_from_record(self, game_id: str, record: GameRecord) -> GameInfo:
         """A new game starting where `record` starts (its commands are not stored)."""

@@ -307,7 +307,9 @@ class GameOverScreen(Screen[None]):
             with VerticalScroll(id="gameover-text"):
                 yield Static("Game over", classes="help-title")
                 yield Static(self._text, id="result", markup=False)
-                yield Static("", id="gameover-message", markup=False)  # what became of a rematch offered
+                message = Static("", id="gameover-message", markup=False)  # what became of a rematch offered
+                message.display = False  # until there is one: the screen is as it was
+                yield message
                 yield Static(self._plots, id="plots", markup=False)
         yield Footer()
 
@@ -337,7 +339,10 @@ class GameOverScreen(Screen[None]):
     @work(exclusive=True, group="rematch")
     async def action_rematch(self) -> None:
         if self._rematch is not None:
-            self.query_one("#gameover-message", Static).update(await self._rematch())
+            said = await self._rematch()
+            message = self.query_one("#gameover-message", Static)
+            message.update(said)
+            message.display = True
 
 
 def weekly_figures(log: list[Event], last_week: int) -> dict[str, list[int]]:

@@ -322,13 +322,12 @@ class LobbyScreen(Screen[None]):
         if text is FAILED:
             return
         # Loaded only now: the replay runs the engine over the record.
-        from rules.infra.record import RecordError, record_from_json
         from sekigahara_tui.replay_model import ReplayModel
         from sekigahara_tui.screens.replay import ReplayScreen
 
         try:
-            model = ReplayModel.from_record(record_from_json(text, f"game {game}"))
-        except (RecordError, ValueError) as error:
+            model = ReplayModel.from_json(text, f"game {game}")
+        except ValueError as error:
             self.say(f"Cannot replay game {game}: {error}")
             return
         self.app.push_screen(ReplayScreen(model))
