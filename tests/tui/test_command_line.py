@@ -36,7 +36,7 @@ async def test_fault_3_right_completes_no_further_than_the_candidates_agree_and_
         await pilot.pause()
         assert prompt.command_line.value == "movement limited tokugawa-"  # not the Loyalty Challenge card
         assert sorted(choice_notations(screen)) == ["movement limited tokugawa-loyalty-1", "movement limited tokugawa-plain-1"]
-        assert prompt.choices.border_title == "2 match"
+        assert prompt.choices.border_title == "2 matches"
         await pilot.press("l", "right")
         await pilot.pause()
         assert prompt.command_line.value == "movement limited tokugawa-loyalty-1"

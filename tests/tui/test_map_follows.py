@@ -374,4 +374,4 @@ async def test_a_key_s_followers_are_drawn_in_the_key_s_own_call(movement_app):
         assert panel.cursor != before and info._location == panel.cursor
         last = prompt.notation_of(prompt.choices.option_count - 1)
         prompt.command_line.value = last  # typed: the choices narrow at once
-        assert prompt.choices.border_title == "1 matches: Enter gives it", prompt.choices.border_title
+        assert prompt.choices.border_title == "1 match: Enter gives it", prompt.choices.border_title

@@ -237,7 +237,7 @@ class PromptPanel(Vertical):
         if unmatched:
             title = "none begins so: all shown"  # short: the border is a third of 80 columns
         elif typed:
-            title = f"{count} match" if count != 1 else "1 matches: Enter gives it"
+            title = f"{count} matches" if count != 1 else "1 match: Enter gives it"
         elif location:
             title = f"choices at {place_label(location)} (Esc: all)"
         else:
