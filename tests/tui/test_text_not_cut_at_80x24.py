@@ -12,15 +12,7 @@ from sekigahara_tui.widgets.map_panel import MapPanel
 from sekigahara_tui.widgets.prompt import decision_line
 from tui.driving import take_seat, type_command
 from tui.positions import battle_with_a_challenge_open, ishida_moves_from_osaka, record_from_position
-from tui.screen_text import screen_text
-
-
-def region_text(app, selector: str) -> str:
-    """The screen's text inside a widget, its rows joined by spaces."""
-    widget = app.screen.query_one(selector)
-    region = widget.region
-    rows = screen_text(app).split("\n")[region.y:region.bottom]
-    return " ".join(row[region.x:region.right].strip() for row in rows)
+from tui.screen_text import region_text, screen_text
 
 
 def words(text: str) -> list[str]:

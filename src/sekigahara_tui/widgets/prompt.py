@@ -35,6 +35,7 @@ from sekigahara_tui.labels import choice_lines, place_label, side_name, word_lab
 
 PLACEHOLDER = "type a command (→ completes)"
 HINT = "Enter: {notation}"  # the empty line's hint: what Enter gives
+BROWSED = "Enter gives the highlighted choice; → shows it"  # after ↑/↓ from a typed line
 MESSAGE_ROWS = 3  # at most; the stylesheet's #message max-height
 
 
@@ -116,22 +117,35 @@ class CommandLine(Input):
             self.step = step
 
     class TakeHint(Message):
-        """→ on the empty line: copy the highlighted choice's notation in."""
+        """→ on the empty line, or after ↑/↓: copy the highlighted choice's notation in."""
+
+    class GiveHighlighted(Message):
+        """Enter after ↑/↓ moved the highlight (since the line was last edited)."""
+
+    browsed = False  # ↑/↓ moved the highlight since the line was last edited: Enter and → take the choice
+
+    def watch_value(self) -> None:
+        self.browsed = False
 
     async def on_key(self, event: events.Key) -> None:
         """Enter gives the line as it stands when the Enter is read. Left to the
         Input's binding it acted only once the key had bubbled up to the app,
         after the keys typed behind it had gone into the line ("draw", Enter,
-        "abc" gave "drawabc")."""
+        "abc" gave "drawabc"). After ↑/↓, as in a completion menu, Enter gives
+        the highlighted choice and → copies it in; an edit gives the line back."""
         if event.key == "enter":
             event.stop()
             event.prevent_default()
-            await self.action_submit()
+            if self.browsed and self.value.strip():
+                self.post_message(self.GiveHighlighted())
+            else:
+                await self.action_submit()
         elif event.key in ("up", "down"):
             event.stop()
             event.prevent_default()
+            self.browsed = True
             self.post_message(self.Browse(-1 if event.key == "up" else 1))
-        elif event.key == "right" and not self.value:
+        elif event.key == "right" and (self.browsed or not self.value):
             event.stop()
             event.prevent_default()
             self.post_message(self.TakeHint())
@@ -309,6 +323,8 @@ class PromptPanel(Vertical):
 
     def _narrow(self, value: str) -> None:
         """The choices follow what is typed: the candidates of its completion."""
+        if self._said == BROWSED:  # an edit: Enter gives the line again
+            self.say("")
         if typed_notation(value) != typed_notation(self._typed):
             self._typed = value
             self._fill()
@@ -318,6 +334,8 @@ class PromptPanel(Vertical):
     @on(CommandLine.Browse)
     def _browse(self, event: CommandLine.Browse) -> None:
         event.stop()
+        if self.command_line.value.strip():  # what Enter now gives, said where the typed line cannot show it
+            self.say(BROWSED)
         if event.step < 0:
             self.choices.action_cursor_up()
         else:
@@ -331,6 +349,13 @@ class PromptPanel(Vertical):
             line = self.command_line
             line.value = format_command(command, with_side=False)
             line.cursor_position = len(line.value)
+
+    @on(CommandLine.GiveHighlighted)
+    def _give_highlighted(self, event: CommandLine.GiveHighlighted) -> None:
+        event.stop()
+        command = self.highlighted_command()
+        if command is not None:
+            self.post_message(self.Chosen(command))
 
     @on(Input.Submitted, "#command-line")
     def _typed(self, event: Input.Submitted) -> None:
