@@ -83,3 +83,53 @@ async def test_a_long_decision_line_keeps_its_rule_number(make_app):
         line = decision_line(screen.view)
         assert line.endswith("(8.6)")
         assert words(region_text(app, "#decision")) == words(line)
+
+
+async def test_the_empty_command_line_s_hint_is_a_whole_notation_or_a_shorter_hint_never_a_cut_one(make_app):
+    """Issue 27 play-test, item 5: 'Enter: muster himeji ukita-cav-2 ukita-gun-3'
+    is wider than the line at 80 columns; it was cut ('Enter: muster himeji
+    ukita-cav-'). Every choice's hint is shown whole, or the short one."""
+    from sekigahara_tui.widgets.prompt import SHORT_HINTS, PromptPanel
+    from tui.driving import choice_notations
+
+    app = make_app(record_from_position("ishida_moves_from_osaka", "ishida: movement full mori-plain-9 uesugi-swords-3"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        await pilot.press("colon")
+        notations = choice_notations(screen)
+        assert any(len(f"Enter: {n}") > screen.query_one(PromptPanel).command_line.size.width for n in notations)
+        shortened = 0
+        for index, notation in enumerate(notations):
+            await pilot.pause()
+            shown = region_text(app, "#command-line")
+            assert shown == f"Enter: {notation}" or shown in SHORT_HINTS, (index, shown)
+            shortened += shown in SHORT_HINTS
+            await pilot.press("down")
+        assert shortened
+
+
+async def test_every_title_of_the_choices_is_whole_in_its_border(make_app):
+    """'choices at Kanazawa (Esc: a…' was cut at 80 columns: each title the
+    choices take (a place for every location, the matches, none) is whole."""
+    from sekigahara_tui.widgets.prompt import PromptPanel
+
+    app = make_app(ishida_moves_from_osaka())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        prompt = screen.query_one(PromptPanel)
+        choices = prompt.choices
+
+        async def title_whole() -> None:
+            await pilot.pause()
+            top = screen_text(app).split("\n")[choices.region.y][choices.region.x:choices.region.right]
+            assert choices.border_title in top, (choices.border_title, top)
+
+        await title_whole()
+        for location in sorted(default_components().location_ids):
+            prompt.filter_to(location)
+            await title_whole()
+        prompt.filter_to(None)
+        for typed in ("zzz", "move ", "move o", "step"):
+            prompt.command_line.value = typed
+            await title_whole()
+        assert choices.border_title == "none begins so: all shown"

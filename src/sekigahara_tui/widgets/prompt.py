@@ -36,6 +36,19 @@ from sekigahara_tui.labels import choice_lines, place_label, side_name, word_lab
 PLACEHOLDER = "type a command (→ completes)"
 HINT = "Enter: {notation}"  # the empty line's hint: what Enter gives
 BROWSED = "Enter gives the highlighted choice; → shows it"  # after ↑/↓ from a typed line
+# The empty line's hint when the notation does not fit the line (80 columns: 31
+# cells): the first that fits says the same, never a notation cut short.
+SHORT_HINTS = (BROWSED, "Enter: highlighted choice; → shows it", "Enter: highlighted; → shows it", "Enter: highlighted")
+
+
+def hint(notation: str, width: int) -> str:
+    """What Enter gives on the empty line, in `width` cells (0: not laid out yet)."""
+    full = HINT.format(notation=notation)
+    if not width or len(full) <= width:
+        return full
+    return next((short for short in SHORT_HINTS if len(short) <= width), SHORT_HINTS[-1])
+
+
 MESSAGE_ROWS = 3  # at most; the stylesheet's #message max-height
 
 
@@ -253,7 +266,7 @@ class PromptPanel(Vertical):
         elif typed:
             title = f"{count} matches" if count != 1 else "1 match: Enter gives it"
         elif location:
-            title = f"choices at {place_label(location)} (Esc: all)"
+            title = f"at {place_label(location)} · Esc: all"  # whole in the border at 80 columns
         else:
             title = f"{count} choices" if count != 1 else "1 choice"
         self.choices.border_title = title
@@ -290,12 +303,19 @@ class PromptPanel(Vertical):
         """The notation of the choice at `index` (what the command line takes)."""
         return format_command(self._shown[index], with_side=False) if index < len(self._shown) else None
 
+    def _hint(self, index: int | None) -> None:
+        notation = self.notation_of(index) if index is not None else None
+        if notation is not None:
+            line = self.command_line
+            line.placeholder = hint(notation, line.content_size.width)
+
+    def on_resize(self) -> None:
+        self._hint(self.choices.highlighted)  # a hint that fits the line at its new width
+
     def _explain(self, index: int | None) -> None:
         if index is None:  # the list emptied while it is refilled
             return
-        notation = self.notation_of(index)
-        if notation is not None:
-            self.command_line.placeholder = HINT.format(notation=notation)
+        self._hint(index)
         # Only when the player moves through the list: a list refilled (its first
         # highlight), or filtered from the map, must not move the map.
         refilled, self._refilled = self._refilled, False
