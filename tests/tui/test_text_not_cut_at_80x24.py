@@ -31,7 +31,7 @@ async def test_the_location_line_names_every_block_of_the_moving_stack(make_app)
         blocks = screen.view.blocks_at("osaka")
         assert len(blocks) == 8
         shown = region_text(app, "#map-info")
-        assert "Steps left: 3 for Ukita 2-mon" in shown
+        assert "Steps left: 3 (2 by road) for Ukita 2-mon" in shown
         # each block by daimyo and kind, in the short form ("Kobayakawa leader, 3-mon ×2"); the
         # place's line (castle, control) gives way to them
         assert shown.endswith("yours at Osaka #: Ishida Mitsunari; Mori 2-mon, cavalry; Ukita leader, 2-mon; "
@@ -101,7 +101,7 @@ async def test_the_empty_command_line_s_hint_is_a_whole_notation_or_a_shorter_hi
         shortened = 0
         for index, notation in enumerate(notations):
             await pilot.pause()
-            shown = region_text(app, "#command-line")
+            shown = region_text(app, "#command-line").lstrip("┃")  # the focus bar (item 6)
             assert shown == f"Enter: {notation}" or shown in SHORT_HINTS, (index, shown)
             shortened += shown in SHORT_HINTS
             await pilot.press("down")
