@@ -396,11 +396,10 @@ class MapPanel(ScrollableContainer, can_focus=True):
             self.border_subtitle = "jump: "
             return
         match = self.find(search)
-        if match is None:  # not even the letter alone: say so, and begin again at the next
-            self.search = ""
+        self.search = search
+        if match is None:  # not even the letter alone: say so (the next letter begins again)
             self.border_subtitle = f"jump: no place begins with {search!r}"
             return
-        self.search = search
         self.border_subtitle = f"jump: {search}"
         self.move_cursor(match)
 
