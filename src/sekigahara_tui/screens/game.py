@@ -42,6 +42,7 @@ from sekigahara_tui.screens.hand_over import HandOvers
 from sekigahara_tui.screens.movement_summaries import MovementSummaries
 from sekigahara_tui.screens.select_all import SelectAll
 from sekigahara_tui.screens.waiting import Waiting
+from sekigahara_tui.screens.whole_screen_tabs import WholeScreenTabs
 from sekigahara_tui.screens.select_all import offered as select_all_offered
 from sekigahara_tui.screens.info import (
     AUTO_ALLOW_INFERENCE,
@@ -108,6 +109,7 @@ class GameScreen(Screen[None]):
         self.waiting = Waiting()  # the side not to act: no list of choices (waiting.py)
         self.select_all = SelectAll()  # ctrl+a under way in a stack move
         self.ending = Ending(self)  # ctrl+r, ctrl+k: a club seat's end before the rules'
+        self.whole_screen_tabs = WholeScreenTabs()  # ctrl+t, and the focus before it
 
     @property
     def current(self) -> Seat:
@@ -475,6 +477,8 @@ class GameScreen(Screen[None]):
         """`:` goes to the command line; there it types a colon only after a side's
         name ("tokugawa:"), the one place notation has one."""
         self.hand_overs.settled()  # `:` typed after the hand-over's Enter: an Enter after it is meant
+        if self.maximized is not None:  # the line is hidden under the tabs: they leave the screen first
+            self.minimize()
         line = self.query_one(PromptPanel).command_line
         if line.has_focus:
             if line.value.strip().lower() in {side.value for side in Side}:
@@ -486,15 +490,12 @@ class GameScreen(Screen[None]):
         self.set_focus(line)
 
     def action_tabs(self) -> None:
-        """The Hand/Log/Public tabs on the whole screen, or back (Textual's maximize)."""
-        if self.maximized is not None:
-            self.minimize()
-        else:
-            self.maximize(self.query_one("#tabs", TabbedContent), container=False)
+        """The Hand/Log/Public tabs on the whole screen, or back (whole_screen_tabs.py)."""
+        self.whole_screen_tabs.toggle(self)
 
     def action_back(self) -> None:
         if self.maximized is not None:
-            self.minimize()
+            self.minimize()  # the focus goes back where it was (whole_screen_tabs.py)
             return
         prompt = self.query_one(PromptPanel)
         if prompt.filter_location is not None:
