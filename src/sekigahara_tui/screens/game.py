@@ -27,13 +27,13 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, TabbedContent, TabPane
 
 from rules.notation import format_command
-from rules import surface
 from rules.surface import Command, PlayerView, Side
-from sekigahara_tui.labels import done_label, notation_label, place_label, side_name
+from sekigahara_tui.labels import done_label, notation_label, side_name
 from sekigahara_tui.seat import Answer, Seat, Table
 from sekigahara_tui.palette import LegalCommands
 from sekigahara_tui.screens.auto_allow import allow_without_asking, setting_matters
 from sekigahara_tui.screens.forced import give_forced_move
+from sekigahara_tui.screens.map_follow import MapFollow
 from sekigahara_tui.screens.battle_summaries import BattleSummaries
 from sekigahara_tui.screens.connection import connection_line
 from sekigahara_tui.screens.ending import Ending
@@ -110,6 +110,7 @@ class GameScreen(Screen[None]):
         self.select_all = SelectAll()  # ctrl+a under way in a stack move
         self.ending = Ending(self)  # ctrl+r, ctrl+k: a club seat's end before the rules'
         self.whole_screen_tabs = WholeScreenTabs()  # ctrl+t, and the focus before it
+        self.map_follow = MapFollow(self)  # the map and the choices follow each other
 
     @property
     def current(self) -> Seat:
@@ -141,8 +142,7 @@ class GameScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one(PromptPanel).browsed = self._browsed
-        self.query_one(MapPanel).cursor_moved = self._cursor_moved
+        self.map_follow.wire()
         for seat in self.table.seats.values():
             seat.listeners.append(self)
         self.table.start()
@@ -363,33 +363,13 @@ class GameScreen(Screen[None]):
     def _chosen(self, event: PromptPanel.Chosen) -> None:
         self.submit(event.command)
 
-    def _browsed(self, command: Command) -> None:
-        """The map follows the highlighted choice to the place it names (a move's
-        source, a step's or retreat's destination, a combat, a muster)."""
-        map_panel = self.query_one(MapPanel)
-        shown = [place for place in surface.places(command) if place in map_panel.layout_data.locations]
-        if shown and shown[-1] != map_panel.cursor:
-            map_panel.move_cursor(shown[-1])
-
     @on(PromptPanel.Typed)
     def _typed(self, event: PromptPanel.Typed) -> None:
         self.submit_text(event.line)
 
     @on(MapPanel.LocationChosen)
     def _location_chosen(self, event: MapPanel.LocationChosen) -> None:
-        prompt = self.query_one(PromptPanel)
-        commands = prompt.commands_at(event.location)
-        if len(commands) == 1:
-            self.submit(commands[0])
-        elif commands:
-            prompt.filter_to(event.location)
-            prompt.choices.focus()
-        else:
-            self.say(f"Nothing to decide at {place_label(event.location)} now.")
-
-    def _cursor_moved(self, location: str) -> None:
-        if self.view is not None:
-            self.query_one(LocationInfo).show(self.view, location)
+        self.map_follow.location_chosen(event.location)
 
     # --- actions ---------------------------------------------------------------
 
