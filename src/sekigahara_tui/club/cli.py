@@ -16,6 +16,7 @@ def add_club_commands(commands) -> None:
     serve.add_argument("--web", metavar="[HOST:]PORT", help="serve members in the browser (HOST: 127.0.0.1 unless given)")
     serve.add_argument("--guest", action="store_true", help="over SSH, let in anyone without a member's key, as guest-NAME: guests join open games and watch, and make none (off by default)")
     serve.add_argument("--evict-after", type=float, default=300.0, metavar="SECONDS", help="drop a game nobody used for this long from memory (default 300)")
+    serve.add_argument("--computer-workers", type=int, default=None, metavar="N", help="processes in which the computer thinks (default: cores minus one, at least one)")
     member = commands.add_parser("member", help="add, list or remove the club's members")
     actions = member.add_subparsers(dest="member_command", metavar="ACTION", required=True)
     add = actions.add_parser("add", help="add a member (or another key of a member)")
@@ -98,6 +99,8 @@ def run_serve(args: argparse.Namespace) -> int:
         return _fail("sekigahara serve", str(error), 2)
     if args.evict_after <= 0:
         return _fail("sekigahara serve", "--evict-after must be positive", 2)
+    if args.computer_workers is not None and not 1 <= args.computer_workers <= 64:
+        return _fail("sekigahara serve", "--computer-workers must be between 1 and 64", 2)
     say = lambda line: print(line, flush=True)  # noqa: E731
     tune_garbage_collector()
     try:
@@ -105,7 +108,10 @@ def run_serve(args: argparse.Namespace) -> int:
         async def serve_and_collect() -> str:
             collector = asyncio.create_task(collect_young_generation())
             try:
-                return await serve(args.data, listen, ssh, web, say=say, evict_after=args.evict_after, guest=args.guest)
+                return await serve(
+                    args.data, listen, ssh, web, say=say, evict_after=args.evict_after, guest=args.guest,
+                    computer_workers=args.computer_workers,
+                )
             finally:
                 collector.cancel()
 

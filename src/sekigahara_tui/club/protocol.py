@@ -21,6 +21,7 @@ from cattrs.strategies import configure_tagged_union
 from cattrs.v import format_exception
 
 from rules.surface import Side, printable
+from sekigahara_tui.bots.base import LEVELS
 from sekigahara_tui.net.protocol import (
     MAX_CLIENT_DEPTH,
     MAX_CLIENT_LINE,
@@ -63,6 +64,15 @@ def _opponent(_instance: object, _attribute: Any, value: str) -> None:
         raise ValueError("opponent must be 'open' or 'computer'")
 
 
+def _level(instance: object, _attribute: Any, value: str | None) -> None:
+    if value is None:
+        return
+    if value not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+    if getattr(instance, "opponent", None) != "computer":
+        raise ValueError("only a game against the computer has a level")
+
+
 # --- client to club ----------------------------------------------------------------
 
 
@@ -88,11 +98,13 @@ class ListGames:
 @frozen
 class NewGame:
     """A new game: `side` to play (None: either), against an opponent who
-    joins later ("open") or the computer."""
+    joins later ("open") or the computer, at `level` (one of bots/base.py's
+    LEVELS; None: level 1, "heuristic", as before issue 25)."""
 
     id: str = field(validator=_bounded(MAX_ID_LENGTH))
     side: Side | None
     opponent: str = field(validator=_opponent)
+    level: str | None = field(default=None, validator=_level)
 
 
 @frozen

@@ -93,6 +93,7 @@ async def serve(
     ready: Callable[[ClubServer], None] | None = None,
     evict_after: float | None = None,
     guest: bool = False,
+    computer_workers: int | None = None,
 ) -> str:
     try:
         data_dir = prepare_data_dir(data_dir)
@@ -115,7 +116,10 @@ async def serve(
         audit.take_server_logs()  # asyncio's warnings under a flood, say: in the file, not on stderr
         store = Store.open(data_dir / STORE_FILE)
         options = {} if evict_after is None else {"evict_after": evict_after}
-        club = ClubServer(store, data_dir, load_secret(data_dir), guests=guest, audit=audit, **options)
+        club = ClubServer(
+            store, data_dir, load_secret(data_dir), guests=guest, audit=audit, computer_workers=computer_workers, **options
+        )
+        club.computer.pool.start()  # the computer's workers start now, not at its first decision
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):  # before anything is said: a signal after it stops the club
             loop.add_signal_handler(signum, club.done.set)
