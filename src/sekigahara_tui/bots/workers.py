@@ -26,10 +26,13 @@ since its last decision (`SideLog` keeps the older ones as pickled chunks).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import pickle
 import signal
+import sys
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Sequence
@@ -57,7 +60,7 @@ class Decision:
 
     level: str
     side: Side
-    seed: int  # the bot's, for this decision (the seat's seed and the log's length)
+    seed: int  # the bot's, for this decision (decision_seed)
     budget_s: float
     view: PlayerView  # view(state, side)
     log: tuple[bytes, ...]  # events_for(side), pickled in chunks (SideLog)
@@ -90,13 +93,47 @@ class SideLog:
         return tuple(self.chunks)
 
 
+def decision_seed(seat_seed: int, step: int) -> int:
+    """A decision's bot seed: the seat's, moved on by the game's step (its
+    number of commands, which both sides see), so that a fresh bot each
+    decision still draws afresh each decision (by the log's length, a command
+    that shows the side nothing would repeat a random choice)."""
+    return (seat_seed * 1_000_003 + step) % 2**31
+
+
+def level_1_command(side: Side, seed: int, budget_s: float, view: PlayerView, log: Sequence[Event]) -> str:
+    """The fallback when a worker fails: level 1 decides in the caller's
+    process (a few milliseconds), so no game is stuck."""
+    from sekigahara_tui.bots.driver import level_player
+
+    return format_command(level_player("heuristic", side, seed, budget_s=budget_s).choose(view, log))
+
+
+# A worker's events of the chunks it has read lately: a chunk's bytes never
+# change, so a log's older chunks are read once per worker, not once per decision.
+_read: OrderedDict[bytes, tuple[Event, ...]] = OrderedDict()
+READ_CHUNKS = 256
+
+
+def _events(chunk: bytes) -> tuple[Event, ...]:
+    events = _read.get(chunk)
+    if events is None:
+        events = _read[chunk] = pickle.loads(chunk)
+        while len(_read) > READ_CHUNKS:
+            _read.popitem(last=False)
+    else:
+        _read.move_to_end(chunk)
+    return events
+
+
 def decide(data: bytes) -> str:
     """In a worker: the command (as notation) a fresh bot of the decision's
-    level chooses after observing the side's whole log."""
+    level chooses after observing the side's whole log (a fresh bot: what it
+    chooses depends on the decision alone, not on which worker took it)."""
     from sekigahara_tui.bots.driver import level_player
 
     decision: Decision = pickle.loads(data)
-    log = [event for chunk in decision.log for event in pickle.loads(chunk)]
+    log = [event for chunk in decision.log for event in _events(chunk)]
     player = level_player(decision.level, decision.side, decision.seed, budget_s=decision.budget_s)
     return format_command(player.choose(decision.view, log))
 
@@ -119,6 +156,26 @@ def _worker_start(quiet: bool, initializer: Callable[..., None] | None, initargs
             os.dup2(devnull, fd)
     if initializer is not None:
         initializer(*initargs)
+
+
+@contextlib.contextmanager
+def _real_stdio():
+    """multiprocessing hands its helper processes sys.stderr's file descriptor;
+    inside a Textual app sys.stdout and sys.stderr are the app's capture, with
+    none. While workers start, they are the process's own."""
+    saved = sys.stdout, sys.stderr
+    try:
+        for name in ("stdout", "stderr"):
+            stream = getattr(sys, name)
+            try:
+                ok = stream is not None and stream.fileno() >= 0
+            except (AttributeError, OSError, ValueError):
+                ok = False
+            if not ok:
+                setattr(sys, name, getattr(sys, f"__{name}__"))
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
 
 
 class DecisionPool:
@@ -146,26 +203,31 @@ class DecisionPool:
         self._start_args = (quiet, initializer, initargs)
         self.tap = tap
         self._executor: ProcessPoolExecutor | None = None
-        self._closed = False
+        self.closed = False
         self.decisions = 0
         self.failures = 0
 
     def _pool(self) -> ProcessPoolExecutor:
-        if self._closed:
+        if self.closed:
             raise DecisionFailed("the decision pool is shut down")
         if self._executor is None:
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-            self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_worker_start, initargs=self._start_args
-            )
+            with _real_stdio():
+                self._executor = ProcessPoolExecutor(
+                    self.workers, mp_context=context, initializer=_worker_start, initargs=self._start_args
+                )
         return self._executor
+
+    def _submit(self, function: Callable, *arguments):
+        pool = self._pool()
+        with _real_stdio():  # a submit may start a worker
+            return pool.submit(function, *arguments)
 
     def start(self) -> None:
         """Start the workers now, so the first decision does not wait for them."""
-        pool = self._pool()
         for _ in range(self.workers):
-            pool.submit(_ready)
+            self._submit(_ready)
 
     async def decide(self, decision: Decision, timeout_s: float, tag: Any = None) -> str:
         """The command's notation, decided in a worker; DecisionFailed if the
@@ -175,7 +237,7 @@ class DecisionPool:
         if self.tap is not None:
             self.tap(tag, data)
         try:
-            future = self._pool().submit(self._decide, data)
+            future = self._submit(self._decide, data)
         except (BrokenProcessPool, RuntimeError) as error:
             self._broken()
             raise DecisionFailed(f"the decision pool cannot take it: {error}") from None
@@ -203,14 +265,14 @@ class DecisionPool:
     async def close(self) -> None:
         """Shut the workers down: decisions not yet begun are dropped, those
         under way are waited for (a bot's budget bounds them)."""
-        self._closed = True
+        self.closed = True
         executor, self._executor = self._executor, None
         if executor is not None:
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
 
     def close_soon(self) -> None:
         """Shut down without waiting (the app's table, closed from a sync callback)."""
-        self._closed = True
+        self.closed = True
         executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)

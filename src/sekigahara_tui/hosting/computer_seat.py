@@ -21,10 +21,10 @@ import time
 from typing import TYPE_CHECKING, Callable
 
 from rules.errors import IllegalCommand
-from rules.notation import NotationError, format_command
+from rules.notation import NotationError
 from rules.surface import BOTH_SIDES, Side
-from sekigahara_tui.bots.driver import BUDGET, level_player
-from sekigahara_tui.bots.workers import Decision, DecisionFailed, DecisionPool, SideLog
+from sekigahara_tui.bots.driver import BUDGET
+from sekigahara_tui.bots.workers import Decision, DecisionFailed, DecisionPool, SideLog, decision_seed, level_1_command
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.games import Change, HostedGame
@@ -36,11 +36,6 @@ if TYPE_CHECKING:
 
 DEFAULT_LEVEL = "heuristic"  # level 1: the club's computer before issue 25
 GRACE = 30.0  # seconds a decision may wait for a worker beyond its budget (other games' decisions queue)
-
-
-def decision_seed(seat_seed: int, log_length: int) -> int:
-    """A decision's bot seed: the seat's, moved on by the log (a fresh bot each decision)."""
-    return (seat_seed * 1_000_003 + log_length) % 2**31
 
 
 class ComputerSeat:
@@ -156,7 +151,7 @@ class ComputerSeat:
         """The command's notation from a worker; level 1 here if the worker fails."""
         view = game.host.view(side)
         log = game.host.events_for(side)
-        seed = decision_seed(self._seat_seed(game.id, side), len(log))
+        seed = decision_seed(self._seat_seed(game.id, side), game.version)
         chunks = self._logs.setdefault((game.id, side), SideLog()).chunks_for(log)
         level = self.level(game.id)
         decision = Decision(level, side, seed, self.budget_s, view, chunks)
@@ -171,9 +166,7 @@ class ComputerSeat:
     def _fallback(self, game: HostedGame, side: Side, level: str, why: str) -> str:
         self.fallbacks += 1
         self.audit.record("computer-fallback", f"level {level} failed ({why}); level 1 decided here", front="club", game=game.id)
-        view = game.host.view(side)
-        player = level_player(DEFAULT_LEVEL, side, self._seat_seed(game.id, side), budget_s=self.budget_s)
-        return format_command(player.choose(view, game.host.events_for(side)))
+        return level_1_command(side, self._seat_seed(game.id, side), self.budget_s, game.host.view(side), game.host.events_for(side))
 
     async def _commit(self, game: HostedGame, side: Side, text: str) -> None:
         server = self.server
