@@ -22,12 +22,19 @@ import random
 from pathlib import Path
 from typing import Callable
 
-from rules.errors import IllegalCommand
-from rules.notation import NotationError, parse_command
+from rules.notation import parse_command
 from rules.surface import Command, Side
 from sekigahara_tui.bots.base import LEVELS, Bot
 from sekigahara_tui.bots.driver import BotPlayer
-from sekigahara_tui.bots.workers import Decision, DecisionFailed, DecisionPool, SideLog, decision_seed, level_1_command
+from sekigahara_tui.bots.workers import (
+    Decision,
+    DecisionFailed,
+    DecisionPool,
+    SideLog,
+    decision_seed,
+    level_1_command,
+    listed_command,
+)
 from sekigahara_tui.hosting.host import GameHost
 from sekigahara_tui.local import LocalSeat, LocalTable
 from sekigahara_tui.seat import Seat
@@ -193,11 +200,10 @@ class VersusTable(LocalTable):
         seed = decision_seed(self._bot_seed, len(self.host.record.commands))
         decision = Decision(self.level, self.bot_side, seed, self.budget_s, seen, self._log.chunks_for(log))
         try:
-            text = await self.pool.decide(decision, self.budget_s + GRACE)
-            command = parse_command(text, side=self.bot_side)
-            if command not in seen.legal:
-                raise IllegalCommand(f"{text!r} is not among the legal commands")
-        except (DecisionFailed, IllegalCommand, NotationError):
+            command = listed_command(await self.pool.decide(decision, self.budget_s + GRACE), self.bot_side, seen.legal)
+        except DecisionFailed:
+            command = None
+        if command is None:
             command = parse_command(level_1_command(self.bot_side, seed, self.budget_s, seen, log), side=self.bot_side)
         return command
 

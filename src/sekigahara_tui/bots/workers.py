@@ -39,8 +39,8 @@ from typing import Any, Callable, Sequence
 
 from attrs import frozen
 
-from rules.notation import format_command
-from rules.surface import Event, PlayerView, Side
+from rules.notation import NotationError, format_command, parse_command
+from rules.surface import Command, Event, PlayerView, Side
 
 CHUNKS = 32  # a log of more pickled chunks than this is pickled again as one
 
@@ -124,6 +124,16 @@ def _events(chunk: bytes) -> tuple[Event, ...]:
     else:
         _read.move_to_end(chunk)
     return events
+
+
+def listed_command(text: str, side: Side, legal: Sequence[Command]) -> Command | None:
+    """A worker's answer as one of the side's legal commands; None if it is
+    none of them (a worker's answer is checked like a client's)."""
+    try:
+        command = parse_command(text, side=side)
+    except NotationError:
+        return None
+    return command if command.side is side and command in legal else None
 
 
 def decide(data: bytes) -> str:

@@ -20,11 +20,17 @@ import random
 import time
 from typing import TYPE_CHECKING, Callable
 
-from rules.errors import IllegalCommand
-from rules.notation import NotationError
-from rules.surface import BOTH_SIDES, Side
+from rules.surface import BOTH_SIDES, Side, printable
 from sekigahara_tui.bots.driver import BUDGET
-from sekigahara_tui.bots.workers import Decision, DecisionFailed, DecisionPool, SideLog, decision_seed, level_1_command
+from sekigahara_tui.bots.workers import (
+    Decision,
+    DecisionFailed,
+    DecisionPool,
+    SideLog,
+    decision_seed,
+    level_1_command,
+    listed_command,
+)
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.games import Change, HostedGame
@@ -171,11 +177,13 @@ class ComputerSeat:
     async def _commit(self, game: HostedGame, side: Side, text: str) -> None:
         server = self.server
         assert server is not None
-        try:
-            step = game.host.propose_text(text, side)  # a worker's answer is checked like a client's
-        except (IllegalCommand, NotationError) as error:
-            text = self._fallback(game, side, self.level(game.id), f"its command {text!r} was refused: {error}")
-            step = game.host.propose_text(text, side)
+        legal = game.host.view(side).legal
+        command = listed_command(text, side, legal)  # a worker's answer is checked like a client's
+        if command is None:
+            text = self._fallback(game, side, self.level(game.id), f"its command {printable(text, 80)!r} is not a legal one")
+            command = listed_command(text, side, legal)
+            assert command is not None  # level 1 chooses among the legal commands
+        step = game.host.propose_listed(command)
         action = Action("command", side, text, None, time.time())
 
         def apply() -> None:

@@ -1,4 +1,5 @@
-"""Play against the computer: which side the player takes, and the computer's level."""
+"""Play against the computer: which side the player takes, and the computer's
+level (the main menu's `c` and the club lobby's `c`)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,10 @@ class VersusDialog(ModalScreen["tuple[Side, str] | None"]):
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="dialog.cancel")]
 
+    def __init__(self, hint: str = "Its moves appear one at a time; ctrl+f skips ahead.") -> None:
+        super().__init__()
+        self.hint = hint
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Play against the computer: which side do you play?")
@@ -39,7 +44,7 @@ class VersusDialog(ModalScreen["tuple[Side, str] | None"]):
             yield Label("The computer plays at:")
             levels = list(LEVELS)
             yield OptionList(*(Option(level_label(level), id=level) for level in levels), id="levels")
-            yield Static("Its moves appear one at a time; ctrl+f skips ahead.", markup=False)
+            yield Static(self.hint, markup=False)
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)
