@@ -37,7 +37,7 @@ class VersusDialog(ModalScreen["tuple[Side, str] | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label("Play against the computer: which side do you play?")
+            yield Label("Play against the computer: which side do you play?", id="side-question")
             yield OptionList(
                 *(Option(f"I play {side.value.capitalize()}", id=side.value) for side in BOTH_SIDES), id="sides"
             )
@@ -54,10 +54,16 @@ class VersusDialog(ModalScreen["tuple[Side, str] | None"]):
 
     @on(OptionList.OptionSelected, "#sides")
     def _side_picked(self, event: OptionList.OptionSelected) -> None:
+        # Said as the levels take the keys: an Enter typed before this shows
+        # still reaches the sides (over SSH, a keen player's second Enter).
+        side = BOTH_SIDES[event.option_index]
+        self.query_one("#side-question", Label).update(f"You play {side.value.capitalize()}: now choose the computer's level.")
         self.query_one("#levels", OptionList).focus()
 
     @on(OptionList.OptionSelected, "#levels")
     def _level_picked(self, event: OptionList.OptionSelected) -> None:
+        self._level_chosen(str(event.option.id))
+
+    def _level_chosen(self, level: str) -> None:
         sides = self.query_one("#sides", OptionList)
-        side = BOTH_SIDES[sides.highlighted or 0]
-        self.dismiss((side, str(event.option.id)))
+        self.dismiss((BOTH_SIDES[sides.highlighted or 0], level))
