@@ -173,4 +173,4 @@ async def serve(
         if audit is not None:
             audit.close()
         lock.release()
-        write_stats_if_asked()
+        write_stats_if_asked(club.computer.decision_times if club is not None else None)
