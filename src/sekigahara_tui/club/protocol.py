@@ -17,6 +17,7 @@ from typing import Any, Literal, Union
 
 import cattrs
 from attrs import field, frozen
+from cattrs.gen import make_dict_unstructure_fn, override
 from cattrs.strategies import configure_tagged_union
 from cattrs.v import format_exception
 
@@ -262,6 +263,8 @@ ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, Refu
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()
+# A new_game without a level says none on the wire (a server older than levels refuses unknown keys).
+converter.register_unstructure_hook(NewGame, make_dict_unstructure_fn(NewGame, converter, level=override(omit_if_default=True)))
 configure_tagged_union(ClubClientMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 configure_tagged_union(ClubHostMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 
