@@ -20,6 +20,7 @@ def add_club_commands(commands) -> None:
     serve.add_argument("--mail-from", metavar="ADDR", help="the sender of the notices' mail")
     serve.add_argument("--notify-allow-private", action="store_true", help="let webhooks reach private and loopback addresses and plain http (a LAN club); off by default")
     serve.add_argument("--notify-resume", metavar="TEXT", help="how a notice says to come back, e.g. 'ssh -p 2222 club.example.org' or a web link (default: the --ssh port on this machine's name)")
+    serve.add_argument("--computer-workers", type=int, default=None, metavar="N", help="processes in which the computer thinks (default: cores minus one, at least one)")
     member = commands.add_parser("member", help="add, list or remove the club's members")
     actions = member.add_subparsers(dest="member_command", metavar="ACTION", required=True)
     add = actions.add_parser("add", help="add a member (or another key of a member)")
@@ -113,6 +114,8 @@ def run_serve(args: argparse.Namespace) -> int:
     notices = NoticeOptions(args.notify_allow_private, smtp, args.mail_from, resume)
     if args.evict_after <= 0:
         return _fail("sekigahara serve", "--evict-after must be positive", 2)
+    if args.computer_workers is not None and not 1 <= args.computer_workers <= 64:
+        return _fail("sekigahara serve", "--computer-workers must be between 1 and 64", 2)
     say = lambda line: print(line, flush=True)  # noqa: E731
     tune_garbage_collector()
     try:
@@ -121,7 +124,8 @@ def run_serve(args: argparse.Namespace) -> int:
             collector = asyncio.create_task(collect_young_generation())
             try:
                 return await serve(
-                    args.data, listen, ssh, web, say=say, evict_after=args.evict_after, guest=args.guest, notices=notices
+                    args.data, listen, ssh, web, say=say, evict_after=args.evict_after, guest=args.guest, notices=notices,
+                    computer_workers=args.computer_workers,
                 )
             finally:
                 collector.cancel()

@@ -261,8 +261,9 @@ class ClubClient:
         assert isinstance(reply, Lobby)
         return reply
 
-    async def new_game(self, side: Side | None, opponent: str) -> Entry:
-        return await self._entry(NewGame(_fresh_id(), side, opponent))
+    async def new_game(self, side: Side | None, opponent: str, level: str | None = None) -> Entry:
+        """A new game; against the computer, at `level` (None: level 1)."""
+        return await self._entry(NewGame(_fresh_id(), side, opponent, level))
 
     async def join(self, game: str) -> Entry:
         return await self._entry(JoinGame(_fresh_id(), game))

@@ -23,6 +23,7 @@ from cattrs.strategies import configure_tagged_union
 from cattrs.v import format_exception
 
 from rules.surface import Side, printable
+from sekigahara_tui.bots.base import LEVELS
 from sekigahara_tui.net.protocol import (
     MAX_CLIENT_DEPTH,
     MAX_CLIENT_LINE,
@@ -65,6 +66,15 @@ def _opponent(_instance: object, _attribute: Any, value: str) -> None:
         raise ValueError("opponent must be 'open' or 'computer'")
 
 
+def _level(instance: object, _attribute: Any, value: str | None) -> None:
+    if value is None:
+        return
+    if value not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+    if getattr(instance, "opponent", None) != "computer":
+        raise ValueError("only a game against the computer has a level")
+
+
 # --- client to club ----------------------------------------------------------------
 
 
@@ -90,11 +100,13 @@ class ListGames:
 @frozen
 class NewGame:
     """A new game: `side` to play (None: either), against an opponent who
-    joins later ("open") or the computer."""
+    joins later ("open") or the computer, at `level` (one of bots/base.py's
+    LEVELS; None: level 1, "heuristic", as before issue 25)."""
 
     id: str = field(validator=_bounded(MAX_ID_LENGTH))
     side: Side | None
     opponent: str = field(validator=_opponent)
+    level: str | None = field(default=None, validator=_level)
 
 
 @frozen
@@ -354,6 +366,8 @@ converter = make_wire_converter()
 # notices is said the same way.
 for _lobby in (Lobby, LobbyChanged):
     converter.register_unstructure_hook(_lobby, make_dict_unstructure_fn(_lobby, converter, warning=override(omit_if_default=True)))
+# A new_game without a level says none on the wire (a server older than levels refuses unknown keys).
+converter.register_unstructure_hook(NewGame, make_dict_unstructure_fn(NewGame, converter, level=override(omit_if_default=True)))
 configure_tagged_union(ClubClientMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 configure_tagged_union(ClubHostMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 

@@ -14,7 +14,7 @@ from typing import Callable
 
 from rules.surface import BOTH_SIDES, Side, default_components, printable
 from sekigahara_tui.hosting.catalog import Catalog, CatalogEntry
-from sekigahara_tui.hosting.computer_seat import ComputerSeat
+from sekigahara_tui.hosting.computer_seat import DEFAULT_LEVEL, ComputerSeat
 from sekigahara_tui.hosting.games import HostedGame
 from sekigahara_tui.hosting.members import COMPUTER
 from sekigahara_tui.hosting.spectators import Spectators
@@ -45,18 +45,21 @@ class ClubGames:
         self.spectators = spectators
         self.computer = computer
 
-    def new_game(self, member: str, side: Side, opponent: str) -> str:
+    def new_game(self, member: str, side: Side, opponent: str, level: str | None = None) -> str:
         """Make a game with `member` in `side`, against an opponent who joins
-        later ("open") or the computer; returns its id."""
+        later ("open") or the computer at `level` (None: level 1); returns its id."""
         game_id = secrets.token_urlsafe(9)
-        players = {side: member} | ({side.other: COMPUTER} if opponent == "computer" else {})
+        against_computer = opponent == "computer"
+        players = {side: member} | ({side.other: COMPUTER} if against_computer else {})
+        level = (level or DEFAULT_LEVEL) if against_computer else None
         seed = secrets.randbelow(2**63)  # decides every hidden draw: never shown
         try:
-            info = self.store.create_game(game_id, seed, default_components().data_version, None, players)
+            info = self.store.create_game(game_id, seed, default_components().data_version, None, players, computer_level=level)
         except StoreError as error:
             raise Refusal("host-error", f"the game could not be made: {printable(str(error), 200)}") from None
         self.catalog.add(CatalogEntry(game_id, {s: players.get(s) for s in BOTH_SIDES}, "playing", None, info.created, info.created, 0))
-        if opponent == "computer":
+        if level is not None:
+            self.computer.set_level(game_id, level)
             self.games.find(game_id)  # the computer may have a decision at once
         return game_id
 

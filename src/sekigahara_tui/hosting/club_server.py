@@ -18,9 +18,9 @@ overridden; the club adds what it needs by giving it:
   standing proposal to cancel), the catalog (catalog.py; and through it the
   lobbies' pushes, lobby_push.py), the last-use clock, the spectators
   (spectators.py: public information only, R55), the computer seat (it
-  decides in this process, through the same commit path as a client), the
-  game notices (game_notices.py: "your move" to a member who is away, sent
-  by notice_delivery.py without holding up the game);
+  decides in worker processes, bots/workers.py, and commits through the same
+  path as a client), the game notices (game_notices.py: "your move" to a
+  member who is away, sent by notice_delivery.py without holding up the game);
 - its doors besides a seat's hello: `club_hello` (lobby.py: list, make, join,
   withdraw, enter and watch games, with seat tokens derived from the club's
   secret, tokens.py) and `watch_game` (a spectator);
@@ -52,6 +52,8 @@ from typing import Callable
 from rules.surface import printable
 
 from sekigahara_tui.club.protocol import CLUB_CLIENT_MESSAGES, ClubHello, WatchGame, decode_club_client_message
+from sekigahara_tui.bots.driver import BUDGET
+from sekigahara_tui.bots.workers import DecisionPool
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.club_games import ClubCommits, ClubGames
@@ -86,6 +88,9 @@ class ClubServer:
         evict_after: float = DEFAULT_EVICT_AFTER,
         reap_after: float = REAP_AFTER,
         computer_seed: int | None = None,
+        computer_workers: int | None = None,
+        computer_budget: float = BUDGET,
+        computer_pool: DecisionPool | None = None,
         guests: bool = False,
         audit: AuditLog | None = None,
         limits: ClubLimits = ClubLimits(),
@@ -99,7 +104,12 @@ class ClubServer:
         self.sessions = Sessions()
         self.tokens = SeatTokens(secret, self.generations)
         self.catalog = Catalog(store.summaries())
-        self.computer = ComputerSeat(self.catalog, computer_seed)
+        # The computer thinks in worker processes (bots/workers.py): `computer_workers`
+        # of them (default: cores minus one), or the pool given (tests watch what it sends).
+        pool = computer_pool if computer_pool is not None else DecisionPool(computer_workers)
+        self.computer = ComputerSeat(
+            self.catalog, pool, computer_seed, level_of=store.computer_level, budget_s=computer_budget, audit=self.audit
+        )
         self.notice_settings = NoticeSettings(self.data_dir)
         # A member's lobby says when their notices keep failing (and when they work again).
         self.notices = NoticeQueue(self.notice_settings, notices, self.audit, on_warning=lambda member: self.lobby.push.member_changed(member))

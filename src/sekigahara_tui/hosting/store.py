@@ -54,6 +54,13 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (game, seq),
     UNIQUE (game, side, client_id)
 );
+-- The level a game's computer seat plays at (issue 25). A table of its own:
+-- an older store gains it when opened (CREATE ... IF NOT EXISTS), and a game
+-- without a row is level 1 ("heuristic"), the only level before it.
+CREATE TABLE IF NOT EXISTS computer_levels (
+    game TEXT PRIMARY KEY REFERENCES games(id),
+    level TEXT NOT NULL
+);
 """
 
 # The schema's version (PRAGMA user_version). Each step below brings a store
@@ -223,17 +230,32 @@ class Store:
     # --- games -------------------------------------------------------------------
 
     def create_game(
-        self, game_id: str, seed: int, data_version: str, position: str | None = None, players: dict[Side, str] | None = None
+        self, game_id: str, seed: int, data_version: str, position: str | None = None, players: dict[Side, str] | None = None,
+        computer_level: str | None = None,
     ) -> GameInfo:
+        """A new game; with `computer_level`, its computer seat's level, in the same transaction."""
         info = GameInfo(game_id, seed, data_version, position, time.time(), "playing", None)
         players = players or {}
-        self._write(
+        statements = [(
             "INSERT INTO games (id, seed, data_version, position, created, status, ishida_player, tokugawa_player)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (info.id, info.seed, info.data_version, info.position, info.created, info.status,
              players.get(Side.ISHIDA), players.get(Side.TOKUGAWA)),
-        )
+        )]
+        if computer_level is not None:
+            statements.append(("INSERT INTO computer_levels (game, level) VALUES (?, ?)", (game_id, computer_level)))
+        self._write_all(statements)
         return info
+
+    def computer_level(self, game_id: str) -> str | None:
+        """The level the game's computer seat plays at; None if the store names
+        none (a game made before levels: level 1), or cannot say (an older
+        store opened read-only has no such table)."""
+        try:
+            row = self._db.execute("SELECT level FROM computer_levels WHERE game = ?", (game_id,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return row[0] if row else None
 
     def take_seat(self, game_id: str, side: Side, player: str) -> bool:
         """Give an open seat to `player`; False (nothing changed) if the seat
@@ -418,10 +440,15 @@ class Store:
             raise StoreError(f"cannot read the game store: {error}") from None
 
     def _write(self, sql: str, parameters: tuple) -> None:
+        self._write_all([(sql, parameters)])
+
+    def _write_all(self, statements: list[tuple[str, tuple]]) -> None:
+        """The statements in one transaction: all or nothing."""
         try:
             with self._db:  # BEGIN ... COMMIT, or ROLLBACK on error
                 self._db.execute("BEGIN IMMEDIATE")
-                self._db.execute(sql, parameters)
+                for sql, parameters in statements:
+                    self._db.execute(sql, parameters)
         except sqlite3.Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
 

@@ -1,7 +1,8 @@
 """The club's lobby: who is signed in, their games (whose move it is), open
 games waiting for an opponent, games to watch, finished games.
 
-Keys: n a new game open to any member, c a new game against the computer,
+Keys: n a new game open to any member, c a new game against the computer
+(asks for the side and the computer's level),
 enter to resume, join or watch the chosen game, w to watch it, x to withdraw
 an open game of mine nobody has joined (asked first), r to refresh, s for
 my notice settings (screens/notice_settings.py); a line under the title
@@ -30,6 +31,7 @@ from rules.surface import BOTH_SIDES, Side
 from sekigahara_tui.club.client import ClubClient, ClubRefused, ClubTable
 from sekigahara_tui.club.protocol import Entry, GameLine, Lobby
 from sekigahara_tui.labels import side_name
+from sekigahara_tui.screens.versus_dialog import VersusDialog
 from sekigahara_tui.screens.dialogs import ConfirmDialog
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.notice_settings import NoticeSettingsScreen
@@ -279,7 +281,17 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(NoticeSettingsScreen(self.club))
 
     def action_new_game(self, opponent: str) -> None:
-        self._enter(lambda: self.club.new_game(None, opponent))
+        if opponent != "computer":
+            self._enter(lambda: self.club.new_game(None, opponent))
+            return
+
+        def chosen(choice: tuple[Side, str] | None) -> None:
+            if choice is not None:
+                side, level = choice
+                self._enter(lambda: self.club.new_game(side, "computer", level))
+
+        # The side and the computer's level (issue 25); the club stores the level with the game.
+        self.app.push_screen(VersusDialog(hint="The club's computer plays it; the game waits for you between sessions."), chosen)
 
     def act(self, action: str, line: GameLine) -> None:
         request = {"resume": self.club.enter, "join": self.club.join, "watch": self.club.watch}[action]
