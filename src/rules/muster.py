@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import groupby, product
 
 from rules.alike import Pieces, block_kind
@@ -24,7 +25,7 @@ def muster_sites(state: GameState, side: Side) -> list[str]:
     ]
 
 
-def _same_kind_choices(blocks: list[str]) -> list[tuple[str, ...]]:
+def _same_kind_choices(blocks: tuple[str, ...]) -> list[tuple[str, ...]]:
     """Every choice of 2 or more of these blocks, up to blocks that are alike
     (same daimyo and kind are interchangeable: the lowest-numbered are taken)."""
     c = default_components()
@@ -36,17 +37,26 @@ def _same_kind_choices(blocks: list[str]) -> list[tuple[str, ...]]:
     return choices
 
 
+@lru_cache(maxsize=4096)
+def _musters_at(side: Side, location: str, box: tuple[str, ...]) -> tuple[Muster, ...]:
+    """Every muster of these Recruitment Box blocks at one site. It depends on
+    the box and the printed map only, and the box changes seldom (only musters
+    and reinforcement fill or empty it), so each is worked out once."""
+    c = default_components()
+    commands = [Muster(side, location, (block,)) for block in box]  # option 2
+    for daimyo in c.location(location).recruitment:  # option 1
+        own = tuple(b for b in box if c.block(b).daimyo == daimyo)
+        commands += [Muster(side, location, blocks) for blocks in _same_kind_choices(own)]
+    return tuple(commands)
+
+
 def legal_musters(state: GameState, side: Side) -> list[Muster]:
     """Every muster of the Recruitment Box's blocks; whether the movement
     option allows one now is movement.may_muster's to say (7.1)."""
-    c = default_components()
     box = state.blocks_at(recruitment_box(side), side)
     commands: list[Muster] = []
     for location in muster_sites(state, side):
-        commands += [Muster(side, location, (block,)) for block in box]  # option 2
-        for daimyo in c.location(location).recruitment:  # option 1
-            own = [b for b in box if c.block(b).daimyo == daimyo]
-            commands += [Muster(side, location, blocks) for blocks in _same_kind_choices(own)]
+        commands += _musters_at(side, location, box)
     return commands
 
 
