@@ -337,7 +337,7 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
     )
     blocks = tuple(moved.get(p.block, p) for p in current.blocks)
     events: list[Event] = [BlocksMoved(side, tuple(moved), at, to), OpponentMovedBlocks(side, len(moved), at, to)]
-    state, more = arrive(state, side, to)
+    state, more = arrive(state, side, to, at)
     events += more
     if state.is_over:  # an overrun gave an instant victory (R50)
         return state, events
