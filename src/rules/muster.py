@@ -25,16 +25,18 @@ def muster_sites(state: GameState, side: Side) -> list[str]:
     ]
 
 
-def _same_kind_choices(blocks: tuple[str, ...]) -> list[tuple[str, ...]]:
+@lru_cache(maxsize=4096)
+def _same_kind_choices(blocks: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """Every choice of 2 or more of these blocks, up to blocks that are alike
-    (same daimyo and kind are interchangeable: the lowest-numbered are taken)."""
+    (same daimyo and kind are interchangeable: the lowest-numbered are taken).
+    Kept: one daimyo's blocks in the box change seldom."""
     c = default_components()
     by_kind = [list(group) for _, group in groupby(sorted(blocks, key=lambda b: (c.block(b).kind, b)), key=lambda b: c.block(b).kind)]
     choices = []
     for counts in product(*(range(len(group) + 1) for group in by_kind)):
         if sum(counts) >= 2:
             choices.append(tuple(b for group, n in zip(by_kind, counts) for b in group[:n]))
-    return choices
+    return tuple(choices)
 
 
 @lru_cache(maxsize=4096)

@@ -269,7 +269,7 @@ def sorted_pairs(mapping: dict[str, Side]) -> tuple[tuple[str, Side], ...]:
 
 def segment_key(a: str, b: str) -> str:
     """A road segment's id, the same in both directions."""
-    return "~".join(sorted((a, b)))
+    return f"{a}~{b}" if a <= b else f"{b}~{a}"
 
 
 def recruitment_box(side: Side) -> str:
