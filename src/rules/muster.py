@@ -12,7 +12,8 @@ from rules.components import default_components
 from rules.events import BlocksMustered, BlocksPlaced, Event, OpponentPlacedBlocks
 from rules.immutable import evolve
 from rules.sides import Side
-from rules.state import GameState, recruitment_box, with_positions
+from rules.places import moved_positions
+from rules.state import GameState, recruitment_box
 
 
 def muster_sites(state: GameState, side: Side) -> list[str]:
@@ -88,14 +89,18 @@ def apply_muster(state: GameState, command: Muster) -> tuple[GameState, list[Eve
     They entered from no location (R51). Their arrival can overrun (R12)."""
     assert state.movement is not None
     side, location, blocks = command.side, command.location, command.blocks
-    state = with_positions(state, {block: location for block in blocks})
-    movement = evolve(state.movement, mustered=True, fixed=state.movement.fixed | set(blocks))
-    state = evolve(state, movement=movement)
+    revealed = state.revealed
     if len(blocks) == 1:
         events: list[Event] = [BlocksPlaced(side, location, blocks), OpponentPlacedBlocks(side, location, 1)]
     else:  # option 1: shown, and known where they stand until they move (R62)
         events = [BlocksMustered(side, location, blocks)]
-        state = evolve(state, revealed=state.revealed | set(blocks))
+        revealed = revealed | set(blocks)
+    state = evolve(
+        state,
+        positions=moved_positions(state.positions, {block: location for block in blocks}),
+        movement=evolve(state.movement, mustered=True, fixed=state.movement.fixed | set(blocks)),
+        revealed=revealed,
+    )
     state, more = arrive(state, side, location)
     return state, events + more
 
