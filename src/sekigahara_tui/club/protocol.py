@@ -65,6 +65,23 @@ def _opponent(_instance: object, _attribute: Any, value: str) -> None:
         raise ValueError("opponent must be 'open' or 'computer'")
 
 
+def _clock(_instance: object, _attribute: Any, value: str) -> None:
+    from sekigahara_tui.hosting.clocks import preset_named
+
+    preset_named(value)  # ValueError in one line for an unknown preset
+
+
+def _on_time_out(_instance: object, _attribute: Any, value: str) -> None:
+    from sekigahara_tui.hosting.clock_store import check_on_time_out
+
+    check_on_time_out(value)
+
+
+def _seconds(_instance: object, _attribute: Any, value: tuple[float, float]) -> None:
+    if any(not 0 <= seconds < 1e10 for seconds in value):
+        raise ValueError("a clock's seconds left must be between 0 and 1e10")
+
+
 # --- client to club ----------------------------------------------------------------
 
 
@@ -95,6 +112,8 @@ class NewGame:
     id: str = field(validator=_bounded(MAX_ID_LENGTH))
     side: Side | None
     opponent: str = field(validator=_opponent)
+    clock: str = field(default="none", validator=_clock)  # a preset (hosting/clocks.py); "none": no clock
+    on_time_out: str = field(default="lose", validator=_on_time_out)  # "lose" or "stand-in:LEVEL"
 
 
 @frozen
@@ -213,6 +232,20 @@ class CancelProposal:
     reply_to: str | None
     side: Side | None
     note: str
+
+
+@frozen
+class ClockLine:
+    """To both seats of a clocked game, after each change and when a seat
+    comes: seconds left to each side (Ishida's, Tokugawa's) as of sending,
+    the sides whose clock runs, until when each side's member is on vacation
+    (seconds since the epoch; None: not), and the seat the computer stands in for."""
+
+    preset: str = field(validator=_bounded(40))
+    left: tuple[float, float] = field(validator=_seconds)
+    running: tuple[Side, ...]
+    vacation_until: tuple[float | None, float | None] = (None, None)
+    stood_in: Side | None = None
 
 
 @frozen
@@ -338,6 +371,7 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     Entry: "entry",
     Withdrawn: "withdrawn",
     CancelProposal: "cancel_proposal",
+    ClockLine: "clocks",
     Notices: "notices",
     Refused: "refused",
     Pong: "pong",
@@ -346,7 +380,7 @@ ClubClientMessage = Union[
     ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
     GetNotices, SetNotices, Ping,
 ]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, Notices, Refused, Pong]
+ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Refused, Pong]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()

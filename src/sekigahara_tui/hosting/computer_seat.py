@@ -44,7 +44,7 @@ class ComputerSeat:
     def sits(self, game: HostedGame, side: Side) -> bool:
         """The computer plays in this process: its seat is never empty, so a
         member playing it is not told the opponent is away."""
-        return self.catalog.entries[game.id].players[side] == COMPUTER
+        return self.catalog.entries[game.id].players[side] == COMPUTER or game.stood_in is side
 
     def deciding(self, game_id: str) -> bool:
         """Whether the computer's decision in the game is scheduled (it is not evicted then)."""
@@ -63,7 +63,8 @@ class ComputerSeat:
     def _side(self, game: HostedGame) -> Side | None:
         entry = self.catalog.entries[game.id]
         for side in BOTH_SIDES:
-            if entry.players[side] == COMPUTER and side in game.host.state.decision.sides:
+            # a seat out of time it stands in for (game_clocks.py) plays from that seat's view only
+            if (entry.players[side] == COMPUTER or game.stood_in is side) and side in game.host.state.decision.sides:
                 return side
         return None
 
