@@ -32,6 +32,7 @@ from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.clock_store import ClockedGame, ClockStore
 from sekigahara_tui.hosting.clocks import Clocks, Interval
 from sekigahara_tui.hosting.games import Change, HostedGame
+from sekigahara_tui.hosting.members import COMPUTER
 from sekigahara_tui.hosting.store import Action
 
 if TYPE_CHECKING:
@@ -208,7 +209,7 @@ class GameClocks:
             clocks.left(side, now, self.excluded(game_id))
             for game_id, clocks in self.clocks.items()
             for side in clocks.running
-            if self._stood_in(game_id) is not side
+            if not self._exempt(game_id, side)
         ]
         if not lefts:
             return
@@ -220,9 +221,12 @@ class GameClocks:
         delay = delay if delay > 0 else 1.0  # out already but not ended (a store failure): try again in a second
         self._timer = loop.call_at(loop.time() + delay, self._fire)
 
-    def _stood_in(self, game_id: str) -> Side | None:
-        game = self.games.loaded.get(game_id)
-        return game.stood_in if game is not None else None
+    def _exempt(self, game_id: str, side: Side) -> bool:
+        """The computer's seat, or one it stands in for, never runs out."""
+        kept = self.kept.get(game_id)
+        if kept is None:
+            return True
+        return kept.stood_in is side or kept.players[0 if side is Side.ISHIDA else 1] == COMPUTER
 
     def _fire(self) -> None:
         self._timer = None
@@ -235,8 +239,10 @@ class GameClocks:
         The next timer is set for the rest (those a vacation stopped, later)."""
         out = []
         for game_id, clocks in list(self.clocks.items()):
-            side = clocks.out_of_time(now, self.excluded(game_id))
-            if side is None or self._stood_in(game_id) is side:
+            excluded = self.excluded(game_id)
+            side = next((s for s in BOTH_SIDES if s in clocks.running and not self._exempt(game_id, s)
+                         and clocks.left(s, now, excluded) <= 0), None)
+            if side is None:
                 continue
             game = self.games.find(game_id)
             if game is None or game.host.is_over:
