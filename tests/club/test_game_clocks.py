@@ -73,7 +73,7 @@ async def test_the_computer_stands_in_for_a_seat_out_of_time_and_finishes_the_ga
     # computer's own seat never runs out) and plays both to the end.
     await seat.wait_for(lambda c: c.clocks is not None and c.clocks.stood_in is ISHIDA, TIMEOUT)
     assert club.store.load_game(made.game)[0].status == "playing"
-    await seat.wait_for(lambda c: c.over, 240)
+    await seat.wait_for(lambda c: c.over, 2 * TIMEOUT)
     info, actions = club.store.load_game(made.game)
     assert info.status == "over"
     assert (info.end.kind, info.end.seat) == ("finished-by-stand-in", ISHIDA)

@@ -95,6 +95,7 @@ async def serve(
     evict_after: float | None = None,
     guest: bool = False,
     notices: NoticeOptions = NoticeOptions(),
+    vacation_days_per_year: int | None = None,
 ) -> str:
     try:
         data_dir = prepare_data_dir(data_dir)
@@ -118,6 +119,8 @@ async def serve(
         store = Store.open(data_dir / STORE_FILE)
         options = {} if evict_after is None else {"evict_after": evict_after}
         club = ClubServer(store, data_dir, load_secret(data_dir), guests=guest, audit=audit, notices=notices, **options)
+        if vacation_days_per_year is not None:
+            club.clocks.store.set_vacation_cap(vacation_days_per_year)  # the member command reads it
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):  # before anything is said: a signal after it stops the club
             loop.add_signal_handler(signum, club.done.set)

@@ -13,7 +13,9 @@ charged to nobody, in every game.
 
 from __future__ import annotations
 
+import calendar
 import sqlite3
+import time
 from pathlib import Path
 
 from attrs import frozen
@@ -40,7 +42,10 @@ CLOCK_MIGRATION: tuple[str, ...] = (
         end REAL NOT NULL,
         PRIMARY KEY (member, start)
     )""",
+    "CREATE TABLE club_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",  # serve's vacation cap
 )
+DEFAULT_VACATION_DAYS = 14
+DAY = 86400.0
 
 ON_TIME_OUT = ("lose", "stand-in:")
 
@@ -131,8 +136,32 @@ class ClockStore:
             found.setdefault(member, []).append((a, b))
         return found
 
-    def add_vacation(self, member: str, start: float, end: float) -> None:
-        self._write("INSERT INTO vacations (member, start, end) VALUES (?, ?, ?)", (member, start, end))
+    def set_vacation_cap(self, days: int) -> None:
+        self._write("INSERT OR REPLACE INTO club_settings (key, value) VALUES ('vacation_days_per_year', ?)", (str(days),))
+
+    def vacation_cap(self) -> int:
+        row = self._db.execute("SELECT value FROM club_settings WHERE key = 'vacation_days_per_year'").fetchone()
+        return int(row[0]) if row else DEFAULT_VACATION_DAYS
+
+    def take_vacation(self, member: str, days: int, now: float) -> Interval:
+        """`days` away from now (or from the end of the vacation under way),
+        within the year's cap (days begun this calendar year, UTC). ValueError
+        in one line, nothing stored, if not. Check and insert in one transaction."""
+        if not 1 <= days <= 366:
+            raise ValueError(f"--days must be between 1 and 366, not {days}")
+        year_start = calendar.timegm((time.gmtime(now).tm_year, 1, 1, 0, 0, 0))
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            cap = self.vacation_cap()
+            taken = self._db.execute(
+                "SELECT coalesce(sum(end - start), 0), max(end) FROM vacations WHERE member = ? AND start >= ?", (member, year_start)
+            ).fetchone()
+            used = round(taken[0] / DAY)
+            if used + days > cap:
+                raise ValueError(f"{member} has {max(0, cap - used)} of {cap} vacation days left this year, not {days}")
+            start = max(now, taken[1] or now)
+            self._db.execute("INSERT INTO vacations (member, start, end) VALUES (?, ?, ?)", (member, start, start + days * DAY))
+            return (start, start + days * DAY)
 
     # --- games -----------------------------------------------------------------------
 

@@ -168,6 +168,7 @@ class GameClocks:
         self._schedule()
 
     def seat_joined(self, game: HostedGame, side: Side) -> None:
+        self._vacations = self.store.all_vacations()
         connection = game.connections.get(side)
         line = self.line(game)
         if connection is not None and line is not None:
@@ -237,6 +238,7 @@ class GameClocks:
     async def check(self, now: float) -> list[tuple[str, Side]]:
         """End or stand in for every side out of time at `now`; (game, side) for each.
         The next timer is set for the rest (those a vacation stopped, later)."""
+        self._vacations = self.store.all_vacations()  # `member vacation` writes them while the club runs
         out = []
         for game_id, clocks in list(self.clocks.items()):
             excluded = self.excluded(game_id)
