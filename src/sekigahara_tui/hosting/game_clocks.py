@@ -56,6 +56,7 @@ class GameClocks:
         self.now = now
         self.clocks: dict[str, Clocks] = {}  # game id -> its clocks after its last change
         self.kept: dict[str, ClockedGame] = {}  # game id -> its players, on_time_out, stood_in
+        self._stamped: dict[str, Clocks] = {}  # game id -> its clocks as stored with the action being committed
         self._down: list[Interval] = []
         self._vacations: dict[str, list[Interval]] = {}
         self._timer: asyncio.TimerHandle | None = None
@@ -150,7 +151,9 @@ class GameClocks:
         clocks = self.clocks.get(game.id)
         if clocks is None:
             return action
-        return evolve(action, clock=clocks.at(action.at, self.excluded(game.id)))
+        # charged to this clock's now (the game's lock is held until the change is told)
+        self._stamped[game.id] = charged = clocks.at(self.now(), self.excluded(game.id))
+        return evolve(action, clock=charged)
 
     # --- a subscriber of the game server ---------------------------------------------
 
@@ -159,10 +162,11 @@ class GameClocks:
         if clocks is None:
             return
         if game.host.is_over:
+            self._stamped.pop(game.id, None)
             self.clocks.pop(game.id, None)
             self.kept.pop(game.id, None)
         elif change.action is not None:
-            charged = clocks.at(change.action.at, self.excluded(game.id))
+            charged = self._stamped.pop(game.id, None) or clocks.at(self.now(), self.excluded(game.id))
             self.clocks[game.id] = self._handed(charged, game, undo=change.action.kind == "undo")
         self.tell(game)
         self._schedule()
@@ -271,5 +275,5 @@ class GameClocks:
 
         try:
             await self.results.end_outside_rules(game, "timed-out", side, None)
-        except NotEnded:
-            pass  # over meanwhile
+        except NotEnded as refusal:  # over meanwhile, or the store failed: the timer looks again
+            self.audit.record("clock-not-ended", refusal.reason, game=game.id)
