@@ -59,26 +59,41 @@ async def test_hand_overs_undo_vacation_restart_and_time_out(data_dir):
     assert clocks.running == {TOKUGAWA} and clocks.left_s == (DAILY.initial_s - 2 * HOUR, DAILY.initial_s - 2 * HOUR)
     fake.now = start + 5 * HOUR
     await decide(b)  # Tokugawa bids after 5 h
-    clocks = keeper.clocks[made.game]
-    deciding = set(clocks.running)
-    # the sides handed the decision gain 4 h once (not once per step), capped at 72 h
-    expected = [DAILY.initial_s - 2 * HOUR, DAILY.initial_s - 5 * HOUR]
-    for side in deciding - {TOKUGAWA}:  # Tokugawa decided before: a step of its own turn gains nothing
-        expected[0 if side is ISHIDA else 1] += DAILY.increment_s
-    assert clocks.left_s == tuple(expected)
+    assert keeper.clocks[made.game].left_s == (DAILY.initial_s - 2 * HOUR, DAILY.initial_s - 5 * HOUR)
     # the store holds the clocks of the last action, charged to its time: a restart recomputes the same
     stored = {g.id: g for g in ClockStore(data_dir / members.STORE_FILE).clocked_games()}[made.game].clocks
     assert stored.since == start + 5 * HOUR and stored.left_s == (DAILY.initial_s - 2 * HOUR, DAILY.initial_s - 5 * HOUR)
+    steps = 0
+    while ISHIDA not in keeper.clocks[made.game].running:  # Tokugawa's steps until it hands over
+        fake.now += 1 * HOUR
+        await decide(b)
+        steps += 1
+    # Ishida, handed the decision, gains 4 h once (not once per step of Tokugawa's turn)
+    ishida_left = DAILY.initial_s - 2 * HOUR + DAILY.increment_s
+    tokugawa_left = DAILY.initial_s - (5 + steps) * HOUR
+    assert keeper.clocks[made.game].running == {ISHIDA} and keeper.clocks[made.game].left_s == (ishida_left, tokugawa_left)
 
-    # Bob (Tokugawa) on vacation for a day from now: the day is not charged to him
-    if TOKUGAWA in deciding:
-        ClockStore(data_dir / members.STORE_FILE).take_vacation("bob", 1, fake.now)
-        fake.now += 10 * HOUR
-        await keeper.check(fake.now)  # rereads the vacations
-        line = keeper.line(club.server.games.find(made.game))
-        assert line.vacation_until == (None, fake.now + 14 * HOUR) and line.left[1] == expected[1]  # the opponent sees it
-        fake.now += 20 * HOUR
-        assert keeper.clocks[made.game].left(TOKUGAWA, fake.now, keeper.excluded(made.game)) == expected[1] - 6 * HOUR
+    # an undo hands the decision back with no increment
+    fake.now += 1 * HOUR
+    version = b.version
+    b.undo()
+    await b.wait_for(lambda c: c.version == version + 1, TIMEOUT)
+    assert keeper.clocks[made.game].running == {TOKUGAWA}
+    assert keeper.clocks[made.game].left_s == (ishida_left - HOUR, tokugawa_left)
+    fake.now += 1 * HOUR
+    await decide(b)
+    ishida_left += DAILY.increment_s - HOUR
+    tokugawa_left -= HOUR
+    assert keeper.clocks[made.game].left_s == (ishida_left, tokugawa_left)
+
+    # Alice (Ishida) on vacation for a day from now: the day is not charged to her; Bob sees it
+    ClockStore(data_dir / members.STORE_FILE).take_vacation("alice", 1, fake.now)
+    fake.now += 10 * HOUR
+    await keeper.check(fake.now)  # rereads the vacations
+    line = keeper.line(club.server.games.find(made.game))
+    assert line.vacation_until == (fake.now + 14 * HOUR, None) and line.left[0] == ishida_left
+    fake.now += 20 * HOUR
+    assert keeper.clocks[made.game].left(ISHIDA, fake.now, keeper.excluded(made.game)) == ishida_left - 6 * HOUR
     before = keeper.line(club.server.games.find(made.game)).left
 
     # restart: two hours down, charged to nobody; the same clocks, recomputed from the store
@@ -101,7 +116,7 @@ async def test_hand_overs_undo_vacation_restart_and_time_out(data_dir):
         assert [game for game, _ in out] == [made.game]
         info, _ = store.load_game(made.game)
         assert info.end is not None, server.audit.lines()
-        assert info.end.kind == "timed-out" and info.end.seat in deciding
+        assert (info.end.kind, info.end.seat) == ("timed-out", ISHIDA)
     finally:
         await alice.close()
         await bob.close()
