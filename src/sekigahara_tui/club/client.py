@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -22,6 +23,7 @@ from rules.surface import Side
 from sekigahara_tui.club.protocol import (
     AnswerCancel,
     CancelProposal,
+    ClockLine,
     ClubHello,
     ClubWelcome,
     Enter,
@@ -261,9 +263,10 @@ class ClubClient:
         assert isinstance(reply, Lobby)
         return reply
 
-    async def new_game(self, side: Side | None, opponent: str, level: str | None = None) -> Entry:
-        """A new game; against the computer, at `level` (None: level 1)."""
-        return await self._entry(NewGame(_fresh_id(), side, opponent, level))
+    async def new_game(self, side: Side | None, opponent: str, level: str | None = None,
+                       clock: str = "none", on_time_out: str = "lose") -> Entry:
+        """A new game; against the computer, at `level` (None: level 1); with a clock preset, and what a side out of time meets."""
+        return await self._entry(NewGame(_fresh_id(), side, opponent, level, clock, on_time_out))
 
     async def join(self, game: str) -> Entry:
         return await self._entry(JoinGame(_fresh_id(), game))
@@ -349,6 +352,8 @@ class ClubSeatClient(Client):
     def __init__(self, address: Address, game: str, side: Side, token: str, listener=None, **options) -> None:
         super().__init__(address, game, side, token, listener, decode=decode_club_host_message, **options)
         self.proposal: CancelProposal | None = None  # the proposal to cancel that stands (its side proposed)
+        self.clocks: ClockLine | None = None  # both clocks, as last told (hosting/game_clocks.py)
+        self.clocks_at = 0.0  # when they were told (time.monotonic): a running clock counts down from it
         self._end_requests: set[str] = set()
         self.follower: EndingFollower | None = None
 
@@ -369,6 +374,10 @@ class ClubSeatClient(Client):
         return message.id
 
     def _receive(self, message: object) -> None:
+        if isinstance(message, ClockLine):
+            self.clocks, self.clocks_at = message, time.monotonic()
+            self._notify()
+            return
         if not isinstance(message, CancelProposal):
             super()._receive(message)
             return

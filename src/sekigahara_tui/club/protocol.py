@@ -75,6 +75,23 @@ def _level(instance: object, _attribute: Any, value: str | None) -> None:
         raise ValueError("only a game against the computer has a level")
 
 
+def _clock(_instance: object, _attribute: Any, value: str) -> None:
+    from sekigahara_tui.hosting.clocks import preset_named
+
+    preset_named(value)  # ValueError in one line for an unknown preset
+
+
+def _on_time_out(_instance: object, _attribute: Any, value: str) -> None:
+    from sekigahara_tui.hosting.clock_store import check_on_time_out
+
+    check_on_time_out(value)
+
+
+def _seconds(_instance: object, _attribute: Any, value: tuple[float, float]) -> None:
+    if any(not 0 <= seconds < 1e10 for seconds in value):
+        raise ValueError("a clock's seconds left must be between 0 and 1e10")
+
+
 # --- client to club ----------------------------------------------------------------
 
 
@@ -107,6 +124,8 @@ class NewGame:
     side: Side | None
     opponent: str = field(validator=_opponent)
     level: str | None = field(default=None, validator=_level)
+    clock: str = field(default="none", validator=_clock)  # a preset (hosting/clocks.py); "none": no clock
+    on_time_out: str = field(default="lose", validator=_on_time_out)  # "lose" or "stand-in:LEVEL"
 
 
 @frozen
@@ -225,6 +244,20 @@ class CancelProposal:
     reply_to: str | None
     side: Side | None
     note: str
+
+
+@frozen
+class ClockLine:
+    """To both seats of a clocked game, after each change and when a seat
+    comes: seconds left to each side (Ishida's, Tokugawa's) as of sending,
+    the sides whose clock runs, until when each side's member is on vacation
+    (seconds since the epoch; None: not), and the seat the computer stands in for."""
+
+    preset: str = field(validator=_bounded(40))
+    left: tuple[float, float] = field(validator=_seconds)
+    running: tuple[Side, ...]
+    vacation_until: tuple[float | None, float | None] = (None, None)
+    stood_in: Side | None = None
 
 
 @frozen
@@ -350,6 +383,7 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     Entry: "entry",
     Withdrawn: "withdrawn",
     CancelProposal: "cancel_proposal",
+    ClockLine: "clocks",
     Notices: "notices",
     Refused: "refused",
     Pong: "pong",
@@ -358,7 +392,7 @@ ClubClientMessage = Union[
     ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
     GetNotices, SetNotices, Ping,
 ]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, Notices, Refused, Pong]
+ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Refused, Pong]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()
@@ -367,7 +401,10 @@ converter = make_wire_converter()
 for _lobby in (Lobby, LobbyChanged):
     converter.register_unstructure_hook(_lobby, make_dict_unstructure_fn(_lobby, converter, warning=override(omit_if_default=True)))
 # A new_game without a level says none on the wire (a server older than levels refuses unknown keys).
-converter.register_unstructure_hook(NewGame, make_dict_unstructure_fn(NewGame, converter, level=override(omit_if_default=True)))
+converter.register_unstructure_hook(NewGame, make_dict_unstructure_fn(
+    NewGame, converter, level=override(omit_if_default=True),
+    clock=override(omit_if_default=True), on_time_out=override(omit_if_default=True),
+))
 configure_tagged_union(ClubClientMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 configure_tagged_union(ClubHostMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 

@@ -96,6 +96,7 @@ async def serve(
     guest: bool = False,
     notices: NoticeOptions = NoticeOptions(),
     computer_workers: int | None = None,
+    vacation_days_per_year: int | None = None,
 ) -> str:
     try:
         data_dir = prepare_data_dir(data_dir)
@@ -123,6 +124,8 @@ async def serve(
             computer_workers=computer_workers, **options,
         )
         club.computer.pool.start()  # the computer's workers start now, not at its first decision
+        if vacation_days_per_year is not None:
+            club.clocks.store.set_vacation_cap(vacation_days_per_year)  # the member command reads it
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):  # before anything is said: a signal after it stops the club
             loop.add_signal_handler(signum, club.done.set)

@@ -44,8 +44,10 @@ class ClubGames:
         self.games = games
         self.spectators = spectators
         self.computer = computer
+        self.on_join: Callable[[str], None] = lambda game_id: None  # the clock starts (game_clocks.py)
 
-    def new_game(self, member: str, side: Side, opponent: str, level: str | None = None) -> str:
+    def new_game(self, member: str, side: Side, opponent: str, level: str | None = None,
+                 clock: str = "none", on_time_out: str = "lose") -> str:
         """Make a game with `member` in `side`, against an opponent who joins
         later ("open") or the computer at `level` (None: level 1); returns its id."""
         game_id = secrets.token_urlsafe(9)
@@ -54,7 +56,10 @@ class ClubGames:
         level = (level or DEFAULT_LEVEL) if against_computer else None
         seed = secrets.randbelow(2**63)  # decides every hidden draw: never shown
         try:
-            info = self.store.create_game(game_id, seed, default_components().data_version, None, players, computer_level=level)
+            info = self.store.create_game(
+                game_id, seed, default_components().data_version, None, players, computer_level=level,
+                clock=None if clock == "none" else clock, on_time_out=on_time_out,
+            )
         except StoreError as error:
             raise Refusal("host-error", f"the game could not be made: {printable(str(error), 200)}") from None
         self.catalog.add(CatalogEntry(game_id, {s: players.get(s) for s in BOTH_SIDES}, "playing", None, info.created, info.created, 0))
@@ -83,6 +88,7 @@ class ClubGames:
             raise Refusal("seat-taken", "someone else took that seat first")
         entry.players[side] = member
         self.catalog.changed(entry)
+        self.on_join(game_id)
         return side
 
     # --- withdrawing an open game nobody joined ------------------------------------
@@ -164,14 +170,15 @@ class ClubCommits:
     """The club's commits: the store's, but a command that waited for a
     withdrawal (game.changing) is not stored: its game is no longer in the store."""
 
-    def __init__(self, commits: Commits, catalog: Catalog) -> None:
+    def __init__(self, commits: Commits, catalog: Catalog, stamp: Callable[[HostedGame, Action], Action] = lambda g, a: a) -> None:
         self.commits = commits
         self.catalog = catalog
+        self.stamp = stamp  # the game's clocks, stored in the action's transaction (game_clocks.py)
 
     async def commit(self, game: HostedGame, action: Action, committed: Callable[[int], None]) -> None:
         if game.id not in self.catalog:
             raise NotStored("unknown-game", "that game was withdrawn: nothing was stored")
-        await self.commits.commit(game, action, committed)
+        await self.commits.commit(game, self.stamp(game, action), committed)
 
     async def close(self) -> None:
         await self.commits.close()

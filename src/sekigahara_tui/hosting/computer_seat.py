@@ -78,8 +78,9 @@ class ComputerSeat:
         self.server = server
 
     def sits(self, game: HostedGame, side: Side) -> bool:
-        """The computer is always at its seat: a member playing it is not told the opponent is away."""
-        return self.catalog.entries[game.id].players[side] == COMPUTER
+        """The computer is always at its seat (and at a seat it stands in for):
+        a member playing it is not told the opponent is away."""
+        return self.catalog.entries[game.id].players[side] == COMPUTER or game.stood_in is side
 
     def deciding(self, game_id: str) -> bool:
         """Whether the computer's decision in the game is scheduled or under way (it is not evicted then)."""
@@ -111,7 +112,8 @@ class ComputerSeat:
     def _side(self, game: HostedGame) -> Side | None:
         entry = self.catalog.entries[game.id]
         for side in BOTH_SIDES:
-            if entry.players[side] == COMPUTER and side in game.host.state.decision.sides:
+            # a seat out of time it stands in for (game_clocks.py) plays from that seat's view only
+            if (entry.players[side] == COMPUTER or game.stood_in is side) and side in game.host.state.decision.sides:
                 return side
         return None
 

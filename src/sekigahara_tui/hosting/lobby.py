@@ -280,7 +280,9 @@ class Lobby:
                     raise Refusal("not-authorised", GUESTS_MAKE_NO_GAMES)
                 self._within_limits(connection, session, self.limits.why_not_new_game)
                 side = message.side or random.choice(BOTH_SIDES)
-                game_id = self.club_games.new_game(member, side, message.opponent, message.level)
+                game_id = self.club_games.new_game(
+                    member, side, message.opponent, message.level, message.clock, message.on_time_out
+                )
                 self._send_entry(connection, message.id, game_id, side, member)
             elif isinstance(message, JoinGame):
                 self._within_limits(connection, session, self.limits.why_not_in_another)

@@ -25,11 +25,13 @@ import time
 from pathlib import Path
 from typing import Literal
 
-from attrs import frozen
+from attrs import field, frozen
 
 from rules.infra.record import GameRecord, load_position_record, new_record
 from rules.sides import Side
 from rules.infra.untrusted import printable_path
+from sekigahara_tui.hosting.clock_store import CLOCK_MIGRATION, start_clock, write_clock
+from sekigahara_tui.hosting.clocks import Clocks
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -66,7 +68,7 @@ CREATE TABLE IF NOT EXISTS computer_levels (
 # The schema's version (PRAGMA user_version). Each step below brings a store
 # of the version before it up to its own, in one transaction, when the store
 # is opened for writing: an older data dir still opens, and a newer one is refused.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     # 1 (issue 24): how each game ended, by the rules or outside them, and a standing cancel proposal.
     1: (
@@ -90,6 +92,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
                    coalesce((SELECT max(at) FROM actions WHERE game = games.id), created)
             FROM games WHERE status = 'over'""",
     ),
+    # 2 (issue 24): game clocks (clock_store.py).
+    2: CLOCK_MIGRATION,
 }
 
 ActionKind = Literal["command", "undo"]
@@ -143,6 +147,9 @@ class Action:
     text: str | None
     client_id: str | None
     at: float
+    # The game's clocks charged to `at`, before its hand-over (game_clocks.py):
+    # stored in the action's transaction, so a restart recomputes them exactly.
+    clock: Clocks | None = field(default=None, eq=False)
 
 
 @frozen
@@ -232,19 +239,27 @@ class Store:
     def create_game(
         self, game_id: str, seed: int, data_version: str, position: str | None = None, players: dict[Side, str] | None = None,
         computer_level: str | None = None,
+        clock: str | None = None, on_time_out: str | None = None,
     ) -> GameInfo:
-        """A new game; with `computer_level`, its computer seat's level, in the same transaction."""
+        """A new game; with `computer_level`, its computer seat's level, in the same
+        transaction; `clock` a preset's name (None or "none": no clock), which
+        starts at once when both seats are filled, else when the second is taken."""
         info = GameInfo(game_id, seed, data_version, position, time.time(), "playing", None)
         players = players or {}
-        statements = [(
-            "INSERT INTO games (id, seed, data_version, position, created, status, ishida_player, tokugawa_player)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (info.id, info.seed, info.data_version, info.position, info.created, info.status,
-             players.get(Side.ISHIDA), players.get(Side.TOKUGAWA)),
-        )]
-        if computer_level is not None:
-            statements.append(("INSERT INTO computer_levels (game, level) VALUES (?, ?)", (game_id, computer_level)))
-        self._write_all(statements)
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute(
+                    "INSERT INTO games (id, seed, data_version, position, created, status, ishida_player, tokugawa_player,"
+                    " clock, on_time_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (info.id, info.seed, info.data_version, info.position, info.created, info.status,
+                     players.get(Side.ISHIDA), players.get(Side.TOKUGAWA), clock, on_time_out),
+                )
+                if computer_level is not None:
+                    self._db.execute("INSERT INTO computer_levels (game, level) VALUES (?, ?)", (game_id, computer_level))
+                start_clock(self._db, game_id, info.created)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot write the game store: {error}") from None
         return info
 
     def computer_level(self, game_id: str) -> str | None:
@@ -265,6 +280,8 @@ class Store:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 cursor = self._db.execute(f"UPDATE games SET {column} = ? WHERE id = ? AND {column} IS NULL", (player, game_id))
+                if cursor.rowcount == 1:
+                    start_clock(self._db, game_id, time.time())  # both seats filled: the clock starts
                 return cursor.rowcount == 1
         except sqlite3.Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
@@ -283,7 +300,7 @@ class Store:
                 ).fetchone()
                 if row is None:
                     return False
-                for table in ("actions", "results", "cancel_offers"):  # they reference it
+                for table in ("actions", "results", "cancel_offers", "game_clocks"):  # they reference it
                     self._db.execute(f"DELETE FROM {table} WHERE game = ?", (game_id,))
                 self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
                 return True
@@ -366,6 +383,8 @@ class Store:
                             "INSERT INTO actions (game, seq, kind, side, text, client_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                             (game_id, version + 1, action.kind, action.side.value, action.text, action.client_id, action.at),
                         )
+                        if action.clock is not None:
+                            write_clock(self._db, game_id, action.clock)
                     except sqlite3.IntegrityError as error:
                         self._db.execute("ROLLBACK TO row")
                         errors.append(f"cannot write the game store: {error}")

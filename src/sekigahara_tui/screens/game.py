@@ -149,6 +149,8 @@ class GameScreen(Screen[None]):
         self.summaries.start(self.table.seats.values())
         self.movement_summaries.start(self.table.seats.values())
         self.query_one("#prompt", PromptPanel).choices.focus()
+        if not self.table.hot_seat:
+            self.set_interval(1.0, self._show_status)  # a club game's clocks tick
         if self.view is None:  # a remote seat still connecting
             self._show_status()
             return
@@ -233,11 +235,12 @@ class GameScreen(Screen[None]):
     def _show_status(self) -> None:
         """A networked seat: the connection, the other player, a command on its way."""
         seat = self.current
-        status = (seat.connection, seat.opponent_present, seat.waiting_for_answer)
+        line = connection_line(seat)  # with the clocks (issue 24), which tick
+        status = (line, seat.opponent_present)
         if status == self._status_shown:
             return
         self._status_shown = status
-        self.query_one(PromptPanel).show_connection(connection_line(seat))
+        self.query_one(PromptPanel).show_connection(line)
         # The other player's command to join takes rows: at 80 columns, from the tabs.
         self.query_one("#side").set_class(seat.opponent_present is False and bool(seat.join_hint), "-joining")
 
