@@ -29,14 +29,12 @@ import secrets
 import tracemalloc
 import weakref
 
-import rules.places
-import rules.view
-import sekigahara_tui.net.state_encoding as state_encoding
 from club_helpers import start_club, wait_until
 from rules.sides import Side
 from sekigahara_tui.club.cli import collect_on_timer, tune_garbage_collector
 from sekigahara_tui.club.client import ClubClient
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION
+from memory_sizes import empty_bounded_caches
 
 EVICT_AFTER = 0.05
 LANES = 4  # games played at once
@@ -185,9 +183,7 @@ async def traced_after_rounds(data_dir) -> tuple[int, int]:
         """The bytes traced right after the collector's next collection of the
         oldest generation (its schedule's, not one asked for here): then no
         garbage is left over, whatever its kind."""
-        rules.places._INDEXES.clear()  # the bounded caches (at most 2,048 entries) are not the games'
-        state_encoding._NOTATION.clear()
-        rules.view._SHARED.clear()
+        empty_bounded_caches()  # bounded caches, not the games' memory
         before = full[0]
         await wait_until(lambda: full[0] > before, "the collector's next collection of the oldest generation")
         return tracemalloc.get_traced_memory()[0]

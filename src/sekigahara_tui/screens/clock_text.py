@@ -8,7 +8,7 @@ import time
 
 from rules.surface import BOTH_SIDES
 from sekigahara_tui.club.protocol import ClockLine
-from sekigahara_tui.hosting.clocks import duration
+from sekigahara_tui.durations import duration
 from sekigahara_tui.labels import side_name
 
 RUNNING = "⏵"
