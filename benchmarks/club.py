@@ -15,6 +15,7 @@ the bots' CPU time per command.
     python3 benchmarks/club.py --games 25 50 100 200 --seconds 15
     python3 benchmarks/club.py --games 500 --think 2 --warmup 20   # 500 games at a human pace
     python3 benchmarks/club.py --games 100 --profile /tmp/club   # cProfile of the server
+    python3 benchmarks/club.py --games 200 --think 0.5 --computer 4   # and 4 games against level 2 (issue 25)
 
 The bots are cheap on purpose, so that the bot process is not what limits a
 large N: a bot is an asyncio Protocol on a raw Unix socket that reads only
@@ -43,7 +44,8 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+SRC = Path(__file__).resolve().parent.parent / "src"
+sys.path.insert(0, str(SRC))
 
 from rules.sides import Side  # noqa: E402
 from sekigahara_tui.hosting import members  # noqa: E402
@@ -198,6 +200,15 @@ async def one_game(sock: Path, alice: ClubClient, bob: ClubClient, seed: int, st
         stats.finished += 1
 
 
+async def computer_game(sock: Path, alice: ClubClient, level: str, seed: int, stats: Stats, bots: set, think: float) -> None:
+    """A member (a bot thinking like the others) against the club's computer at `level` (issue 25)."""
+    made = await alice.new_game(Side.ISHIDA, "computer", level)
+    assert made.seat is not None
+    loop = asyncio.get_running_loop()
+    _, bot = await loop.create_unix_connection(lambda: SeatBot(made.game, made.seat, made.token, seed, stats, bots, think), str(sock))
+    await bot.done
+
+
 async def ping(bots: set) -> None:
     while True:
         await asyncio.sleep(PING_EVERY)
@@ -205,7 +216,7 @@ async def ping(bots: set) -> None:
             bot.write({"type": "ping"})
 
 
-async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float, think: float) -> dict:
+async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float, think: float, computer: int = 0, level: str = "planner") -> dict:
     alice, bob = ClubClient(sock, member="alice"), ClubClient(sock, member="bob")
     await alice.connect()
     await bob.connect()
@@ -218,9 +229,13 @@ async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float, thin
         while not stop:
             await one_game(sock, alice, bob, next(seeds), stats, bots, think)
 
+    async def computer_lane() -> None:  # its member's latencies are not the human games'
+        while not stop:
+            await computer_game(sock, alice, level, next(seeds), Stats(), bots, think)
+
     idle_rss = rss_kb(pid)
     pinger = asyncio.create_task(ping(bots))
-    lanes = [asyncio.create_task(lane()) for _ in range(n)]
+    lanes = [asyncio.create_task(lane()) for _ in range(n)] + [asyncio.create_task(computer_lane()) for _ in range(computer)]
     await asyncio.sleep(warmup)
     loaded_rss = rss_kb(pid)
     server_cpu, own_cpu = cpu_seconds(pid), time.process_time()
@@ -282,6 +297,17 @@ def print_soak(result: dict, stats_file: Path) -> None:
         print("      the server wrote no stats file (SEKIGAHARA_STATS_FILE)", flush=True)
 
 
+def print_computer(k: int, level: str, stats_file: Path) -> None:
+    """The computer's decisions in the K games against it: from asking a worker to its answer (issue 25)."""
+    times = sorted(json.loads(stats_file.read_text()).get("computer_decision_s", [])) if stats_file.exists() else []
+    if not times:
+        print(f"      computer ({k} games at {level}): no decision timed", flush=True)
+        return
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+    print(f"      computer ({k} games at {level}): {len(times)} decisions (warm-up included), "
+          f"median {1000 * statistics.median(times):.0f} ms, p99 {1000 * p99:.0f} ms, max {1000 * times[-1]:.0f} ms", flush=True)
+
+
 def print_profile(path: Path, top: int) -> None:
     stats = pstats.Stats(str(path))
     stats.sort_stats("tottime").print_stats(top)
@@ -305,6 +331,9 @@ def main() -> None:
         "and the place indexes it built per command (issue 23: 500 games, --think 0.5, --seconds 600)",
     )
     parser.add_argument("--top", type=int, default=30, help="functions shown per profile listing")
+    parser.add_argument("--computer", type=int, default=0, metavar="K", help="also K games against the club's computer (issue 25); prints its decision times")
+    parser.add_argument("--computer-level", default="planner", help="the computer's level in those games (default planner: level 2)")
+    parser.add_argument("--computer-workers", type=int, default=None, metavar="W", help="serve --computer-workers (default: the server's, cores minus one)")
     args = parser.parse_args()
     # The bots' own collector would stall their loop, and the latency they
     # time, as it stalled the server's: tuned alike (club/cli.py).
@@ -324,13 +353,16 @@ def main() -> None:
             members.add(data_dir, "bob", fake_key())
             stats_file = directory / "server-stats.json"
             env = dict(os.environ, XDG_RUNTIME_DIR=str(directory), SEKIGAHARA_STATS_FILE=str(stats_file))
+            # The server runs this checkout's code, as the bots do (not an installed copy's).
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")]))
             under = ["-m", "sekigahara_tui"] if profile is None else ["-c", PROFILED, str(profile)]
             # The server's stderr goes to a file: a pipe nobody reads fills up
             # and blocks the server in the middle of the measurement.
             errors = directory / "server.err"
             with errors.open("wb") as err:
+                workers = [] if args.computer_workers is None else ["--computer-workers", str(args.computer_workers)]
                 server = subprocess.Popen(
-                    [sys.executable, *under, "serve", "--data", str(data_dir), "--evict-after", str(args.evict_after)],
+                    [sys.executable, *under, "serve", "--data", str(data_dir), "--evict-after", str(args.evict_after), *workers],
                     stdout=subprocess.DEVNULL, stderr=err, env=env,
                     cwd=Path(__file__).resolve().parent.parent,
                 )
@@ -338,7 +370,9 @@ def main() -> None:
                 if server.poll() is not None:
                     raise SystemExit(errors.read_text(errors="replace"))
                 time.sleep(0.05)
-            result = asyncio.run(load(data_dir / "club.sock", server.pid, n, args.seconds, args.warmup, args.think))
+            result = asyncio.run(load(
+                data_dir / "club.sock", server.pid, n, args.seconds, args.warmup, args.think, args.computer, args.computer_level
+            ))
             server.terminate()  # SIGTERM: the server stops cleanly (and cProfile writes its file)
             server.wait(timeout=60)
             print(
@@ -352,6 +386,8 @@ def main() -> None:
                 print(f"      the server wrote {len(said)} lines to stderr; first: {said[0][:150]}; last: {said[-1][:150]}", flush=True)
             if args.soak:
                 print_soak(result, stats_file)
+            if args.computer:
+                print_computer(args.computer, args.computer_level, stats_file)
             if profile is not None:
                 print_profile(profile, args.top)
         finally:

@@ -10,7 +10,11 @@ repeats.
   played divided by the time they took, and one over the median game time;
 - median microseconds per decision (legal_commands + apply_trusted);
 - the same decisions through `apply`, which checks each command again as it
-  does a player's (one repeat);
+  does a player's (one repeat), two ways: listed first (legal_commands, then
+  `apply` on a copy of the listed command; the engine keeps the last list with
+  its state, so the check reuses it), and replayed (`apply` alone on the
+  recorded commands, as for a record or a network command: nothing was listed
+  for that state, so the check works the list out);
 - decisions per game (median);
 - median microseconds of `legal_commands` in Full-movement Movement Phases
   (every stack may move), over the positions met in games whose players
@@ -22,6 +26,7 @@ Usage: python3 benchmarks/engine.py [--games N] [--seed S] [--repeats R]
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import statistics
 import sys
@@ -39,8 +44,13 @@ from rules.state import DecisionKind, MovementOption  # noqa: E402
 Apply = Callable[..., tuple]
 
 
+def checked(state, command):  # noqa: ANN001, ANN201
+    """`apply` on a command equal to the listed one, not the listed object itself."""
+    return apply(state, copy.copy(command))
+
+
 def play(seed: int, step_times: list[float], apply_command: Apply = apply_trusted,
-         movement_times: list[float] | None = None) -> int:
+         movement_times: list[float] | None = None, played: list | None = None) -> int:
     """One random game. With `movement_times`, the players never step into
     enemy units and the time of legal_commands at Full-movement decisions is kept."""
     chooser = random.Random(f"bench/{seed}")
@@ -60,19 +70,37 @@ def play(seed: int, step_times: list[float], apply_command: Apply = apply_truste
         state, _ = apply_command(state, command)
         step_times.append(time.perf_counter() - started)
         decisions += 1
+        if played is not None:
+            played.append(command)
     return decisions
+
+
+def replay(seed: int, commands: list, step_times: list[float]) -> None:
+    """A recorded game again, each command through `apply` alone."""
+    state, _ = start_game(seed)
+    for command in commands:
+        started = time.perf_counter()
+        state, _ = apply(state, command)
+        step_times.append(time.perf_counter() - started)
 
 
 class Run:
     """The figures of one pass over the seeds."""
 
-    def __init__(self, seeds: range, apply_command: Apply) -> None:
+    def __init__(self, seeds: range, apply_command: Apply, recorded: dict[int, list] | None = None) -> None:
+        """With `recorded` (seed -> commands), replays them instead of playing."""
         self.step_times: list[float] = []
         self.game_seconds: list[float] = []
         self.decisions: list[int] = []
+        self.played: dict[int, list] = {}
         for seed in seeds:
             started = time.perf_counter()
-            self.decisions.append(play(seed, self.step_times, apply_command))
+            if recorded is None:
+                self.played[seed] = []
+                self.decisions.append(play(seed, self.step_times, apply_command, played=self.played[seed]))
+            else:
+                replay(seed, recorded[seed], self.step_times)
+                self.decisions.append(len(recorded[seed]))
             self.game_seconds.append(time.perf_counter() - started)
 
     @property
@@ -106,10 +134,14 @@ def main() -> None:
           f"(games / time); {median(lambda r: r.median_game_rate):.1f} (1 / median game time, "
           f"{1000 / median(lambda r: r.median_game_rate):.1f} ms)")
     print(f"median us per decision (legal_commands + apply_trusted): {median(lambda r: r.us_per_decision):.1f}")
-    checked = Run(seeds, apply)
-    print(f"median us per decision (legal_commands + apply, checked): {checked.us_per_decision:.1f}; "
-          f"games per second {checked.games_per_second:.1f} (games / time), "
-          f"{checked.median_game_rate:.1f} (1 / median game time)")
+    listed = Run(seeds, checked)
+    print(f"median us per decision (legal_commands + apply, checked): {listed.us_per_decision:.1f}; "
+          f"games per second {listed.games_per_second:.1f} (games / time), "
+          f"{listed.median_game_rate:.1f} (1 / median game time)")
+    replayed = Run(seeds, apply, recorded=runs[0].played)
+    print(f"median us per decision (apply alone on the recorded commands, checked): {replayed.us_per_decision:.1f}; "
+          f"games per second {replayed.games_per_second:.1f} (games / time), "
+          f"{replayed.median_game_rate:.1f} (1 / median game time)")
     decisions = runs[0].decisions
     print(f"decisions per game: median {statistics.median(decisions):.0f}, min {min(decisions)}, max {max(decisions)}")
     movement_times: list[float] = []

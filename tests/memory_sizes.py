@@ -19,3 +19,23 @@ def deep_size(objects, seen: set[int]) -> int:
         total += sys.getsizeof(item)
         stack.extend(gc.get_referents(item))
     return total
+
+
+def empty_bounded_caches() -> None:
+    """Empty the caches of a bounded size, which are not any game's memory: the
+    place indexes (rules/places.py), the notation of commands sent
+    (net/state_encoding.py), what the chairs share (rules/view.py), the musters
+    by Recruitment Box contents (rules/muster.py, 4,096 entries each) and the
+    engine's last legal list (rules/engine.py, one entry)."""
+    import rules.engine
+    import rules.muster
+    import rules.places
+    import rules.view
+    import sekigahara_tui.net.state_encoding as state_encoding
+
+    rules.places._INDEXES.clear()
+    state_encoding._NOTATION.clear()
+    rules.view._SHARED.clear()
+    rules.muster._same_kind_choices.cache_clear()
+    rules.muster._musters_at.cache_clear()
+    rules.engine._last = (None, None, ())

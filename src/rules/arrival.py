@@ -86,9 +86,10 @@ def overrun_if_possible(state: GameState, side: Side, location: str) -> tuple[Ga
     return state, events
 
 
-def arrive(state: GameState, side: Side, location: str) -> tuple[GameState, list[Event]]:
-    """Blocks of `side` have entered (or pass through) `location`."""
-    state, events = control_on_arrival(state, side, location)
+def arrive(state: GameState, side: Side, location: str, origin: str | None = None) -> tuple[GameState, list[Event]]:
+    """Blocks of `side` have entered (or pass through) `location`, from the
+    location `origin` (None: from off the map)."""
+    state, events = control_on_arrival(state, side, location, origin)
     state, more = overrun_if_possible(state, side, location)
     return state, events + more
 

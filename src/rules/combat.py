@@ -36,7 +36,8 @@ def combat_locations(state: GameState) -> tuple[str, ...]:
     # Only places with units need a look.
     occupied = {place for side in BOTH_SIDES for place, _ in state.blocks_by_place(side)}
     occupied |= {disc.location for disc in c.discs}
-    return tuple(loc.id for loc in c.locations if loc.id in occupied and len(sides_present(state, loc.id)) == 2)
+    contested = [place for place in occupied if place in c.location_ids and len(sides_present(state, place)) == 2]
+    return tuple(sorted(contested, key=c.location_order))  # in map order
 
 
 def begin_combat_phase(state: GameState, side: Side) -> tuple[GameState, list[Event]]:

@@ -260,6 +260,14 @@ class Components:
     def location_ids(self) -> frozenset[str]:
         return frozenset(self._locations_by_id)
 
+    def location_order(self, id: str) -> int:
+        """Position of a location in `self.locations` (0-based)."""
+        return _lookup(self._location_positions, id, "location")
+
+    @cached_property
+    def _location_positions(self) -> Mapping[str, int]:
+        return {loc.id: i for i, loc in enumerate(self.locations)}
+
     def neighbours(self, location_id: str) -> tuple[str, ...]:
         """Locations one connection away, sorted by id."""
         return tuple(other for other, _ in _lookup(self._adjacency, location_id, "location"))

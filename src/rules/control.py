@@ -38,11 +38,12 @@ def _discs_at() -> dict[str, tuple[Disc, ...]]:
 
 
 def control_on_arrival(
-    state: GameState, side: Side, location: str
+    state: GameState, side: Side, location: str, origin: str | None = None
 ) -> tuple[GameState, list[Event]]:
     """4.2, R4, R5: a side's block entering or passing through a resource
     location takes control of it, even if enemy blocks are there too.
-    Castle control is brought up to date as well (4.3)."""
+    Castle control is brought up to date as well (4.3), where it can have
+    changed: at `location` and at `origin`, the place the blocks left."""
     events: list[Event] = []
     c = default_components()
     if c.location(location).resource and state.control_of_resource(location) is not side:
@@ -50,7 +51,7 @@ def control_on_arrival(
         control[location] = side
         state = evolve(state, resource_control=sorted_pairs(control))
         events.append(ControlChanged(location, side))
-    state, castle_events = update_castle_control(state)
+    state, castle_events = update_castle_control(state, (location, origin))
     return state, events + castle_events
 
 
@@ -69,12 +70,17 @@ def castle_controller(state: GameState, location: str, components: Components | 
     return state.control_of_castle(location)
 
 
-def update_castle_control(state: GameState) -> tuple[GameState, list[Event]]:
-    """Re-derive every castle's controller after units arrive or leave (4.3)."""
+def update_castle_control(
+    state: GameState, places: tuple[str | None, ...] | None = None
+) -> tuple[GameState, list[Event]]:
+    """Re-derive the castles' controllers after units arrive or leave (4.3):
+    every castle, or only those among `places` where units came or went
+    (control elsewhere is up to date already: every move ends here)."""
     c = default_components()
     current = dict(state.castle_control)
     events: list[Event] = []
-    for castle in c.castles():
+    castles = c.castles() if places is None else [castle for castle in c.castles() if castle.id in places]
+    for castle in castles:
         controller = castle_controller(state, castle.id, c)
         if current[castle.id] is not controller:
             current[castle.id] = controller

@@ -53,9 +53,26 @@ def legal_commands(state: GameState, side: Side) -> list[Command]:
     """Every command `side` may give now, up to interchangeable pieces (rules.alike):
     where alike blocks or cards would give the same command, one is listed.
     Empty if the side has nothing to decide."""
+    return list(_legal(state, side))
+
+
+# The last list worked out, with its state and side. A state never changes, so
+# neither does its list: `apply` checks a command against the list its caller
+# was just given instead of working it out again (issue 25). One tuple, so a
+# reader never sees one state's list with another's state.
+_last: tuple[GameState | None, Side | None, tuple[Command, ...]] = (None, None, ())
+
+
+def _legal(state: GameState, side: Side) -> tuple[Command, ...]:
+    global _last
     if side not in state.decision.sides:
-        return []
-    return DECISIONS[state.decision.kind].legal(state, side)
+        return ()
+    last_state, last_side, commands = _last
+    if last_state is state and last_side is side:
+        return commands
+    commands = tuple(DECISIONS[state.decision.kind].legal(state, side))
+    _last = (state, side, commands)
+    return commands
 
 
 def asks(kind: DecisionKind) -> str:
@@ -93,7 +110,7 @@ def _listed(state: GameState, command: Command) -> bool:
     answer = _answer(state, command)
     if answer is None:
         return False
-    return representative(state, command, answer.pieces) in legal_commands(state, command.side)
+    return representative(state, command, answer.pieces) in _legal(state, command.side)
 
 
 def _refusal(state: GameState, command: Command) -> str:

@@ -37,8 +37,9 @@ def evolve(instance: T, **changes: Any) -> T:
         return attrs.evolve(instance, **changes)
     values_of, place = rebuilder
     values = list(values_of(instance))
-    for name, value in changes.items():
-        if name not in place:
-            return attrs.evolve(instance, **changes)  # for attrs' own error
-        values[place[name]] = value
+    try:
+        for name, value in changes.items():
+            values[place[name]] = value
+    except KeyError:
+        return attrs.evolve(instance, **changes)  # for attrs' own error
     return cls(*values)

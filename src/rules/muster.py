@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import groupby, product
 
 from rules.alike import Pieces, block_kind
@@ -11,7 +12,8 @@ from rules.components import default_components
 from rules.events import BlocksMustered, BlocksPlaced, Event, OpponentPlacedBlocks
 from rules.immutable import evolve
 from rules.sides import Side
-from rules.state import GameState, recruitment_box, with_positions
+from rules.places import moved_positions
+from rules.state import GameState, recruitment_box
 
 
 def muster_sites(state: GameState, side: Side) -> list[str]:
@@ -24,29 +26,40 @@ def muster_sites(state: GameState, side: Side) -> list[str]:
     ]
 
 
-def _same_kind_choices(blocks: list[str]) -> list[tuple[str, ...]]:
+@lru_cache(maxsize=4096)
+def _same_kind_choices(blocks: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """Every choice of 2 or more of these blocks, up to blocks that are alike
-    (same daimyo and kind are interchangeable: the lowest-numbered are taken)."""
+    (same daimyo and kind are interchangeable: the lowest-numbered are taken).
+    Kept: one daimyo's blocks in the box change seldom."""
     c = default_components()
     by_kind = [list(group) for _, group in groupby(sorted(blocks, key=lambda b: (c.block(b).kind, b)), key=lambda b: c.block(b).kind)]
     choices = []
     for counts in product(*(range(len(group) + 1) for group in by_kind)):
         if sum(counts) >= 2:
             choices.append(tuple(b for group, n in zip(by_kind, counts) for b in group[:n]))
-    return choices
+    return tuple(choices)
+
+
+@lru_cache(maxsize=4096)
+def _musters_at(side: Side, location: str, box: tuple[str, ...]) -> tuple[Muster, ...]:
+    """Every muster of these Recruitment Box blocks at one site. It depends on
+    the box and the printed map only, and the box changes seldom (only musters
+    and reinforcement fill or empty it), so each is worked out once."""
+    c = default_components()
+    commands = [Muster(side, location, (block,)) for block in box]  # option 2
+    for daimyo in c.location(location).recruitment:  # option 1
+        own = tuple(b for b in box if c.block(b).daimyo == daimyo)
+        commands += [Muster(side, location, blocks) for blocks in _same_kind_choices(own)]
+    return tuple(commands)
 
 
 def legal_musters(state: GameState, side: Side) -> list[Muster]:
     """Every muster of the Recruitment Box's blocks; whether the movement
     option allows one now is movement.may_muster's to say (7.1)."""
-    c = default_components()
     box = state.blocks_at(recruitment_box(side), side)
     commands: list[Muster] = []
     for location in muster_sites(state, side):
-        commands += [Muster(side, location, (block,)) for block in box]  # option 2
-        for daimyo in c.location(location).recruitment:  # option 1
-            own = [b for b in box if c.block(b).daimyo == daimyo]
-            commands += [Muster(side, location, blocks) for blocks in _same_kind_choices(own)]
+        commands += _musters_at(side, location, box)
     return commands
 
 
@@ -76,14 +89,18 @@ def apply_muster(state: GameState, command: Muster) -> tuple[GameState, list[Eve
     They entered from no location (R51). Their arrival can overrun (R12)."""
     assert state.movement is not None
     side, location, blocks = command.side, command.location, command.blocks
-    state = with_positions(state, {block: location for block in blocks})
-    movement = evolve(state.movement, mustered=True, fixed=state.movement.fixed | set(blocks))
-    state = evolve(state, movement=movement)
+    revealed = state.revealed
     if len(blocks) == 1:
         events: list[Event] = [BlocksPlaced(side, location, blocks), OpponentPlacedBlocks(side, location, 1)]
     else:  # option 1: shown, and known where they stand until they move (R62)
         events = [BlocksMustered(side, location, blocks)]
-        state = evolve(state, revealed=state.revealed | set(blocks))
+        revealed = revealed | set(blocks)
+    state = evolve(
+        state,
+        positions=moved_positions(state.positions, {block: location for block in blocks}),
+        movement=evolve(state.movement, mustered=True, fixed=state.movement.fixed | set(blocks)),
+        revealed=revealed,
+    )
     state, more = arrive(state, side, location)
     return state, events + more
 

@@ -101,7 +101,7 @@ def apply_retreat(state: GameState, command: Retreat) -> tuple[GameState, list[E
     state = evolve(state, entered_from=record_entry(state.entered_from, to, side, origin))
     events: list[Event] = [BlocksRetreated(side, leaving, origin, to),
                            OpponentRetreated(side, len(leaving), origin, to, len(command.garrison))]
-    state, more = arrive(state, side, to)
+    state, more = arrive(state, side, to, origin)
     events += more
     assert state.combat is not None
     if not state.is_over and has_enemy_units(state, side, to) and to not in state.combat.pending:

@@ -99,12 +99,13 @@ def possible_sources(state: GameState, side: Side) -> list[str]:
     """R15, R57: unused sources with a block that may move, not besieged there."""
     movement = _movement(state)
     c = default_components()
-    occupied = {
+    occupied = [
         place for place, blocks in state.blocks_by_place(side)
         if place in c.location_ids and place not in movement.sources
         and not movement.fixed.issuperset(blocks)  # a block there may still move
-    }
-    return [loc.id for loc in c.locations if loc.id in occupied and not is_besieged(state, side, loc.id)]
+        and not is_besieged(state, side, place)
+    ]
+    return sorted(occupied, key=c.location_order)  # in map order, as the locations are listed
 
 
 def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
@@ -337,7 +338,7 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
     )
     blocks = tuple(moved.get(p.block, p) for p in current.blocks)
     events: list[Event] = [BlocksMoved(side, tuple(moved), at, to), OpponentMovedBlocks(side, len(moved), at, to)]
-    state, more = arrive(state, side, to)
+    state, more = arrive(state, side, to, at)
     events += more
     if state.is_over:  # an overrun gave an instant victory (R50)
         return state, events

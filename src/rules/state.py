@@ -243,11 +243,15 @@ class GameState:
         blocks of `side`; the ids in component order."""
         return place_index(self.positions).by_place(side)
 
+    # A scan of a few pairs, asked many times a decision: cheaper than a dict built each time.
     def control_of_resource(self, location: str) -> Side | None:
-        return dict(self.resource_control).get(location)
+        return next((side for place, side in self.resource_control if place == location), None)
 
     def control_of_castle(self, location: str) -> Side:
-        return dict(self.castle_control)[location]
+        side = next((side for place, side in self.castle_control if place == location), None)
+        if side is None:
+            raise KeyError(location)
+        return side
 
     @property
     def is_over(self) -> bool:
@@ -265,7 +269,7 @@ def sorted_pairs(mapping: dict[str, Side]) -> tuple[tuple[str, Side], ...]:
 
 def segment_key(a: str, b: str) -> str:
     """A road segment's id, the same in both directions."""
-    return "~".join(sorted((a, b)))
+    return f"{a}~{b}" if a <= b else f"{b}~{a}"
 
 
 def recruitment_box(side: Side) -> str:

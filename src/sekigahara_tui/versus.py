@@ -2,13 +2,17 @@
 
 A VersusTable is a hot-seat table (sekigahara_tui.local) with only the human's
 seat in `seats`, so the game screen never hands the keyboard over. The bot
-sits at the other side, driven by a BotPlayer (bots/driver.py), and is given
-only what that side may know (R55): the side's view (`host.view(side)`) and
-the events visible to it (`host.events_for(side)`). It answers on a timer in the app's event loop, one
-command at a time, `pace` seconds apart, so the player can follow each move in
-the log and on the map; `skip()` plays the bot's moves at once until the
-player must decide again. Saving and the autosave are the record's, as in hot
-seat.
+sits at the other side and is given only what that side may know (R55): the
+side's view (`host.view(side)`) and the events visible to it
+(`host.events_for(side)`). It thinks in a worker process (bots/workers.py, a
+pool of one), so keys, the map and the log stay live while the planner
+thinks for seconds (a thread would not do: the GIL); a worker that fails is
+replaced by level 1 in this process. Given a bot factory (`make`, tests), it
+thinks in a thread of this process instead, with a BotPlayer (bots/driver.py).
+It answers in the app's event loop, one command at a time, `pace` seconds
+apart, so the player can follow each move in the log and on the map; `skip()`
+plays the bot's moves at once until the player must decide again. Saving and
+the autosave are the record's, as in hot seat.
 """
 
 from __future__ import annotations
@@ -18,15 +22,26 @@ import random
 from pathlib import Path
 from typing import Callable
 
-from rules.surface import Side
-from sekigahara_tui.bots.base import LEVELS, Bot, make_bot
+from rules.notation import parse_command
+from rules.surface import Command, Side
+from sekigahara_tui.bots.base import LEVELS, Bot
 from sekigahara_tui.bots.driver import BotPlayer
+from sekigahara_tui.bots.workers import (
+    Decision,
+    DecisionFailed,
+    DecisionPool,
+    SideLog,
+    decision_seed,
+    level_1_command,
+    listed_command,
+)
 from sekigahara_tui.hosting.host import GameHost
 from sekigahara_tui.local import LocalSeat, LocalTable
 from sekigahara_tui.seat import Seat
 
 PACE = 0.6  # seconds between the computer's commands
 BUDGET = 2.0  # seconds the computer may think over one decision
+GRACE = 30.0  # seconds beyond its budget before a worker's decision is given up (level 1 decides)
 
 
 def open_saved(path: Path, autosave: Path | None = None) -> LocalTable:
@@ -60,7 +75,8 @@ class VersusTable(LocalTable):
         bot_seed: int | None = None,
         pace: float = PACE,
         budget_s: float = BUDGET,
-        make: Callable[[str, Side, int], Bot] = make_bot,
+        make: Callable[[str, Side, int], Bot] | None = None,
+        pool: DecisionPool | None = None,
     ) -> None:
         super().__init__(host)
         self.human = human
@@ -70,7 +86,12 @@ class VersusTable(LocalTable):
         self._bot_seed = random.SystemRandom().randrange(2**31) if bot_seed is None else bot_seed
         self.seats = {human: LocalSeat(self, human)}
         seed = self._bot_seed
-        self.player = BotPlayer(lambda: make(level, self.bot_side, seed), budget_s=budget_s, pace=pace)
+        self.budget_s = budget_s
+        self.pace = pace  # seconds between the computer's commands; the screen may change it
+        # A bot factory given (tests): a BotPlayer in this process; else a worker (start()).
+        self.player = BotPlayer(lambda: make(level, self.bot_side, seed), budget_s=budget_s) if make is not None else None
+        self.pool = pool
+        self._log = SideLog()  # the bot side's log, pickled once (bots/workers.py)
         self._task: asyncio.Task | None = None
         self._wake = asyncio.Event()
         self._closed = False
@@ -96,19 +117,6 @@ class VersusTable(LocalTable):
         return cls(host, bot_side.other, level, **options)
 
     @property
-    def pace(self) -> float:
-        """Seconds between the computer's commands; the screen may change it."""
-        return self.player.pace
-
-    @pace.setter
-    def pace(self, seconds: float) -> None:
-        self.player.pace = seconds
-
-    @property
-    def bot(self) -> Bot:
-        return self.player.bot
-
-    @property
     def seat(self) -> LocalSeat:
         return self.seats[self.human]  # type: ignore[return-value]
 
@@ -119,6 +127,10 @@ class VersusTable(LocalTable):
 
     def start(self) -> None:
         self._closed = False
+        if self.player is None and (self.pool is None or self.pool.closed):
+            self.pool = DecisionPool(1, quiet=True)
+        if self.pool is not None:
+            self.pool.start()  # the worker starts now, not at the computer's first decision
         self._schedule()
 
     def close(self) -> None:
@@ -126,6 +138,8 @@ class VersusTable(LocalTable):
         if self._task is not None:
             self._task.cancel()
             self._task = None
+        if self.pool is not None:
+            self.pool.close_soon()
 
     def changed(self) -> None:
         super().changed()
@@ -166,7 +180,7 @@ class VersusTable(LocalTable):
             if not seen.legal:
                 break
             log = self.host.events_for(self.bot_side)
-            command = await asyncio.to_thread(self.player.choose, seen, log)
+            command = await self._decide(seen, log)
             if self._closed:
                 return
             if self.changes != before:  # the player moved meanwhile (a simultaneous decision): decide again
@@ -175,6 +189,23 @@ class VersusTable(LocalTable):
         self._task = None
         if self.seat.deciding() or self.host.is_over:
             self.skipping = False
+
+    async def _decide(self, seen, log) -> Command:
+        """The computer's command: from its worker (level 1 here if the worker
+        fails or answers with a command that is not legal), or from the
+        BotPlayer in a thread."""
+        if self.player is not None:
+            return await asyncio.to_thread(self.player.choose, seen, log)
+        assert self.pool is not None
+        seed = decision_seed(self._bot_seed, len(self.host.record.commands))
+        decision = Decision(self.level, self.bot_side, seed, self.budget_s, seen, self._log.chunks_for(log))
+        try:
+            command = listed_command(await self.pool.decide(decision, self.budget_s + GRACE), self.bot_side, seen.legal)
+        except DecisionFailed:
+            command = None
+        if command is None:
+            command = parse_command(level_1_command(self.bot_side, seed, self.budget_s, seen, log), side=self.bot_side)
+        return command
 
     def play(self, command) -> None:
         """Give the computer's command to the host and show it to the player."""

@@ -1,21 +1,30 @@
-"""The club server collects the young generation on a timer (club/cli.py):
-CPython's own trigger lets it grow far past its threshold under hundreds of
-games, and walking it then pauses the server."""
+"""The club server collects on a timer (club/cli.py): CPython's own trigger
+lets the young generation grow far past its threshold under hundreds of
+games, and walking it then pauses the server. The timer collects the older
+generations too when they are due, as CPython would: collecting only the
+young one left every cycle that outlived one young collection in memory for
+good (issue 23, item 11)."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 
-from sekigahara_tui.club.cli import YOUNG_COLLECTION_EVERY, collect_young_generation
+from sekigahara_tui.club.cli import YOUNG_COLLECTION_EVERY, collect_on_timer
 
-TICKS = 5
+# Thresholds of the test's: the middle generation after more than 2 young
+# collections, the oldest after more than 1 middle one.
+THRESHOLDS = (10**9, 2, 1)  # 10**9: no collection of CPython's own, only the timer's are counted
+# Counted by hand from CPython's rule (a generation is collected when its count
+# passes its threshold; a collection adds one to the next generation's count
+# and empties its own and the younger ones'), from a full collection.
+EXPECTED = [0, 0, 0, 1, 0, 0, 0, 1, 2, 0, 0, 0, 1]
 
 
-def test_the_young_generation_is_collected_on_the_timer_alone():
+def collections_on_timer(ticks: int) -> list[tuple[str, float]]:
     """The timer is the test's: each tick is a wait of YOUNG_COLLECTION_EVERY,
-    and after each comes one collection of the youngest generation, and none
-    before the first; counted in ticks, not in seconds of a loaded machine."""
+    and after each comes one collection; counted in ticks, not in seconds of
+    a loaded machine. What happened, in order."""
     happened: list[tuple[str, float]] = []
     ticked = asyncio.Event()
 
@@ -25,22 +34,31 @@ def test_the_young_generation_is_collected_on_the_timer_alone():
 
     async def timer(seconds: float) -> None:
         happened.append(("waited", seconds))
-        if sum(1 for what, _ in happened if what == "waited") > TICKS:
+        if sum(1 for what, _ in happened if what == "waited") > ticks:
             ticked.set()
             await asyncio.Event().wait()  # the last tick never ends: cancelled below
         await asyncio.sleep(0)
 
     async def run() -> None:
-        collector = asyncio.create_task(collect_young_generation(sleep=timer))
+        collector = asyncio.create_task(collect_on_timer(sleep=timer))
         await asyncio.wait_for(ticked.wait(), 20)
         collector.cancel()
 
     thresholds = gc.get_threshold()
-    gc.set_threshold(10**9)  # no collection of CPython's own: only the timer's are counted
-    gc.callbacks.append(seen)
+    gc.set_threshold(*THRESHOLDS)
     try:
-        asyncio.run(run())
+        gc.collect()  # every count at 0
+        gc.callbacks.append(seen)
+        try:
+            asyncio.run(run())
+        finally:
+            gc.callbacks.remove(seen)
     finally:
-        gc.callbacks.remove(seen)
         gc.set_threshold(*thresholds)
-    assert happened == [("waited", YOUNG_COLLECTION_EVERY), ("collected", 0)] * TICKS + [("waited", YOUNG_COLLECTION_EVERY)]
+    return happened
+
+
+def test_each_tick_collects_once_and_the_older_generations_when_due():
+    happened = collections_on_timer(len(EXPECTED))
+    expected = [step for generation in EXPECTED for step in (("waited", YOUNG_COLLECTION_EVERY), ("collected", generation))]
+    assert happened == expected + [("waited", YOUNG_COLLECTION_EVERY)]

@@ -9,6 +9,8 @@ from tui.driving import until
 from rules.surface import DecisionKind
 from sekigahara_tui.app import SekigaharaApp
 from sekigahara_tui.screens.lobby import ClubGameScreen, LobbyScreen
+from sekigahara_tui.screens.versus_dialog import VersusDialog
+from rules.surface import Side
 from tui.screen_text import screen_text
 
 
@@ -20,7 +22,10 @@ async def test_the_lobby_starts_a_game_against_the_computer_and_a_move_is_played
         await until(pilot, lambda: lobby.lobby is not None, "the lobby")
         assert "signed in as alice" in screen_text(app)
 
-        await pilot.press("c")  # a game against the computer
+        await pilot.press("c")  # a game against the computer: which side, which level
+        await until(pilot, lambda: isinstance(app.screen, VersusDialog), "the side and level dialog")
+        await pilot.press("enter")  # I play Ishida
+        await pilot.press("down", "enter")  # level 2, below the highlighted level 1
         await until(pilot, lambda: isinstance(app.screen, ClubGameScreen), "the game screen")
         screen = app.screen
         await until(pilot, lambda: screen.view is not None, "the first state")
@@ -34,6 +39,7 @@ async def test_the_lobby_starts_a_game_against_the_computer_and_a_move_is_played
         await until(pilot, lambda: seat.waiting_for_answer is None and seat.view.decision.kind is not DecisionKind.BID, "the bids revealed")
         assert seat.client.version >= 2  # our bid and the computer's, both stored
         game_id = screen.table.entry.game
+        assert seat.side is Side.ISHIDA and club.store.computer_level(game_id) == "planner"
         info, actions = club.store.load_game(game_id)
         assert len(actions) >= 2 and {a.side for a in actions} == {seat.side, seat.side.other}
 

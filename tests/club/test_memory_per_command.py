@@ -24,13 +24,10 @@ import gc
 import json
 import random
 import secrets
-import sys
 import tracemalloc
 
-import rules.places
-import sekigahara_tui.net.state_encoding as state_encoding
 from club_helpers import short_tmp, start_club
-from memory_sizes import deep_size
+from memory_sizes import deep_size, empty_bounded_caches
 from rules.sides import Side
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION
 
@@ -92,8 +89,7 @@ async def measure() -> tuple[float, float]:
         async with moved:
             await moved.wait_for(lambda: len(waiting) == GAMES)
         await asyncio.sleep(0.2)  # the last states sent
-        rules.places._INDEXES.clear()
-        state_encoding._NOTATION.clear()
+        empty_bounded_caches()  # bounded caches, not the games' memory
         gc.collect()
         if hold == HOLDS[0]:
             tracemalloc.start()

@@ -72,7 +72,8 @@ async def test_the_spectators_screen_says_watching_and_offers_no_play_keys(club,
             await until(pilot, lambda: screen.view is not None, "the first state")
             assert screen.view.spectator
             # drawn after the first state arrives: read the screen once it shows it
-            await until(pilot, lambda: "Watching │ Week" in screen_text(app) and "Watching: " in screen_text(app), "the spectator's lines")
+            await until(pilot, lambda: "Watching │ Week" in screen_text(app) and "Watching: " in screen_text(app)
+                        and "Lobby" in screen_text(app).splitlines()[-1], "the spectator's lines and Footer")
             text = screen_text(app)
             assert "Watching │ Week" in text and "You:" not in text
             assert "Watching: " in text  # the decision line

@@ -141,6 +141,15 @@ async def real_club(name: str, guests: bool = False):
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+async def choose_side_and_level(terminal) -> None:
+    """Enter on the first side, then, once the dialog says the side (the levels
+    have the focus then: a second Enter sent at once would reach the sides
+    again), Enter on the highlighted level (issue 25: the lobby's c)."""
+    terminal.press(b"\r")
+    await terminal.wait_text("You play Ishida")
+    terminal.press(b"\r")
+
+
 class Terminal:
     """An SSH session's screen as the client sees it, kept up to date."""
 

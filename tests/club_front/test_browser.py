@@ -194,6 +194,10 @@ async def drive_chromium(front, token: str, profile) -> None:
         await terminal.wait_text("Sekigahara club: signed in as alice.")  # the real lobby, from the real club
         # ... and a game in the browser: against the computer, a bid by keys, answered by the club.
         await browser.call("Input.insertText", text="c")
+        await terminal.wait_text("which side")  # the side, then the computer's level (issue 25)
+        await enter()
+        await terminal.wait_text("You play Ishida")  # the levels have the keys now
+        await enter()
         await terminal.wait_text("You: bid a card")
         await enter()
         # The bid answered: its outcome on the message line, or, when the computer

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from front_helpers import Terminal, connect, real_club
+from front_helpers import choose_side_and_level, Terminal, connect, real_club
 from sekigahara_tui.club.ssh_front import start_ssh
 
 
@@ -36,6 +36,8 @@ async def test_a_member_plays_the_computer_over_ssh(club_with_alice):
         terminal = await Terminal.open(conn, 80, 24)
         await terminal.wait_text("signed in as alice")
         terminal.press(b"c")  # a new game against the computer: the game screen, our bid to make
+        await terminal.wait_text("which side")  # Enter: Ishida; Enter: level 1 (issue 25)
+        await choose_side_and_level(terminal)
         await terminal.wait_text("You: bid a card for first player")
         await terminal.wait_text(" choices ")
         terminal.press(b"\r")  # bid the first card offered

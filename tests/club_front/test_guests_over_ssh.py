@@ -25,7 +25,9 @@ async def test_a_guest_gets_in_over_ssh_joins_an_open_game_and_makes_none():
             async with connect(front, stranger, username="y") as conn:
                 terminal = await Terminal.open(conn, 100, 30)
                 await terminal.wait_text("signed in as guest-y")
-                terminal.press(b"n")  # a new game: not for guests
+                terminal.press(b"n")  # a new game (the form; Enter takes it as it stands): not for guests
+                await terminal.wait_text("New club game")
+                terminal.press(b"\r")
                 await terminal.wait_text("only members make games")
                 alice = ClubClient(server.socket_path, session=server.open_session("alice"))
                 made = await alice.new_game(Side.ISHIDA, "open")

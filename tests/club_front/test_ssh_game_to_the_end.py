@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import re
 
-from front_helpers import Terminal, connect
+from front_helpers import choose_side_and_level, Terminal, connect
 from rules.infra.record import replay
 from sekigahara_tui.club.ssh_front import start_ssh
 from sekigahara_tui.hosting.store import Store, record_of
@@ -39,6 +39,8 @@ async def test_a_member_plays_a_whole_game_against_the_computer_over_ssh(club_wi
         terminal = await Terminal.open(conn, 80, 24)
         await terminal.wait_text("signed in as alice")
         terminal.press(b"c")  # a game against the computer
+        await terminal.wait_text("which side")  # Enter: Ishida; Enter: level 1 (issue 25)
+        await choose_side_and_level(terminal)
         while True:
             await terminal.wait_for(lambda t: deciding(t) or over(t) or summary(t), "our decision, a summary or the end")
             if over(terminal):

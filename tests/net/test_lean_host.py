@@ -79,17 +79,14 @@ def test_issue_23_a_lean_host_grows_by_little_more_than_its_record_per_command()
     import gc
     import tracemalloc
 
-    import rules.places
-    import sekigahara_tui.net.state_encoding as state_encoding
-    from memory_sizes import deep_size
+    from memory_sizes import deep_size, empty_bounded_caches
 
     host = GameHost.from_record(GameHost.new(5).record, keep_states=False)
     chooser = random.Random(5)
     sizes: dict[int, int] = {}
     while host.step_count <= 400:
         if host.step_count in (150, 400):
-            rules.places._INDEXES.clear()  # a bounded cache, not the game's
-            state_encoding._NOTATION.clear()
+            empty_bounded_caches()  # bounded caches, not the games' memory
             gc.collect()
             if host.step_count == 150:
                 tracemalloc.start()

@@ -13,7 +13,7 @@ from sekigahara_tui.widgets.hand import HandPanel
 from sekigahara_tui.widgets.prompt import PromptPanel, UnambiguousSuggester
 from tui.driving import choice_notations, take_seat
 from tui.positions import record_from_position
-from tui.screen_text import screen_text
+from tui.screen_text import region_text, screen_text
 
 POSITION = "tokugawa_chooses_movement"
 
@@ -36,7 +36,7 @@ async def test_fault_3_right_completes_no_further_than_the_candidates_agree_and_
         await pilot.pause()
         assert prompt.command_line.value == "movement limited tokugawa-"  # not the Loyalty Challenge card
         assert sorted(choice_notations(screen)) == ["movement limited tokugawa-loyalty-1", "movement limited tokugawa-plain-1"]
-        assert prompt.choices.border_title == "2 match"
+        assert prompt.choices.border_title == "2 matches"
         await pilot.press("l", "right")
         await pilot.pause()
         assert prompt.command_line.value == "movement limited tokugawa-loyalty-1"
@@ -155,3 +155,40 @@ async def test_item_10_at_100x30_the_layout_is_as_before(make_app):
         screen = await take_seat(pilot)
         await pilot.pause()
         assert screen.query_one("#tabs").size.height == 9  # the tabs keep their rows beside the choices
+
+
+MUSTERING = ("ishida_moves_from_osaka", "ishida: movement full mori-plain-9 uesugi-swords-3")
+
+
+async def test_enter_after_the_arrows_gives_the_highlighted_choice_and_after_an_edit_the_line(make_app):
+    """As a completion menu does (issue 27 play-test, item 4): ':muster a', →,
+    then ↓ ↓ highlights a muster at Aizu, and Enter gives it, not the half line."""
+    async with make_app(record_from_position(*MUSTERING)).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        prompt = screen.query_one(PromptPanel)
+        await pilot.press("colon", *"muster a", "right")
+        await pilot.pause()
+        assert prompt.command_line.value == "muster aizu "
+        candidates = choice_notations(screen)
+        await pilot.press("down", "down")
+        await pilot.pause()
+        assert region_text(pilot.app, "#message") == "Enter gives the highlighted choice; → shows it"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.table.host.record.commands[-1] == f"ishida: {candidates[2]}"
+
+
+async def test_after_an_edit_enter_gives_the_line_and_right_after_the_arrows_shows_the_choice(make_app):
+    async with make_app(record_from_position(*MUSTERING)).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        prompt = screen.query_one(PromptPanel)
+        await pilot.press("colon", *"muster aizu ", "down")
+        await pilot.pause()
+        second = choice_notations(screen)[1]
+        await pilot.press("right")  # → copies the highlighted choice in, to edit
+        await pilot.pause()
+        assert prompt.command_line.value == second
+        await pilot.press("down", "backspace", second[-1])  # an edit after the arrows: the line again
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.table.host.record.commands[-1] == f"ishida: {second}"

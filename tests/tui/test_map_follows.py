@@ -130,17 +130,17 @@ def test_steps_left_and_why_no_force_march_in_words(movement_app, tmp_path):
     seat = next(iter(s for s in table.seats.values() if s.view.legal))
     seat.submit("move osaka")
     assert movement_lines(seat.view) == [
-        "Steps left: 3 for each block of the stack",
+        "Steps left: 3 (2 by road) for each block",  # 7.3.3
         "No force march: select the group to force march first (7.3.3)",
     ]
     seat.submit("select ukita-2-1")
     seat.submit("select ishida-leader")
     assert movement_lines(seat.view) == [
-        "Steps left: 3 for Ishida Mitsunari, Ukita 2-mon",
+        "Steps left: 3 (2 by road) for Ishida Mitsunari, Ukita 2-mon",
         "Force march: allowed, for a card",
     ]
     seat.submit("step kyoto")
-    assert movement_lines(seat.view)[0] == "Steps left: 2 for Ishida Mitsunari, Ukita 2-mon"
+    assert movement_lines(seat.view)[0] == "Steps left: 2 (1 by road) for Ishida Mitsunari, Ukita 2-mon"
     assert movement_lines(table.seats[seat.side.other].view) == []
 
 
@@ -345,7 +345,7 @@ async def test_a_key_s_followers_are_drawn_in_the_key_s_own_call(movement_app):
     each key drew the screen twice, a frame apart. They now follow in the key's
     own call: checked here with no await between the key's action and the check."""
     from sekigahara_tui.widgets.location_info import LocationInfo
-    from sekigahara_tui.widgets.prompt import HINT, PromptPanel
+    from sekigahara_tui.widgets.prompt import PromptPanel, hint
 
     async with movement_app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
@@ -359,7 +359,8 @@ async def test_a_key_s_followers_are_drawn_in_the_key_s_own_call(movement_app):
             before = panel.cursor
             prompt.choices.action_cursor_down()  # no await: what follows must already be done
             command = prompt.highlighted_command()
-            assert prompt.command_line.placeholder == HINT.format(notation=prompt.notation_of(prompt.choices.highlighted))
+            notation = prompt.notation_of(prompt.choices.highlighted)
+            assert prompt.command_line.placeholder == hint(notation, prompt.command_line.content_size.width)
             named = [place for place in places(command) if place in panel.layout_data.locations]
             if named and named[-1] != before:
                 assert panel.cursor == named[-1]
@@ -374,4 +375,4 @@ async def test_a_key_s_followers_are_drawn_in_the_key_s_own_call(movement_app):
         assert panel.cursor != before and info._location == panel.cursor
         last = prompt.notation_of(prompt.choices.option_count - 1)
         prompt.command_line.value = last  # typed: the choices narrow at once
-        assert prompt.choices.border_title == "1 matches: Enter gives it", prompt.choices.border_title
+        assert prompt.choices.border_title == "1 match: Enter gives it", prompt.choices.border_title

@@ -9,7 +9,7 @@ from rules.engine import legal_commands
 from rules.sides import BOTH_SIDES, Side
 from rules.view import spectator_view, view
 from sekigahara_tui.hosting.host import GameHost
-from sekigahara_tui.widgets.hand import hand_caption
+from sekigahara_tui.widgets.hand import cards, hand_caption
 from sekigahara_tui.widgets.public import public_text
 
 
@@ -35,6 +35,6 @@ def test_r55_the_public_panel_gives_both_hand_sizes_to_players_and_spectators():
 def test_r55_the_hand_panel_tells_a_spectator_both_hand_sizes_and_a_player_its_own():
     state = forty_random_commands_in()
     ishida, tokugawa = len(state.cards[Side.ISHIDA].hand), len(state.cards[Side.TOKUGAWA].hand)
-    assert hand_caption(spectator_view(state)) == f"Ishida holds {ishida} cards; Tokugawa {tokugawa}"
-    assert hand_caption(view(state, Side.ISHIDA)) == f"{ishida} cards; enemy holds {tokugawa}"
-    assert hand_caption(view(state, Side.TOKUGAWA)) == f"{tokugawa} cards; enemy holds {ishida}"
+    assert hand_caption(spectator_view(state)) == f"Ishida holds {cards(ishida)}; Tokugawa {tokugawa}"
+    assert hand_caption(view(state, Side.ISHIDA)) == f"{cards(ishida)}; enemy holds {cards(tokugawa)}"
+    assert hand_caption(view(state, Side.TOKUGAWA)) == f"{cards(tokugawa)}; enemy holds {cards(ishida)}"

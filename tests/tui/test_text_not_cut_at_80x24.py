@@ -12,15 +12,7 @@ from sekigahara_tui.widgets.map_panel import MapPanel
 from sekigahara_tui.widgets.prompt import decision_line
 from tui.driving import take_seat, type_command
 from tui.positions import battle_with_a_challenge_open, ishida_moves_from_osaka, record_from_position
-from tui.screen_text import screen_text
-
-
-def region_text(app, selector: str) -> str:
-    """The screen's text inside a widget, its rows joined by spaces."""
-    widget = app.screen.query_one(selector)
-    region = widget.region
-    rows = screen_text(app).split("\n")[region.y:region.bottom]
-    return " ".join(row[region.x:region.right].strip() for row in rows)
+from tui.screen_text import region_text, screen_text
 
 
 def words(text: str) -> list[str]:
@@ -39,7 +31,7 @@ async def test_the_location_line_names_every_block_of_the_moving_stack(make_app)
         blocks = screen.view.blocks_at("osaka")
         assert len(blocks) == 8
         shown = region_text(app, "#map-info")
-        assert "Steps left: 3 for Ukita 2-mon" in shown
+        assert "Steps left: 3 (2 by road) for Ukita 2-mon" in shown
         # each block by daimyo and kind, in the short form ("Kobayakawa leader, 3-mon ×2"); the
         # place's line (castle, control) gives way to them
         assert shown.endswith("yours at Osaka #: Ishida Mitsunari; Mori 2-mon, cavalry; Ukita leader, 2-mon; "
@@ -91,3 +83,53 @@ async def test_a_long_decision_line_keeps_its_rule_number(make_app):
         line = decision_line(screen.view)
         assert line.endswith("(8.6)")
         assert words(region_text(app, "#decision")) == words(line)
+
+
+async def test_the_empty_command_line_s_hint_is_a_whole_notation_or_a_shorter_hint_never_a_cut_one(make_app):
+    """Issue 27 play-test, item 5: 'Enter: muster himeji ukita-cav-2 ukita-gun-3'
+    is wider than the line at 80 columns; it was cut ('Enter: muster himeji
+    ukita-cav-'). Every choice's hint is shown whole, or the short one."""
+    from sekigahara_tui.widgets.prompt import SHORT_HINTS, PromptPanel
+    from tui.driving import choice_notations
+
+    app = make_app(record_from_position("ishida_moves_from_osaka", "ishida: movement full mori-plain-9 uesugi-swords-3"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        await pilot.press("colon")
+        notations = choice_notations(screen)
+        assert any(len(f"Enter: {n}") > screen.query_one(PromptPanel).command_line.size.width for n in notations)
+        shortened = 0
+        for index, notation in enumerate(notations):
+            await pilot.pause()
+            shown = region_text(app, "#command-line").lstrip("┃")  # the focus bar (item 6)
+            assert shown == f"Enter: {notation}" or shown in SHORT_HINTS, (index, shown)
+            shortened += shown in SHORT_HINTS
+            await pilot.press("down")
+        assert shortened
+
+
+async def test_every_title_of_the_choices_is_whole_in_its_border(make_app):
+    """'choices at Kanazawa (Esc: a…' was cut at 80 columns: each title the
+    choices take (a place for every location, the matches, none) is whole."""
+    from sekigahara_tui.widgets.prompt import PromptPanel
+
+    app = make_app(ishida_moves_from_osaka())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        prompt = screen.query_one(PromptPanel)
+        choices = prompt.choices
+
+        async def title_whole() -> None:
+            await pilot.pause()
+            top = screen_text(app).split("\n")[choices.region.y][choices.region.x:choices.region.right]
+            assert choices.border_title in top, (choices.border_title, top)
+
+        await title_whole()
+        for location in sorted(default_components().location_ids):
+            prompt.filter_to(location)
+            await title_whole()
+        prompt.filter_to(None)
+        for typed in ("zzz", "move ", "move o", "step"):
+            prompt.command_line.value = typed
+            await title_whole()
+        assert choices.border_title == "none begins so: all shown"

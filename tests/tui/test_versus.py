@@ -179,3 +179,36 @@ async def test_the_choices_have_the_focus_again_each_time_the_computer_hands_bac
             assert len(screen.table.host.record.commands) > before
             before_mine = len(screen.table.host.record.commands)
         assert handed_back >= 1  # the computer decided in between (its moves hid the list)
+
+
+async def test_keys_the_map_and_the_log_stay_live_while_the_computer_thinks_in_its_worker(make_app):
+    """Issue 25: the computer (level 2) thinks in a worker process, not in the
+    app's: while the worker holds its decision (it waits for the test's gate),
+    the player's keys are handled, their bid is played and shown in the log."""
+    import os
+
+    from worker_gates import GatedPool
+
+    gated = GatedPool()
+    app = make_app()
+    try:
+        async with app.run_test(size=(160, 50)) as pilot:
+            app.versus(7, Side.TOKUGAWA, "planner", pace=0, pool=gated.pool)
+            await pilot.pause()
+            screen = await take_seat(pilot)
+            table = screen.table
+            # Both sides bid at once (6.3): the computer's bid is in its worker, which waits.
+            await asyncio.to_thread(gated.entered.wait, 60)
+            assert gated.entered.is_set() and os.getpid() not in list(gated.pids)
+            await choose(pilot, choice_notations(screen)[0])  # keys: Home, Down..., Enter
+            await wait_for(pilot, lambda: any(c.startswith("tokugawa:") for c in table.host.record.commands))
+            log = screen.query_one(LogPanel)
+            seen = table.host.events_for(Side.TOKUGAWA)
+            await wait_for(pilot, lambda: describe(seen[-1], Side.TOKUGAWA) in list(log._texts))
+            assert gated.pool.decisions == 0  # all while the computer's decision was still out
+            assert not any(c.startswith("ishida:") for c in table.host.record.commands)
+            gated.open()
+            await wait_for(pilot, lambda: any(c.startswith("ishida:") for c in table.host.record.commands), tries=6000)
+            assert gated.pool.decisions >= 1
+    finally:
+        gated.close()

@@ -9,7 +9,7 @@ from rules.surface import DecisionKind, Side
 from sekigahara_tui.screens.connection import connection_line
 from tui.screen_text import screen_text
 from tui.test_networked import OPENING_BID, connection_text, processes, runtime_dir, sekigahara, start_host, until  # noqa: F401 (fixtures)
-from tui.test_text_not_cut_at_80x24 import region_text
+from tui.screen_text import region_text
 
 
 def squeezed(text: str) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -22,6 +23,7 @@ from rules.surface import Side
 from sekigahara_tui.club.protocol import (
     AnswerCancel,
     CancelProposal,
+    ClockLine,
     ClubHello,
     ClubWelcome,
     DeclineGame,
@@ -265,9 +267,12 @@ class ClubClient:
         assert isinstance(reply, Lobby)
         return reply
 
-    async def new_game(self, side: Side | None, opponent: str, invite: str | None = None, private: bool = False) -> Entry:
-        """A new game; `invite`: the member its open seat is for; `private`: watched by its players only."""
-        return await self._entry(NewGame(_fresh_id(), side, opponent, invite, private))
+    async def new_game(self, side: Side | None, opponent: str, level: str | None = None,
+                       clock: str = "none", on_time_out: str = "lose", *,
+                       invite: str | None = None, private: bool = False) -> Entry:
+        """A new game; against the computer, at `level` (None: level 1); with a clock preset, and what a
+        side out of time meets; `invite`: the member its open seat is for; `private`: watched by its players only."""
+        return await self._entry(NewGame(_fresh_id(), side, opponent, level, clock, on_time_out, invite, private))
 
     async def rematch(self, game: str) -> Entry:
         """After my finished game: the same opponent invited to a new one, sides swapped."""
@@ -368,6 +373,8 @@ class ClubSeatClient(Client):
     def __init__(self, address: Address, game: str, side: Side, token: str, listener=None, **options) -> None:
         super().__init__(address, game, side, token, listener, decode=decode_club_host_message, **options)
         self.proposal: CancelProposal | None = None  # the proposal to cancel that stands (its side proposed)
+        self.clocks: ClockLine | None = None  # both clocks, as last told (hosting/game_clocks.py)
+        self.clocks_at = 0.0  # when they were told (time.monotonic): a running clock counts down from it
         self._end_requests: set[str] = set()
         self.follower: EndingFollower | None = None
 
@@ -388,6 +395,10 @@ class ClubSeatClient(Client):
         return message.id
 
     def _receive(self, message: object) -> None:
+        if isinstance(message, ClockLine):
+            self.clocks, self.clocks_at = message, time.monotonic()
+            self._notify()
+            return
         if not isinstance(message, CancelProposal):
             super()._receive(message)
             return

@@ -23,6 +23,7 @@ from cattrs.strategies import configure_tagged_union
 from cattrs.v import format_exception
 
 from rules.surface import Side, printable
+from sekigahara_tui.bots.base import LEVELS
 from sekigahara_tui.net.protocol import (
     MAX_CLIENT_DEPTH,
     MAX_CLIENT_LINE,
@@ -65,6 +66,32 @@ def _opponent(_instance: object, _attribute: Any, value: str) -> None:
         raise ValueError("opponent must be 'open' or 'computer'")
 
 
+def _level(instance: object, _attribute: Any, value: str | None) -> None:
+    if value is None:
+        return
+    if value not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+    if getattr(instance, "opponent", None) != "computer":
+        raise ValueError("only a game against the computer has a level")
+
+
+def _clock(_instance: object, _attribute: Any, value: str) -> None:
+    from sekigahara_tui.hosting.clocks import preset_named
+
+    preset_named(value)  # ValueError in one line for an unknown preset
+
+
+def _on_time_out(_instance: object, _attribute: Any, value: str) -> None:
+    from sekigahara_tui.hosting.clock_store import check_on_time_out
+
+    check_on_time_out(value)
+
+
+def _seconds(_instance: object, _attribute: Any, value: tuple[float, float]) -> None:
+    if any(not 0 <= seconds < 1e10 for seconds in value):
+        raise ValueError("a clock's seconds left must be between 0 and 1e10")
+
+
 # --- client to club ----------------------------------------------------------------
 
 
@@ -90,13 +117,17 @@ class ListGames:
 @frozen
 class NewGame:
     """A new game: `side` to play (None: either), against an opponent who
-    joins later ("open") or the computer. `invite`: the member the open seat
-    is for (an invitation: nobody else may join); `private`: only its
-    players may watch it, and nobody else sees it listed."""
+    joins later ("open") or the computer, at `level` (one of bots/base.py's
+    LEVELS; None: level 1, "heuristic", as before issue 25). `invite`: the
+    member the open seat is for (an invitation: nobody else may join);
+    `private`: only its players may watch it, and nobody else sees it listed."""
 
     id: str = field(validator=_bounded(MAX_ID_LENGTH))
     side: Side | None
     opponent: str = field(validator=_opponent)
+    level: str | None = field(default=None, validator=_level)
+    clock: str = field(default="none", validator=_clock)  # a preset (hosting/clocks.py); "none": no clock
+    on_time_out: str = field(default="lose", validator=_on_time_out)  # "lose" or "stand-in:LEVEL"
     invite: str | None = field(default=None, validator=_bounded(MAX_MEMBER_NAME))
     private: bool = False
 
@@ -247,6 +278,20 @@ class CancelProposal:
 
 
 @frozen
+class ClockLine:
+    """To both seats of a clocked game, after each change and when a seat
+    comes: seconds left to each side (Ishida's, Tokugawa's) as of sending,
+    the sides whose clock runs, until when each side's member is on vacation
+    (seconds since the epoch; None: not), and the seat the computer stands in for."""
+
+    preset: str = field(validator=_bounded(40))
+    left: tuple[float, float] = field(validator=_seconds)
+    running: tuple[Side, ...]
+    vacation_until: tuple[float | None, float | None] = (None, None)
+    stood_in: Side | None = None
+
+
+@frozen
 class ClubWelcome:
     protocol: int
     member: str
@@ -390,6 +435,7 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     Entry: "entry",
     Withdrawn: "withdrawn",
     CancelProposal: "cancel_proposal",
+    ClockLine: "clocks",
     Notices: "notices",
     Record: "record",
     Refused: "refused",
@@ -399,7 +445,7 @@ ClubClientMessage = Union[
     ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, DeclineGame, Rematch, GetRecord, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
     GetNotices, SetNotices, Ping,
 ]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, Notices, Record, Refused, Pong]
+ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Record, Refused, Pong]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()
@@ -412,7 +458,10 @@ converter.register_unstructure_hook(
 for _lobby in (Lobby, LobbyChanged):
     converter.register_unstructure_hook(
         _lobby, make_dict_unstructure_fn(_lobby, converter, warning=_OMITTED, invitations=_OMITTED, news=_OMITTED))
-converter.register_unstructure_hook(NewGame, make_dict_unstructure_fn(NewGame, converter, invite=_OMITTED, private=_OMITTED))
+# A new_game at its defaults says none of its later fields on the wire (a server
+# older than levels, clocks or invitations refuses unknown keys).
+converter.register_unstructure_hook(NewGame, make_dict_unstructure_fn(
+    NewGame, converter, level=_OMITTED, clock=_OMITTED, on_time_out=_OMITTED, invite=_OMITTED, private=_OMITTED))
 configure_tagged_union(ClubClientMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 configure_tagged_union(ClubHostMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 

@@ -95,6 +95,8 @@ async def serve(
     evict_after: float | None = None,
     guest: bool = False,
     notices: NoticeOptions = NoticeOptions(),
+    computer_workers: int | None = None,
+    vacation_days_per_year: int | None = None,
 ) -> str:
     try:
         data_dir = prepare_data_dir(data_dir)
@@ -117,7 +119,13 @@ async def serve(
         audit.take_server_logs()  # asyncio's warnings under a flood, say: in the file, not on stderr
         store = Store.open(data_dir / STORE_FILE)
         options = {} if evict_after is None else {"evict_after": evict_after}
-        club = ClubServer(store, data_dir, load_secret(data_dir), guests=guest, audit=audit, notices=notices, **options)
+        club = ClubServer(
+            store, data_dir, load_secret(data_dir), guests=guest, audit=audit, notices=notices,
+            computer_workers=computer_workers, **options,
+        )
+        club.computer.pool.start()  # the computer's workers start now, not at its first decision
+        if vacation_days_per_year is not None:
+            club.clocks.store.set_vacation_cap(vacation_days_per_year)  # the member command reads it
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):  # before anything is said: a signal after it stops the club
             loop.add_signal_handler(signum, club.done.set)
@@ -171,4 +179,4 @@ async def serve(
         if audit is not None:
             audit.close()
         lock.release()
-        write_stats_if_asked()
+        write_stats_if_asked(club.computer.decision_times if club is not None else None)

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from attrs import evolve, frozen
 
 from rules.surface import Side
+from sekigahara_tui.durations import duration  # a clock in words, shared with the screens
 
 HOUR = 3600.0
 MINUTE = 60.0
@@ -129,16 +130,3 @@ class Clocks:
 
 def _index(side: Side) -> int:
     return 0 if side is Side.ISHIDA else 1
-
-
-def duration(seconds: float) -> str:
-    """'2d 4h', '5h 30m', '12m 5s', '40s' (two units at most, rounded down); '0s' when out."""
-    seconds = max(0, int(seconds))
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
-    units = [(days, "d"), (hours, "h"), (minutes, "m"), (secs, "s")]
-    while len(units) > 1 and units[0][0] == 0:
-        units.pop(0)
-    shown = [f"{n}{unit}" for n, unit in units[:2] if n or unit == units[0][1]]
-    return " ".join(shown) or "0s"

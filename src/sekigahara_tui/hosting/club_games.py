@@ -14,7 +14,7 @@ from typing import Callable
 
 from rules.surface import BOTH_SIDES, Side, default_components, printable
 from sekigahara_tui.hosting.catalog import Catalog, CatalogEntry
-from sekigahara_tui.hosting.computer_seat import ComputerSeat
+from sekigahara_tui.hosting.computer_seat import DEFAULT_LEVEL, ComputerSeat
 from sekigahara_tui.hosting.games import HostedGame
 from sekigahara_tui.hosting.members import COMPUTER
 from sekigahara_tui.hosting.spectators import Spectators
@@ -62,21 +62,30 @@ class ClubGames:
         self.games = games
         self.spectators = spectators
         self.computer = computer
+        self.on_join: Callable[[str], None] = lambda game_id: None  # the clock starts (game_clocks.py)
 
-    def new_game(self, member: str, side: Side, opponent: str, terms: GameTerms = GameTerms()) -> str:
+    def new_game(self, member: str, side: Side, opponent: str, level: str | None = None,
+                 clock: str = "none", on_time_out: str = "lose", terms: GameTerms = GameTerms()) -> str:
         """Make a game with `member` in `side`, against an opponent who joins
-        later ("open": anyone, or only `terms.invited`) or the computer;
-        returns its id. The invited member is checked by the caller."""
+        later ("open": anyone, or only `terms.invited`) or the computer at
+        `level` (None: level 1); returns its id. The invited member is checked
+        by the caller."""
         game_id = secrets.token_urlsafe(9)
-        players = {side: member} | ({side.other: COMPUTER} if opponent == "computer" else {})
+        against_computer = opponent == "computer"
+        players = {side: member} | ({side.other: COMPUTER} if against_computer else {})
+        level = (level or DEFAULT_LEVEL) if against_computer else None
         seed = secrets.randbelow(2**63)  # decides every hidden draw: never shown
         try:
-            info = self.store.create_game(game_id, seed, default_components().data_version, None, players, terms)
+            info = self.store.create_game(
+                game_id, seed, default_components().data_version, None, players, computer_level=level,
+                clock=None if clock == "none" else clock, on_time_out=on_time_out, terms=terms,
+            )
         except StoreError as error:
             raise Refusal("host-error", f"the game could not be made: {printable(str(error), 200)}") from None
         self.catalog.add(CatalogEntry(game_id, {s: players.get(s) for s in BOTH_SIDES}, "playing", None, info.created, info.created, 0,
                                       terms=terms))
-        if opponent == "computer":
+        if level is not None:
+            self.computer.set_level(game_id, level)
             self.games.find(game_id)  # the computer may have a decision at once
         return game_id
 
@@ -100,6 +109,7 @@ class ClubGames:
             raise Refusal("seat-taken", "someone else took that seat first")
         entry.players[side] = member
         self.catalog.changed(entry)
+        self.on_join(game_id)
         return side
 
     # --- withdrawing an open game nobody joined ------------------------------------
@@ -185,14 +195,15 @@ class ClubCommits:
     """The club's commits: the store's, but a command that waited for a
     withdrawal (game.changing) is not stored: its game is no longer in the store."""
 
-    def __init__(self, commits: Commits, catalog: Catalog) -> None:
+    def __init__(self, commits: Commits, catalog: Catalog, stamp: Callable[[HostedGame, Action], Action] = lambda g, a: a) -> None:
         self.commits = commits
         self.catalog = catalog
+        self.stamp = stamp  # the game's clocks, stored in the action's transaction (game_clocks.py)
 
     async def commit(self, game: HostedGame, action: Action, committed: Callable[[int], None]) -> None:
         if game.id not in self.catalog:
             raise NotStored("unknown-game", "that game was withdrawn: nothing was stored")
-        await self.commits.commit(game, action, committed)
+        await self.commits.commit(game, self.stamp(game, action), committed)
 
     async def close(self) -> None:
         await self.commits.close()

@@ -18,9 +18,9 @@ overridden; the club adds what it needs by giving it:
   standing proposal to cancel), the catalog (catalog.py; and through it the
   lobbies' pushes, lobby_push.py), the last-use clock, the spectators
   (spectators.py: public information only, R55), the computer seat (it
-  decides in this process, through the same commit path as a client), the
-  game notices (game_notices.py: "your move" to a member who is away, sent
-  by notice_delivery.py without holding up the game);
+  decides in worker processes, bots/workers.py, and commits through the same
+  path as a client), the game notices (game_notices.py: "your move" to a
+  member who is away, sent by notice_delivery.py without holding up the game);
 - its doors besides a seat's hello: `club_hello` (lobby.py: list, make, join,
   withdraw, enter and watch games, with seat tokens derived from the club's
   secret, tokens.py) and `watch_game` (a spectator);
@@ -34,6 +34,9 @@ overridden; the club adds what it needs by giving it:
   at the same look what was signed in with the old one (`sign_out`: a TCP
   lobby connection, a browser's session, the fronts told through
   `follow_sign_outs`), not the member's SSH sessions;
+- the game clocks (game_clocks.py: stamped on each action in its
+  transaction, told to the seats, a side out of time loses or the computer
+  stands in; clock_store.py: the heartbeat that leaves down time uncharged);
 - its limits (limits.py: games in play and new games a member, failed
   sign-ins an address at the TCP door);
 - the audit log (hosting/audit.py): a line for each refusal, takeover and
@@ -46,12 +49,15 @@ from __future__ import annotations
 
 import asyncio
 import math
+import time
 from pathlib import Path
 from typing import Callable
 
 from rules.surface import printable
 
 from sekigahara_tui.club.protocol import CLUB_CLIENT_MESSAGES, ClubHello, WatchGame, decode_club_client_message
+from sekigahara_tui.bots.driver import BUDGET
+from sekigahara_tui.bots.workers import DecisionPool
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.club_games import ClubCommits, ClubGames
@@ -61,6 +67,8 @@ from sekigahara_tui.hosting.eviction import DEFAULT_EVICT_AFTER, Eviction
 from sekigahara_tui.hosting.game_server import REAP_AFTER, GameServer
 from sekigahara_tui.hosting.generations import MemberGenerations, NotAMember
 from sekigahara_tui.hosting.limits import ClubLimits, MemberLimits
+from sekigahara_tui.hosting.clock_store import ClockStore
+from sekigahara_tui.hosting.game_clocks import GameClocks
 from sekigahara_tui.hosting.game_notices import GameNotices
 from sekigahara_tui.hosting.lobby import WEB_TOKEN_REPLACED, Lobby
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions, NoticeQueue
@@ -86,10 +94,14 @@ class ClubServer:
         evict_after: float = DEFAULT_EVICT_AFTER,
         reap_after: float = REAP_AFTER,
         computer_seed: int | None = None,
+        computer_workers: int | None = None,
+        computer_budget: float = BUDGET,
+        computer_pool: DecisionPool | None = None,
         guests: bool = False,
         audit: AuditLog | None = None,
         limits: ClubLimits = ClubLimits(),
         notices: NoticeOptions = NoticeOptions(),
+        clock_now: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.data_dir = Path(data_dir)
@@ -99,13 +111,20 @@ class ClubServer:
         self.sessions = Sessions()
         self.tokens = SeatTokens(secret, self.generations)
         self.catalog = Catalog(store.summaries())
-        self.computer = ComputerSeat(self.catalog, computer_seed)
+        # The computer thinks in worker processes (bots/workers.py): `computer_workers`
+        # of them (default: cores minus one), or the pool given (tests watch what it sends).
+        pool = computer_pool if computer_pool is not None else DecisionPool(computer_workers)
+        self.computer = ComputerSeat(
+            self.catalog, pool, computer_seed, level_of=store.computer_level, budget_s=computer_budget, audit=self.audit
+        )
         self.notice_settings = NoticeSettings(self.data_dir)
         # A member's lobby says when their notices keep failing (and when they work again).
         self.notices = NoticeQueue(self.notice_settings, notices, self.audit, on_warning=lambda member: self.lobby.push.member_changed(member))
         self.game_notices = GameNotices(self.catalog, self.notices)
         self.games = StoreGames(
-            store, self.catalog, self.tokens, on_load=(self.catalog.note_game, self.computer.schedule, self.game_notices.game_loaded)
+            store, self.catalog, self.tokens,
+            # the clocks first: a seat the computer stands in for is known before it looks
+            on_load=(self.catalog.note_game, lambda game: self.clocks.game_loaded(game), self.computer.schedule, self.game_notices.game_loaded),
         )
         self.spectators = Spectators(self.catalog, self.games, self.tokens, self.audit)
         self.eviction = Eviction(
@@ -122,11 +141,14 @@ class ClubServer:
         )
         self.catalog.follow(self.lobby.push)  # a lobby is pushed when what it shows changed
         self.results = Results(store, self.catalog, self.audit)
+        self.clocks = GameClocks(ClockStore(store.path), self.games, self.results, self.computer, self.audit, now=clock_now)
+        self.club_games.on_join = self.clocks.started
+        self._clocks_started = False
         store_commits = StoreCommits(store)
         self.game_server = GameServer(
             self.games,
-            ClubCommits(store_commits, self.catalog),
-            [store_commits, SeatConnections(), self.results, self.catalog, self.games, self.spectators, self.game_notices, self.computer],
+            ClubCommits(store_commits, self.catalog, self.clocks.stamp),
+            [store_commits, SeatConnections(), self.clocks, self.results, self.catalog, self.games, self.spectators, self.game_notices, self.computer],
             doors=[
                 Door(ClubHello, CLUB_CLIENT_MESSAGES[ClubHello], self.lobby.club_hello),
                 Door(WatchGame, CLUB_CLIENT_MESSAGES[WatchGame], self.spectators.watch_game),
@@ -209,16 +231,25 @@ class ClubServer:
     async def listen_unix(self, path: Path) -> None:
         await self.game_server.listen_unix(path)
         self.socket_path = Path(path)
+        self.start_clocks()
         self.eviction.start()
         self.generations.start()
 
     async def listen_tcp(self, host: str, port: int) -> tuple[str, int]:
+        self.start_clocks()
         return await self.game_server.listen_tcp(host, port)
+
+    def start_clocks(self) -> None:
+        """Once, on the server's loop: the down time since the last heartbeat, the clocks' timer."""
+        if not self._clocks_started:
+            self._clocks_started = True
+            self.clocks.start()
 
     async def close(self) -> None:
         self.eviction.stop()
         await asyncio.gather(self.computer.close(), self.lobby.close())  # their commands are stored first
         await self.game_server.close()
+        await self.clocks.close()
         await self.generations.close()
         await self.notices.close()  # notices still waiting are reminders: dropped
         self.notice_settings.close()

@@ -50,7 +50,7 @@ class GameNotices:
         before = self._deciding.get(game.id)
         now = self._deciding[game.id] = deciding(game)
         told = self._told.setdefault(game.id, set())
-        if change.action is not None and change.action.kind == "command":  # None: ended outside the rules
+        if change.action is not None and change.action.kind == "command":  # None: an end outside the rules
             told.discard(change.action.side)  # it acted: the next hand-over to it is a new one
         entry = self.catalog.get(game.id)
         if before is None or entry is None:

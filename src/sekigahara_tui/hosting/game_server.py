@@ -201,11 +201,12 @@ class GameServer:
             pass
         finally:
             self._connections.discard(connection)
-            if connection.session is not None:
-                connection.session.closed(connection)
+            session, connection.session = connection.session, None  # a closed connection holds no game
+            if session is not None:
+                session.closed(connection)
             if not self._connections:
                 self._quiet_since = time.monotonic()
-            await _close_gently(connection.writer)
+            await _close_gently(reader, connection.writer)
             self._handlers.discard(handler)
 
     async def _read_messages(self, reader: asyncio.StreamReader, connection: Connection) -> None:
@@ -324,13 +325,27 @@ class GameServer:
             subscriber.seat_left(game, side)
 
 
-async def _close_gently(writer: asyncio.StreamWriter) -> None:
+async def _close_gently(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     """Close after sending what is buffered (a refusal says why), but never
-    wait long for a peer that does not read."""
-    if writer.transport.is_closing():
-        return
-    writer.close()
+    wait long for a peer that does not read; then forget the traceback of the
+    error the connection ended on, if any."""
+    writer.close()  # nothing if it is closing already: it is waited for all the same
     try:
         await asyncio.wait_for(writer.wait_closed(), timeout=2.0)
     except (asyncio.TimeoutError, ConnectionError, OSError):
         writer.transport.abort()
+    _forget_traceback(reader)
+
+
+def _forget_traceback(reader: asyncio.StreamReader) -> None:
+    """An error asyncio met on the connection (a write to a peer gone: a
+    broken pipe) stays in its reader and its close waiter once the
+    connection is lost, and its traceback keeps the frames it went through:
+    the connection's writer, and its callers' (a seat leaving, holding its
+    game). Writer, reader and traceback make a cycle that only a collection
+    of the oldest generation frees, so a game whose last write failed
+    outlived its eviction (issue 23, item 11). Without its traceback the
+    error holds nothing."""
+    error = reader.exception()
+    if error is not None:
+        error.__traceback__ = None

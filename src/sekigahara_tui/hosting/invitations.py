@@ -86,7 +86,7 @@ class Invitations:
         if opponent is None or opponent == COMPUTER or self.generations.generation_of(opponent) is None:
             raise Refusal("illegal", "a rematch is offered to a member who played that game: start a new game instead")
         terms = GameTerms(opponent, entry.terms.private, rematch_of=game_id)
-        new_id = self.club_games.new_game(member, side.other, "open", terms)
+        new_id = self.club_games.new_game(member, side.other, "open", terms=terms)
         self.made(member, new_id, terms, REMATCH)
         return new_id, side.other, terms
 

@@ -291,7 +291,9 @@ class Lobby:
                 self._within_limits(connection, session, self.limits.why_not_new_game)
                 terms = self.invitations.terms_for(member, message.opponent, message.invite, message.private)
                 side = message.side or random.choice(BOTH_SIDES)
-                game_id = self.club_games.new_game(member, side, message.opponent, terms)
+                game_id = self.club_games.new_game(
+                    member, side, message.opponent, message.level, message.clock, message.on_time_out, terms
+                )
                 self.invitations.made(member, game_id, terms)
                 self._send_entry(connection, message.id, game_id, side, member)
             elif isinstance(message, Rematch):

@@ -25,11 +25,13 @@ import time
 from pathlib import Path
 from typing import Literal
 
-from attrs import frozen
+from attrs import field, frozen
 
 from rules.infra.record import GameRecord, load_position_record, new_record, record_to_json
 from rules.sides import Side
 from rules.infra.untrusted import printable_path
+from sekigahara_tui.hosting.clock_store import CLOCK_MIGRATION, start_clock, write_clock
+from sekigahara_tui.hosting.clocks import Clocks
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -54,12 +56,19 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (game, seq),
     UNIQUE (game, side, client_id)
 );
+-- The level a game's computer seat plays at (issue 25). A table of its own:
+-- an older store gains it when opened (CREATE ... IF NOT EXISTS), and a game
+-- without a row is level 1 ("heuristic"), the only level before it.
+CREATE TABLE IF NOT EXISTS computer_levels (
+    game TEXT PRIMARY KEY REFERENCES games(id),
+    level TEXT NOT NULL
+);
 """
 
 # The schema's version (PRAGMA user_version). Each step below brings a store
 # of the version before it up to its own, in one transaction, when the store
 # is opened for writing: an older data dir still opens, and a newer one is refused.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     # 1 (issue 24): how each game ended, by the rules or outside them, and a standing cancel proposal.
     1: (
@@ -83,8 +92,10 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
                    coalesce((SELECT max(at) FROM actions WHERE game = games.id), created)
             FROM games WHERE status = 'over'""",
     ),
-    # 2 (issue 24): a game's terms: made for one member (an invitation, a rematch), private.
-    2: (
+    # 2 (issue 24): game clocks (clock_store.py).
+    2: CLOCK_MIGRATION,
+    # 3 (issue 24): a game's terms: made for one member (an invitation, a rematch), private.
+    3: (
         """CREATE TABLE game_terms (
             game TEXT PRIMARY KEY REFERENCES games(id),
             invited TEXT,                        -- only this member may take the open seat
@@ -145,6 +156,9 @@ class Action:
     text: str | None
     client_id: str | None
     at: float
+    # The game's clocks charged to `at`, before its hand-over (game_clocks.py):
+    # stored in the action's transaction, so a restart recomputes them exactly.
+    clock: Clocks | None = field(default=None, eq=False)
 
 
 @frozen
@@ -244,24 +258,43 @@ class Store:
 
     def create_game(
         self, game_id: str, seed: int, data_version: str, position: str | None = None, players: dict[Side, str] | None = None,
+        computer_level: str | None = None,
+        clock: str | None = None, on_time_out: str | None = None,
         terms: GameTerms | None = None,
     ) -> GameInfo:
+        """A new game; with `computer_level`, its computer seat's level, in the same
+        transaction; `clock` a preset's name (None or "none": no clock), which
+        starts at once when both seats are filled, else when the second is taken."""
         info = GameInfo(game_id, seed, data_version, position, time.time(), "playing", None)
         players = players or {}
         try:
-            with self._db:  # the game and its terms: one transaction
+            with self._db:  # the game, its level, clock and terms: one transaction
+                self._db.execute("BEGIN IMMEDIATE")
                 self._db.execute(
-                    "INSERT INTO games (id, seed, data_version, position, created, status, ishida_player, tokugawa_player)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO games (id, seed, data_version, position, created, status, ishida_player, tokugawa_player,"
+                    " clock, on_time_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (info.id, info.seed, info.data_version, info.position, info.created, info.status,
-                     players.get(Side.ISHIDA), players.get(Side.TOKUGAWA)),
+                     players.get(Side.ISHIDA), players.get(Side.TOKUGAWA), clock, on_time_out),
                 )
+                if computer_level is not None:
+                    self._db.execute("INSERT INTO computer_levels (game, level) VALUES (?, ?)", (game_id, computer_level))
                 if terms is not None and terms != GameTerms():
                     self._db.execute("INSERT INTO game_terms (game, invited, private, rematch_of) VALUES (?, ?, ?, ?)",
                                      (info.id, terms.invited, int(terms.private), terms.rematch_of))
+                start_clock(self._db, game_id, info.created)
         except sqlite3.Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
         return info
+
+    def computer_level(self, game_id: str) -> str | None:
+        """The level the game's computer seat plays at; None if the store names
+        none (a game made before levels: level 1), or cannot say (an older
+        store opened read-only has no such table)."""
+        try:
+            row = self._db.execute("SELECT level FROM computer_levels WHERE game = ?", (game_id,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return row[0] if row else None
 
     def take_seat(self, game_id: str, side: Side, player: str) -> bool:
         """Give an open seat to `player`; False (nothing changed) if the seat
@@ -276,6 +309,8 @@ class Store:
                     " (SELECT 1 FROM game_terms WHERE game = ? AND invited IS NOT NULL AND invited != ?)",
                     (player, game_id, game_id, player),
                 )
+                if cursor.rowcount == 1:
+                    start_clock(self._db, game_id, time.time())  # both seats filled: the clock starts
                 return cursor.rowcount == 1
         except sqlite3.Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
@@ -297,7 +332,7 @@ class Store:
                 ).fetchone()
                 if row is None:
                     return False
-                for table in ("actions", "results", "cancel_offers", "game_terms"):  # they reference it
+                for table in ("actions", "results", "cancel_offers", "game_clocks", "game_terms"):  # they reference it
                     self._db.execute(f"DELETE FROM {table} WHERE game = ?", (game_id,))
                 self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
                 return True
@@ -321,7 +356,7 @@ class Store:
 
     def terms(self) -> dict[str, GameTerms]:
         """Each game's terms, for the games made with any (an older store has none)."""
-        rows = self._read("SELECT game, invited, private, rematch_of FROM game_terms") if self.schema >= 2 else []
+        rows = self._read("SELECT game, invited, private, rematch_of FROM game_terms") if self.schema >= 3 else []
         return {game: GameTerms(invited, bool(private), rematch_of) for game, invited, private, rematch_of in rows}
 
     def record_json(self, game_id: str) -> str:
@@ -390,6 +425,8 @@ class Store:
                             "INSERT INTO actions (game, seq, kind, side, text, client_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                             (game_id, version + 1, action.kind, action.side.value, action.text, action.client_id, action.at),
                         )
+                        if action.clock is not None:
+                            write_clock(self._db, game_id, action.clock)
                     except sqlite3.IntegrityError as error:
                         self._db.execute("ROLLBACK TO row")
                         errors.append(f"cannot write the game store: {error}")
@@ -464,10 +501,15 @@ class Store:
             raise StoreError(f"cannot read the game store: {error}") from None
 
     def _write(self, sql: str, parameters: tuple) -> None:
+        self._write_all([(sql, parameters)])
+
+    def _write_all(self, statements: list[tuple[str, tuple]]) -> None:
+        """The statements in one transaction: all or nothing."""
         try:
             with self._db:  # BEGIN ... COMMIT, or ROLLBACK on error
                 self._db.execute("BEGIN IMMEDIATE")
-                self._db.execute(sql, parameters)
+                for sql, parameters in statements:
+                    self._db.execute(sql, parameters)
         except sqlite3.Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
 

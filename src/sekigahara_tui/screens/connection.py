@@ -4,6 +4,7 @@ connection to the host, the other player, and a command on its way."""
 from __future__ import annotations
 
 from sekigahara_tui.labels import side_name
+from sekigahara_tui.screens.clock_text import clock_text
 from sekigahara_tui.seat import Seat
 
 
@@ -19,4 +20,7 @@ def connection_line(seat: Seat) -> str:
         parts.append(f"{other} is not connected" + (f"; they join with: {seat.join_hint}" if seat.join_hint else ""))
     if seat.waiting_for_answer is not None:
         parts.append(f"sending: {seat.waiting_for_answer}")
+    clocks = clock_text(getattr(seat.client, "clocks", None), getattr(seat.client, "clocks_at", 0.0)) if hasattr(seat, "client") else ""
+    if clocks:
+        parts.insert(0, clocks)  # first: it fits at 80 columns before the rest is cut
     return " │ ".join(parts)

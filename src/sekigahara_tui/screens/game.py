@@ -27,13 +27,13 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, TabbedContent, TabPane
 
 from rules.notation import format_command
-from rules import surface
 from rules.surface import Command, PlayerView, Side
-from sekigahara_tui.labels import done_label, notation_label, place_label, side_name
+from sekigahara_tui.labels import done_label, notation_label, side_name
 from sekigahara_tui.seat import Answer, Seat, Table
 from sekigahara_tui.palette import LegalCommands
 from sekigahara_tui.screens.auto_allow import allow_without_asking, setting_matters
 from sekigahara_tui.screens.forced import give_forced_move
+from sekigahara_tui.screens.map_follow import MapFollow
 from sekigahara_tui.screens.battle_summaries import BattleSummaries
 from sekigahara_tui.screens.connection import connection_line
 from sekigahara_tui.screens.ending import Ending
@@ -42,6 +42,7 @@ from sekigahara_tui.screens.hand_over import HandOvers
 from sekigahara_tui.screens.movement_summaries import MovementSummaries
 from sekigahara_tui.screens.select_all import SelectAll
 from sekigahara_tui.screens.waiting import Waiting
+from sekigahara_tui.screens.whole_screen_tabs import WholeScreenTabs
 from sekigahara_tui.screens.select_all import offered as select_all_offered
 from sekigahara_tui.screens.info import (
     AUTO_ALLOW_INFERENCE,
@@ -108,6 +109,8 @@ class GameScreen(Screen[None]):
         self.waiting = Waiting()  # the side not to act: no list of choices (waiting.py)
         self.select_all = SelectAll()  # ctrl+a under way in a stack move
         self.ending = Ending(self)  # ctrl+r, ctrl+k: a club seat's end before the rules'
+        self.whole_screen_tabs = WholeScreenTabs()  # ctrl+t, and the focus before it
+        self.map_follow = MapFollow(self)  # the map and the choices follow each other
 
     @property
     def current(self) -> Seat:
@@ -139,14 +142,15 @@ class GameScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one(PromptPanel).browsed = self._browsed
-        self.query_one(MapPanel).cursor_moved = self._cursor_moved
+        self.map_follow.wire()
         for seat in self.table.seats.values():
             seat.listeners.append(self)
         self.table.start()
         self.summaries.start(self.table.seats.values())
         self.movement_summaries.start(self.table.seats.values())
         self.query_one("#prompt", PromptPanel).choices.focus()
+        if not self.table.hot_seat:
+            self.set_interval(1.0, self._show_status)  # a club game's clocks tick
         if self.view is None:  # a remote seat still connecting
             self._show_status()
             return
@@ -231,11 +235,12 @@ class GameScreen(Screen[None]):
     def _show_status(self) -> None:
         """A networked seat: the connection, the other player, a command on its way."""
         seat = self.current
-        status = (seat.connection, seat.opponent_present, seat.waiting_for_answer)
+        line = connection_line(seat)  # with the clocks (issue 24), which tick
+        status = (line, seat.opponent_present)
         if status == self._status_shown:
             return
         self._status_shown = status
-        self.query_one(PromptPanel).show_connection(connection_line(seat))
+        self.query_one(PromptPanel).show_connection(line)
         # The other player's command to join takes rows: at 80 columns, from the tabs.
         self.query_one("#side").set_class(seat.opponent_present is False and bool(seat.join_hint), "-joining")
 
@@ -361,33 +366,13 @@ class GameScreen(Screen[None]):
     def _chosen(self, event: PromptPanel.Chosen) -> None:
         self.submit(event.command)
 
-    def _browsed(self, command: Command) -> None:
-        """The map follows the highlighted choice to the place it names (a move's
-        source, a step's or retreat's destination, a combat, a muster)."""
-        map_panel = self.query_one(MapPanel)
-        shown = [place for place in surface.places(command) if place in map_panel.layout_data.locations]
-        if shown and shown[-1] != map_panel.cursor:
-            map_panel.move_cursor(shown[-1])
-
     @on(PromptPanel.Typed)
     def _typed(self, event: PromptPanel.Typed) -> None:
         self.submit_text(event.line)
 
     @on(MapPanel.LocationChosen)
     def _location_chosen(self, event: MapPanel.LocationChosen) -> None:
-        prompt = self.query_one(PromptPanel)
-        commands = prompt.commands_at(event.location)
-        if len(commands) == 1:
-            self.submit(commands[0])
-        elif commands:
-            prompt.filter_to(event.location)
-            prompt.choices.focus()
-        else:
-            self.say(f"Nothing to decide at {place_label(event.location)} now.")
-
-    def _cursor_moved(self, location: str) -> None:
-        if self.view is not None:
-            self.query_one(LocationInfo).show(self.view, location)
+        self.map_follow.location_chosen(event.location)
 
     # --- actions ---------------------------------------------------------------
 
@@ -475,6 +460,8 @@ class GameScreen(Screen[None]):
         """`:` goes to the command line; there it types a colon only after a side's
         name ("tokugawa:"), the one place notation has one."""
         self.hand_overs.settled()  # `:` typed after the hand-over's Enter: an Enter after it is meant
+        if self.maximized is not None:  # the line is hidden under the tabs: they leave the screen first
+            self.minimize()
         line = self.query_one(PromptPanel).command_line
         if line.has_focus:
             if line.value.strip().lower() in {side.value for side in Side}:
@@ -486,15 +473,12 @@ class GameScreen(Screen[None]):
         self.set_focus(line)
 
     def action_tabs(self) -> None:
-        """The Hand/Log/Public tabs on the whole screen, or back (Textual's maximize)."""
-        if self.maximized is not None:
-            self.minimize()
-        else:
-            self.maximize(self.query_one("#tabs", TabbedContent), container=False)
+        """The Hand/Log/Public tabs on the whole screen, or back (whole_screen_tabs.py)."""
+        self.whole_screen_tabs.toggle(self)
 
     def action_back(self) -> None:
         if self.maximized is not None:
-            self.minimize()
+            self.minimize()  # the focus goes back where it was (whole_screen_tabs.py)
             return
         prompt = self.query_one(PromptPanel)
         if prompt.filter_location is not None:

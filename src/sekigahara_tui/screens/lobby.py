@@ -2,9 +2,9 @@
 games waiting for an opponent, games to watch, finished games.
 
 Keys: n a new game (screens/club_game_dialog.py asks: opponent, side, who
-may watch), c a new game against the computer,
-enter to resume, join or watch the chosen game (or accept the chosen
-invitation), d to decline an invitation, w to watch, x to withdraw
+may watch), c a new game against the computer (asks for the side and the
+computer's level), enter to resume, join or watch the chosen game (or accept
+the chosen invitation), d to decline an invitation, w to watch, x to withdraw
 an open game of mine nobody has joined (asked first), r to refresh (on a
 finished game: its step-by-step replay, screens/replay.py, from the record
 the club sends), s for my notice settings (screens/notice_settings.py); a
@@ -36,6 +36,7 @@ from rules.surface import BOTH_SIDES, Side
 from sekigahara_tui.club.client import ClubClient, ClubRefused, ClubTable
 from sekigahara_tui.club.protocol import Entry, GameLine, Lobby
 from sekigahara_tui.labels import side_name
+from sekigahara_tui.screens.versus_dialog import VersusDialog
 from sekigahara_tui.screens.dialogs import ConfirmDialog
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.notice_settings import NoticeSettingsScreen
@@ -349,14 +350,24 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(NoticeSettingsScreen(self.club))
 
     def action_new_game(self, opponent: str) -> None:
-        self._enter(lambda: self.club.new_game(None, opponent))
+        if opponent != "computer":
+            self._enter(lambda: self.club.new_game(None, opponent))
+            return
+
+        def chosen(choice: tuple[Side, str] | None) -> None:
+            if choice is not None:
+                side, level = choice
+                self._enter(lambda: self.club.new_game(side, "computer", level))
+
+        # The side and the computer's level (issue 25); the club stores the level with the game.
+        self.app.push_screen(VersusDialog(hint="The club's computer plays it; the game waits for you between sessions."), chosen)
 
     def action_new_game_asked(self) -> None:
         from sekigahara_tui.screens.club_game_dialog import ClubGameDialog, NewClubGame
 
         def answered(game: NewClubGame | None) -> None:
             if game is not None:
-                self._enter(lambda: self.club.new_game(game.side, game.opponent, game.invite, game.private))
+                self._enter(lambda: self.club.new_game(game.side, game.opponent, invite=game.invite, private=game.private))
 
         self.app.push_screen(ClubGameDialog(), answered)
 

@@ -1,4 +1,5 @@
-"""Play against the computer: which side the player takes, and the computer's level."""
+"""Play against the computer: which side the player takes, and the computer's
+level (the main menu's `c` and the club lobby's `c`)."""
 
 from __future__ import annotations
 
@@ -30,16 +31,20 @@ class VersusDialog(ModalScreen["tuple[Side, str] | None"]):
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="dialog.cancel")]
 
+    def __init__(self, hint: str = "Its moves appear one at a time; ctrl+f skips ahead.") -> None:
+        super().__init__()
+        self.hint = hint
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label("Play against the computer: which side do you play?")
+            yield Label("Play against the computer: which side do you play?", id="side-question")
             yield OptionList(
                 *(Option(f"I play {side.value.capitalize()}", id=side.value) for side in BOTH_SIDES), id="sides"
             )
             yield Label("The computer plays at:")
             levels = list(LEVELS)
             yield OptionList(*(Option(level_label(level), id=level) for level in levels), id="levels")
-            yield Static("Its moves appear one at a time; ctrl+f skips ahead.", markup=False)
+            yield Static(self.hint, markup=False)
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)
@@ -49,10 +54,16 @@ class VersusDialog(ModalScreen["tuple[Side, str] | None"]):
 
     @on(OptionList.OptionSelected, "#sides")
     def _side_picked(self, event: OptionList.OptionSelected) -> None:
+        # Said as the levels take the keys: an Enter typed before this shows
+        # still reaches the sides (over SSH, a keen player's second Enter).
+        side = BOTH_SIDES[event.option_index]
+        self.query_one("#side-question", Label).update(f"You play {side.value.capitalize()}: now choose the computer's level.")
         self.query_one("#levels", OptionList).focus()
 
     @on(OptionList.OptionSelected, "#levels")
     def _level_picked(self, event: OptionList.OptionSelected) -> None:
+        self._level_chosen(str(event.option.id))
+
+    def _level_chosen(self, level: str) -> None:
         sides = self.query_one("#sides", OptionList)
-        side = BOTH_SIDES[sides.highlighted or 0]
-        self.dismiss((side, str(event.option.id)))
+        self.dismiss((BOTH_SIDES[sides.highlighted or 0], level))

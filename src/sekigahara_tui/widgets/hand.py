@@ -28,13 +28,17 @@ def hand_table(view: PlayerView) -> Table:
     return table
 
 
+def cards(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
 def hand_caption(view: PlayerView) -> str:
     """A player's own count and the enemy's; a spectator holds no hand, so it
     is told both sides' counts, which are public (R55)."""
     if view.spectator:
         ishida, tokugawa = view.hand_sizes
-        return f"Ishida holds {ishida} cards; Tokugawa {tokugawa}"
-    return f"{len(view.hand)} cards; enemy holds {view.enemy_hand_size}"
+        return f"Ishida holds {cards(ishida)}; Tokugawa {tokugawa}"
+    return f"{cards(len(view.hand))}; enemy holds {cards(view.enemy_hand_size)}"
 
 
 class HandPanel(Static):

@@ -30,16 +30,35 @@ def movement_lines(view: PlayerView) -> list[str]:
     if move is None:
         return []
     selected = set(move.selection)
-    steps = [(b, n) for b, n in movement.steps_left if not selected or b in selected]
-    counts = sorted({n for _, n in steps}, reverse=True)
-    if not selected and len(counts) == 1:
-        said = f"{counts[0]} for each block of the stack"
+    steps = [(b, n, reach(move.progress(b), n)) for b, n in movement.steps_left if not selected or b in selected]
+    figures = sorted({(n, said) for _, n, said in steps}, reverse=True)
+    if not selected and len(figures) == 1:
+        said = f"{figures[0][1]} for each block"
     else:
-        said = "; ".join(f"{n} for " + ", ".join(block_label(b) for b, m in steps if m == n) for n in counts)
+        said = "; ".join(f"{figure} for " + ", ".join(block_label(b) for b, _, f in steps if f == figure) for _, figure in figures)
     lines = [f"Steps left: {said or 'none'}"]
     why = movement.why_no_force_march
     lines.append("Force march: allowed, for a card" if why is None else f"No force march: {why}")
     return lines
+
+
+def reach(progress, steps_left: int) -> str:
+    """A block's steps left in words. The rules' figure (view.steps_left) counts
+    the highway bonus while the block's move has kept to highways, and a road
+    step loses it (7.3.3: +1 only for a move made entirely along a highway):
+    where a highway leaves, both figures; where none does, the road's alone
+    (at Kanazawa a stack of 5 with leadership has 1, not 2)."""
+    if not progress.highway_only or not steps_left:
+        return str(steps_left)
+    by_road = steps_left - 1
+    if not highway_from(progress.at):
+        return str(by_road)
+    return f"{steps_left} ({by_road} by road)"  # short: the lines under the map have 44 cells at 80x24
+
+
+def highway_from(location: str) -> bool:
+    c = default_components()
+    return any(c.connection(location, other).highway for other in c.neighbours(location))
 
 
 def place_line(view: PlayerView, location: str) -> str:

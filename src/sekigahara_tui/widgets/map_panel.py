@@ -249,6 +249,8 @@ class MapPanel(ScrollableContainer, can_focus=True):
             self.call_after_refresh(self.scroll_to_show, *self._pending)
         elif self._centred is not None:  # centred for another size (a scrollbar came or went): again
             self.call_after_refresh(self._centre_again)
+        else:  # the lines under the map took more rows for the place jumped to: its label stays in view
+            self.call_after_refresh(self.scroll_to_cursor)
 
     def _centre_again(self) -> None:
         if self._centred is not None and self._centred[2] != tuple(self.scrollable_content_region.size):
@@ -339,6 +341,7 @@ class MapPanel(ScrollableContainer, can_focus=True):
 
     def move_cursor(self, location: str) -> None:
         self.cursor = location
+        self._centred = None  # the player's move: a new size keeps the cursor in view, not the old centring
         self._draw()
         self.scroll_to_cursor()
         if self.cursor_moved is not None:
@@ -379,17 +382,26 @@ class MapPanel(ScrollableContainer, can_focus=True):
             event.prevent_default()
             return
         if event.key == "backspace" and self.search:
-            self.search = self.search[:-1]
+            search = self.search[:-1]
         elif char and char.isalpha():
-            self.search = (self.search or "") + char.lower()
+            search = (self.search or "") + char.lower()
+            if self.find(search) is None:  # "eg": a new search, "g", as a player means it
+                search = char.lower()
         else:
             return
         event.stop()
         event.prevent_default()
-        self.border_subtitle = f"jump: {self.search}"
-        match = self.find(self.search)
-        if match is not None:
-            self.move_cursor(match)
+        if not search:  # every letter taken back: nowhere to jump
+            self.search = ""
+            self.border_subtitle = "jump: "
+            return
+        match = self.find(search)
+        self.search = search
+        if match is None:  # not even the letter alone: say so (the next letter begins again)
+            self.border_subtitle = f"jump: no place begins with {search!r}"
+            return
+        self.border_subtitle = f"jump: {search}"
+        self.move_cursor(match)
 
     def find(self, prefix: str) -> str | None:
         c = default_components()

@@ -35,6 +35,20 @@ from sekigahara_tui.labels import choice_lines, place_label, side_name, word_lab
 
 PLACEHOLDER = "type a command (→ completes)"
 HINT = "Enter: {notation}"  # the empty line's hint: what Enter gives
+BROWSED = "Enter gives the highlighted choice; → shows it"  # after ↑/↓ from a typed line
+# The empty line's hint when the notation does not fit the line (80 columns: 31
+# cells): the first that fits says the same, never a notation cut short.
+SHORT_HINTS = (BROWSED, "Enter: highlighted choice; → shows it", "Enter: highlighted; → shows it", "Enter: highlighted")
+
+
+def hint(notation: str, width: int) -> str:
+    """What Enter gives on the empty line, in `width` cells (0: not laid out yet)."""
+    full = HINT.format(notation=notation)
+    if not width or len(full) <= width:
+        return full
+    return next((short for short in SHORT_HINTS if len(short) <= width), SHORT_HINTS[-1])
+
+
 MESSAGE_ROWS = 3  # at most; the stylesheet's #message max-height
 
 
@@ -116,22 +130,35 @@ class CommandLine(Input):
             self.step = step
 
     class TakeHint(Message):
-        """→ on the empty line: copy the highlighted choice's notation in."""
+        """→ on the empty line, or after ↑/↓: copy the highlighted choice's notation in."""
+
+    class GiveHighlighted(Message):
+        """Enter after ↑/↓ moved the highlight (since the line was last edited)."""
+
+    browsed = False  # ↑/↓ moved the highlight since the line was last edited: Enter and → take the choice
+
+    def watch_value(self) -> None:
+        self.browsed = False
 
     async def on_key(self, event: events.Key) -> None:
         """Enter gives the line as it stands when the Enter is read. Left to the
         Input's binding it acted only once the key had bubbled up to the app,
         after the keys typed behind it had gone into the line ("draw", Enter,
-        "abc" gave "drawabc")."""
+        "abc" gave "drawabc"). After ↑/↓, as in a completion menu, Enter gives
+        the highlighted choice and → copies it in; an edit gives the line back."""
         if event.key == "enter":
             event.stop()
             event.prevent_default()
-            await self.action_submit()
+            if self.browsed and self.value.strip():
+                self.post_message(self.GiveHighlighted())
+            else:
+                await self.action_submit()
         elif event.key in ("up", "down"):
             event.stop()
             event.prevent_default()
+            self.browsed = True
             self.post_message(self.Browse(-1 if event.key == "up" else 1))
-        elif event.key == "right" and not self.value:
+        elif event.key == "right" and (self.browsed or not self.value):
             event.stop()
             event.prevent_default()
             self.post_message(self.TakeHint())
@@ -237,9 +264,9 @@ class PromptPanel(Vertical):
         if unmatched:
             title = "none begins so: all shown"  # short: the border is a third of 80 columns
         elif typed:
-            title = f"{count} match" if count != 1 else "1 matches: Enter gives it"
+            title = f"{count} matches" if count != 1 else "1 match: Enter gives it"
         elif location:
-            title = f"choices at {place_label(location)} (Esc: all)"
+            title = f"at {place_label(location)} · Esc: all"  # whole in the border at 80 columns
         else:
             title = f"{count} choices" if count != 1 else "1 choice"
         self.choices.border_title = title
@@ -276,12 +303,19 @@ class PromptPanel(Vertical):
         """The notation of the choice at `index` (what the command line takes)."""
         return format_command(self._shown[index], with_side=False) if index < len(self._shown) else None
 
+    def _hint(self, index: int | None) -> None:
+        notation = self.notation_of(index) if index is not None else None
+        if notation is not None:
+            line = self.command_line
+            line.placeholder = hint(notation, line.content_size.width)
+
+    def on_resize(self) -> None:
+        self._hint(self.choices.highlighted)  # a hint that fits the line at its new width
+
     def _explain(self, index: int | None) -> None:
         if index is None:  # the list emptied while it is refilled
             return
-        notation = self.notation_of(index)
-        if notation is not None:
-            self.command_line.placeholder = HINT.format(notation=notation)
+        self._hint(index)
         # Only when the player moves through the list: a list refilled (its first
         # highlight), or filtered from the map, must not move the map.
         refilled, self._refilled = self._refilled, False
@@ -309,6 +343,8 @@ class PromptPanel(Vertical):
 
     def _narrow(self, value: str) -> None:
         """The choices follow what is typed: the candidates of its completion."""
+        if self._said == BROWSED:  # an edit: Enter gives the line again
+            self.say("")
         if typed_notation(value) != typed_notation(self._typed):
             self._typed = value
             self._fill()
@@ -318,6 +354,8 @@ class PromptPanel(Vertical):
     @on(CommandLine.Browse)
     def _browse(self, event: CommandLine.Browse) -> None:
         event.stop()
+        if self.command_line.value.strip():  # what Enter now gives, said where the typed line cannot show it
+            self.say(BROWSED)
         if event.step < 0:
             self.choices.action_cursor_up()
         else:
@@ -331,6 +369,13 @@ class PromptPanel(Vertical):
             line = self.command_line
             line.value = format_command(command, with_side=False)
             line.cursor_position = len(line.value)
+
+    @on(CommandLine.GiveHighlighted)
+    def _give_highlighted(self, event: CommandLine.GiveHighlighted) -> None:
+        event.stop()
+        command = self.highlighted_command()
+        if command is not None:
+            self.post_message(self.Chosen(command))
 
     @on(Input.Submitted, "#command-line")
     def _typed(self, event: Input.Submitted) -> None:

@@ -1,0 +1,170 @@
+"""The club's computer decides in worker processes (issue 25, section 1):
+any level, a game to the end through real sockets and a real worker, the
+club answering others while the computer thinks, a failing worker replaced
+by level 1 with a line in the audit log, and R55 at the process boundary:
+what is pickled for a worker names nothing its side may not know."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pickle
+import pickletools
+
+import pytest
+
+from club_helpers import TIMEOUT, bot_plays, start_club, wait_until
+from knowledge_model import assert_justified, models_along
+from rules.notation import format_command
+from rules.infra.record import GameRecord, replay_steps
+from rules.sides import Side
+from rules.view import view
+from sekigahara_tui.bots.driver import RandomBot
+from sekigahara_tui.bots.workers import DecisionPool
+from sekigahara_tui.hosting.audit import AuditLog
+from sekigahara_tui.hosting.store import commands_standing
+from worker_gates import GatedPool, failing_decide
+
+ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
+
+
+async def test_the_club_plays_a_whole_game_against_level_2_in_a_worker(data_dir):
+    club = await start_club(data_dir, computer_budget=0.05, computer_workers=1)
+    alice = club.lobby_client("alice")
+    made = await alice.new_game(TOKUGAWA, "computer", "planner")
+    assert club.store.computer_level(made.game) == "planner"
+    client = alice.seat_client(made, RandomBot(5), stop_when_over=True)
+    await asyncio.wait_for(client.run(), 4 * TIMEOUT)
+    assert client.over
+    computer = club.server.computer
+    _, actions = club.store.load_game(made.game)
+    theirs = [a for a in actions if a.side is ISHIDA]
+    # Every command of the computer came from a worker and was legal: none fell back to level 1
+    # (a decision is taken again when the member moved first in a simultaneous decision).
+    assert computer.fallbacks == 0
+    assert computer.pool.decisions >= len(theirs) > 100
+    await alice.close()
+    await club.stop()
+
+
+async def test_the_club_answers_others_while_the_computer_thinks(data_dir):
+    gated = GatedPool()
+    club = await start_club(data_dir, computer_pool=gated.pool)
+    try:
+        alice, bob, carol = (club.lobby_client(name) for name in ("alice", "bob", "carol"))
+        made = await alice.new_game(ISHIDA, "computer", "planner")
+        # The computer bids (6.3: both sides bid at once): its worker has the decision and waits.
+        await asyncio.to_thread(gated.entered.wait, TIMEOUT)
+        assert gated.entered.is_set()
+        assert os.getpid() not in list(gated.pids)  # it thinks in another process
+        game = club.server.games.loaded[made.game]
+        thinking_at = game.version
+        # Meanwhile a human game on the same server goes on: each command is answered.
+        open_game = await bob.new_game(ISHIDA, "open")
+        joined = await carol.join(open_game.game)
+        seats = [bob.seat_client(open_game, RandomBot(1)), carol.seat_client(joined, RandomBot(2))]
+        tasks = [asyncio.create_task(seat.run()) for seat in seats]
+        await seats[0].wait_for(lambda c: (c.version or 0) >= 10, TIMEOUT)
+        # ... and a ping on the lobby, and the member's own bid in the game the computer thinks about.
+        await alice.lobby()
+        mine = alice.seat_client(made)
+        mine_task = asyncio.create_task(mine.run())
+        await mine.wait_for(lambda c: c.view is not None and bool(c.view.legal), TIMEOUT)
+        mine.submit(format_command(mine.view.legal[0]))
+        await mine.wait_for(lambda c: (c.version or 0) > thinking_at, TIMEOUT)
+        assert gated.pool.decisions == 0  # all of this while the computer's decision had not come back
+        gated.open()
+        await wait_until(lambda: gated.pool.decisions >= 1 and club.store.load_game(made.game)[1][-1].side is TOKUGAWA, "the computer's bid")
+        for seat in seats + [mine]:
+            await seat.close()
+        await asyncio.gather(*tasks, mine_task)
+        for lobby in (alice, bob, carol):
+            await lobby.close()
+    finally:
+        gated.open()
+        await club.stop()
+        gated.close()
+
+
+@pytest.mark.parametrize("how", ["raises", "times out"])
+async def test_a_failing_worker_is_one_audit_line_and_level_1_decides(data_dir, how):
+    gated = GatedPool() if how == "times out" else None
+    pool = gated.pool if gated is not None else DecisionPool(1, decide=failing_decide)
+    audit_dir = data_dir.parent / "audit"
+    audit_dir.mkdir()
+    audit = AuditLog(audit_dir)
+    club = await start_club(data_dir, computer_pool=pool, audit=audit)
+    try:
+        club.server.computer.grace_s = 0.0 if gated is not None else 30.0
+        club.server.computer.budget_s = 0.2
+        alice = club.lobby_client("alice")
+        made = await alice.new_game(ISHIDA, "computer", "planner")
+        await wait_until(lambda: club.server.computer.fallbacks >= 1 and club.store.load_game(made.game)[1], "a fallback decision")
+        _, actions = club.store.load_game(made.game)
+        assert actions[0].side is TOKUGAWA  # the game goes on: level 1 bid for the computer
+        lines = [line for line in (audit_dir / "audit.log").read_text().splitlines() if "computer-fallback" in line]
+        assert len(lines) == club.server.computer.fallbacks
+        assert made.game in lines[0] and ("raised RuntimeError" in lines[0] if gated is None else "no decision within" in lines[0])
+        await alice.close()
+    finally:
+        if gated is not None:
+            gated.open()
+        await club.stop()
+        audit.close()
+        if gated is not None:
+            gated.close()
+
+
+# --- R55 at the process boundary ---------------------------------------------------------
+
+
+def pickled_words(data: bytes) -> tuple[set[str], set[str], set[int]]:
+    """Of a pickle, as its opcodes say (nothing is unpickled): the words of its
+    own strings, the words of the strings of the pickles nested in it as bytes
+    (the side's log), and its integers."""
+    outer: set[str] = set()
+    nested: set[str] = set()
+    numbers: set[int] = set()
+    for opcode, argument, _ in pickletools.genops(data):
+        if isinstance(argument, str):
+            outer.update(argument.replace(":", " ").split())
+        elif isinstance(argument, bytes) and argument[:1] == b"\x80":
+            inner, deeper, more = pickled_words(argument)
+            nested |= inner | deeper
+            numbers |= more
+        elif isinstance(argument, int) and not isinstance(argument, bool):
+            numbers.add(argument)
+    return outer, nested, numbers
+
+
+async def test_a_worker_is_sent_only_what_its_side_may_know(data_dir):
+    sent: list[tuple[object, bytes]] = []
+    pool = DecisionPool(1, tap=lambda tag, data: sent.append((tag, data)))
+    club = await start_club(data_dir, computer_pool=pool, computer_budget=0.05)
+    alice = club.lobby_client("alice")
+    made = await alice.new_game(TOKUGAWA, "computer", "heuristic")
+    await bot_plays(alice, made, 11)
+    info, actions = club.store.load_game(made.game)
+    await alice.close()
+    await club.stop()
+
+    commands = tuple(commands_standing(actions))
+    steps = list(replay_steps(GameRecord(info.seed, info.data_version, commands, position=info.position)))
+    models = models_along(steps)
+    side = ISHIDA
+    assert len(sent) > 100
+    for (game_id, version), data in sent:
+        assert game_id == made.game
+        state, model = steps[version][1], models[version]
+        where = f"in the decision sent at version {version}"
+        in_view, in_log, numbers = pickled_words(data)
+        assert_justified(in_view, model.may_name_in_view(side, state), side, state, where)
+        assert_justified(in_log, model.may_name_in_log(side), side, state, f"in the log {where}")
+        hidden_hand = set(state.cards[side.other].hand) - model.of[side].cards_ever
+        assert not (in_view | in_log) & hidden_hand, where
+        assert info.seed not in numbers and state.seed not in numbers, f"the game's seed {where}"
+        # What was sent is the engine's view for the side and the side's own events.
+        decision = pickle.loads(data)
+        assert decision.view == view(state, side)
+        log = [event for chunk in decision.log for event in pickle.loads(chunk)]
+        assert log == [event for _, _, events in steps[: version + 1] for event in events if side in event.visible_to()]
