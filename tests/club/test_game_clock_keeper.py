@@ -128,3 +128,41 @@ async def test_hand_overs_undo_vacation_restart_and_time_out(data_dir, monkeypat
         await bob.close()
         await server.close()
         store.close()
+
+
+def test_a_heartbeat_in_flight_survives_the_club_closing_its_clock_store(tmp_path):
+    """The heartbeat writes from a thread while the club's loop may close the
+    clock store: on one shared connection, a close under a beat crashed the
+    test process (a segmentation fault in sqlite3, clean-clone CI). A beat uses
+    its own connection: beats go on, and land, after the store is closed. Run
+    in a child process, so that a crash is this test's failure, not pytest's."""
+    import subprocess
+    import sys
+    import textwrap
+
+    path = tmp_path / "club.sqlite"
+    Store.open(path).close()  # the schema, clocks' tables included
+    script = textwrap.dedent(f"""
+        import threading
+        from sekigahara_tui.hosting.clock_store import ClockStore
+        clocks = ClockStore({str(path)!r})
+        errors = []
+        def beats():
+            for i in range(400):
+                try:
+                    clocks.beat(1000.0 + i)
+                except Exception as error:
+                    errors.append(repr(error))
+                    return
+        beating = threading.Thread(target=beats)
+        beating.start()
+        clocks.close()
+        beating.join()
+        assert not errors, errors
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT at FROM server_beats WHERE id = 1").fetchone() == (1399.0,)

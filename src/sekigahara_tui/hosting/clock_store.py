@@ -96,6 +96,7 @@ class ClockStore:
     """Its own connection to the game store (SQLite: many connections, one file)."""
 
     def __init__(self, path: Path) -> None:
+        self._path = path
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA busy_timeout = 5000")
 
@@ -110,7 +111,17 @@ class ClockStore:
     # --- the heartbeat and the server's down times -------------------------------------
 
     def beat(self, now: float) -> None:
-        self._write("INSERT OR REPLACE INTO server_beats (id, at) VALUES (1, ?)", (now,))
+        """From the heartbeat's thread, on a connection of its own: the club's
+        loop closing the shared connection under a beat in flight crashed the
+        process (a segmentation fault in sqlite3, seen in CI)."""
+        db = sqlite3.connect(self._path, isolation_level=None)
+        try:
+            db.execute("PRAGMA busy_timeout = 5000")
+            with db:
+                db.execute("BEGIN IMMEDIATE")
+                db.execute("INSERT OR REPLACE INTO server_beats (id, at) VALUES (1, ?)", (now,))
+        finally:
+            db.close()
 
     def note_start(self, now: float) -> Interval | None:
         """The server starts: (last beat, now) was down time, kept for good. One transaction."""
