@@ -16,7 +16,7 @@ import pytest
 
 import sekigahara_tui
 from club_helpers import TIMEOUT, fake_key, start_club, wait_until
-from test_kill import start_serve, until
+from test_kill import reap, start_serve, stop_serve, until
 from rules.notation import format_command
 from rules.sides import Side
 from sekigahara_tui.hosting import clocks as clock_presets
@@ -162,9 +162,6 @@ async def test_after_kill_9_the_clocks_are_exact_and_the_down_time_is_not_charge
         assert up_low - 0.01 <= left_1[1] - left_2[1] <= up_high + 0.01, (left_1, left_2, up_low, up_high)
         await alice.close()
         await bob.close()
-        server.send_signal(signal.SIGTERM)
-        assert server.wait(timeout=20) == 0
+        stop_serve(server)
     finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait(timeout=10)
+        reap(server)

@@ -40,6 +40,19 @@ def start_serve(data_dir) -> subprocess.Popen:
     return process
 
 
+def stop_serve(process: subprocess.Popen) -> None:
+    """SIGTERM: the club server stops cleanly, exit status 0."""
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=20) == 0
+
+
+def reap(process: subprocess.Popen) -> None:
+    """After a test, pass or fail: no club server left running."""
+    if process.poll() is None:
+        process.kill()
+        process.wait(timeout=10)
+
+
 class AckingBot(RandomBot):
     """A random bot that notes every command the server acknowledged."""
 

@@ -16,11 +16,11 @@ import pytest
 import sekigahara_tui
 
 from club_helpers import TIMEOUT, Club, fake_key, start_club
-from test_kill import start_serve
+from test_kill import reap, start_serve, stop_serve
 from rules.components import default_components
 from rules.sides import Side
 from rules.surface import GameResult
-from sekigahara_tui.club.client import ClubClient, ClubSeatClient
+from sekigahara_tui.club.client import ClubClient
 from sekigahara_tui.hosting import members
 from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.club_server import ClubServer
@@ -236,12 +236,9 @@ async def test_a_resignation_acknowledged_survives_kill_9(data_dir, monkeypatch)
         lobby = await bob.lobby()
         assert [line.result for line in lobby.finished] == [RESIGNED]
         await bob.close()
-        server.send_signal(signal.SIGTERM)
-        assert server.wait(timeout=20) == 0
+        stop_serve(server)
     finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait(timeout=10)
+        reap(server)
     store = Store.open(data_dir / members.STORE_FILE, read_only=True)
     info, _ = store.load_game(made.game)
     assert (info.status, info.end.kind, info.end.by) == ("over", "resigned", "alice")
