@@ -10,7 +10,8 @@ import sqlite3
 import pytest
 
 from rules.sides import Side
-from sekigahara_tui.hosting.store import SCHEMA, SCHEMA_VERSION, CancelOffer, GameEnd, Store, StoreError
+from sekigahara_tui.hosting.store import CancelOffer, GameEnd, Store, StoreError
+from sekigahara_tui.hosting.store_schema import SCHEMA, SCHEMA_VERSION
 
 
 def old_store(path) -> None:

@@ -30,80 +30,9 @@ from attrs import field, frozen
 from rules.infra.record import GameRecord, load_position_record, new_record, record_to_json
 from rules.sides import Side
 from rules.infra.untrusted import printable_path
-from sekigahara_tui.hosting.clock_store import CLOCK_MIGRATION, start_clock, write_clock
+from sekigahara_tui.hosting.clock_store import start_clock, write_clock
+from sekigahara_tui.hosting.store_schema import SCHEMA, SCHEMA_VERSION, migrate
 from sekigahara_tui.hosting.clocks import Clocks
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    seed INTEGER NOT NULL,
-    data_version TEXT NOT NULL,
-    position TEXT,
-    created REAL NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('playing', 'over')),
-    result TEXT,
-    ishida_player TEXT,   -- who plays each seat, for the club server
-    tokugawa_player TEXT
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game TEXT NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,            -- 1, 2, 3 ...: the version after this row
-    kind TEXT NOT NULL CHECK (kind IN ('command', 'undo')),
-    side TEXT NOT NULL CHECK (side IN ('ishida', 'tokugawa')),
-    text TEXT,                       -- the command's notation; NULL for an undo
-    client_id TEXT,                  -- the client's message id: a resend is not applied twice
-    at REAL NOT NULL,
-    PRIMARY KEY (game, seq),
-    UNIQUE (game, side, client_id)
-);
--- The level a game's computer seat plays at (issue 25). A table of its own:
--- an older store gains it when opened (CREATE ... IF NOT EXISTS), and a game
--- without a row is level 1 ("heuristic"), the only level before it.
-CREATE TABLE IF NOT EXISTS computer_levels (
-    game TEXT PRIMARY KEY REFERENCES games(id),
-    level TEXT NOT NULL
-);
-"""
-
-# The schema's version (PRAGMA user_version). Each step below brings a store
-# of the version before it up to its own, in one transaction, when the store
-# is opened for writing: an older data dir still opens, and a newer one is refused.
-SCHEMA_VERSION = 3
-MIGRATIONS: dict[int, tuple[str, ...]] = {
-    # 1 (issue 24): how each game ended, by the rules or outside them, and a standing cancel proposal.
-    1: (
-        """CREATE TABLE results (
-            game TEXT PRIMARY KEY REFERENCES games(id),
-            kind TEXT NOT NULL CHECK (kind IN ('rules', 'resigned', 'cancelled', 'timed-out', 'finished-by-stand-in')),
-            winner TEXT CHECK (winner IN ('ishida', 'tokugawa')),  -- NULL: cancelled
-            seat TEXT CHECK (seat IN ('ishida', 'tokugawa')),      -- who resigned, ran out of time, was stood in for
-            at REAL NOT NULL,
-            by_member TEXT                                         -- who ended it; NULL: the rules, the clock
-        )""",
-        """CREATE TABLE cancel_offers (
-            game TEXT PRIMARY KEY REFERENCES games(id),
-            side TEXT NOT NULL CHECK (side IN ('ishida', 'tokugawa')),
-            by_member TEXT,
-            at REAL NOT NULL
-        )""",
-        # The games that ended before there were results ended by the rules ("ishida wins (...)").
-        """INSERT INTO results (game, kind, winner, at)
-            SELECT id, 'rules', CASE WHEN result LIKE 'ishida%' THEN 'ishida' WHEN result LIKE 'tokugawa%' THEN 'tokugawa' END,
-                   coalesce((SELECT max(at) FROM actions WHERE game = games.id), created)
-            FROM games WHERE status = 'over'""",
-    ),
-    # 2 (issue 24): game clocks (clock_store.py).
-    2: CLOCK_MIGRATION,
-    # 3 (issue 24): a game's terms: made for one member (an invitation, a rematch), private.
-    3: (
-        """CREATE TABLE game_terms (
-            game TEXT PRIMARY KEY REFERENCES games(id),
-            invited TEXT,                        -- only this member may take the open seat
-            private INTEGER NOT NULL DEFAULT 0,  -- only its players may watch it
-            rematch_of TEXT                      -- the finished game this one replays, sides swapped
-        )""",
-    ),
-}
 
 ActionKind = Literal["command", "undo"]
 EndKind = Literal["rules", "resigned", "cancelled", "timed-out", "finished-by-stand-in"]
@@ -239,7 +168,7 @@ class Store:
             db.execute("PRAGMA busy_timeout = 5000")
             db.execute("PRAGMA foreign_keys = ON")  # no action of a game the store does not hold (SQLite's default is off)
             if not read_only:
-                _migrate(db)
+                migrate(db)
             db.execute("SELECT count(*) FROM games").fetchone()
             version = db.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.Error as error:
@@ -520,22 +449,3 @@ def _side(value: str | None) -> Side | None:
 
 def _value(side: Side | None) -> str | None:
     return side.value if side is not None else None
-
-
-def _migrate(db: sqlite3.Connection) -> None:
-    """Bring the store up to SCHEMA_VERSION, one step a transaction (another
-    opener may have done it meanwhile: the version is read inside it)."""
-    while True:
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version >= SCHEMA_VERSION:
-                db.execute("COMMIT")
-                return
-            for statement in MIGRATIONS[version + 1]:
-                db.execute(statement)
-            db.execute(f"PRAGMA user_version = {version + 1}")
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
