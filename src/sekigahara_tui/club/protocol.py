@@ -40,25 +40,12 @@ from sekigahara_tui.net.protocol import (
     decode_host_message,
     make_wire_converter,
 )
+from sekigahara_tui.club.protocol_fields import _bounded
+from sekigahara_tui.club.protocol_notices import GetNotices, Notices, SetNotices
 
 MAX_MEMBER_NAME = 32
 # A lobby lists at most this many games of each kind (the newest).
 MAX_LISTED = 200
-
-
-def _printable(_instance: object, attribute: Any, value: str | None) -> None:
-    if value is None:
-        return
-    if not value or not value.isprintable():
-        raise ValueError(f"{attribute.name} is empty or holds an unprintable character")
-
-
-def _bounded(limit: int):
-    def check(_instance: object, attribute: Any, value: str | None) -> None:
-        if value is not None and len(value) > limit:
-            raise ValueError(f"{attribute.name} is longer than {limit} characters")
-
-    return [check, _printable]
 
 
 def _opponent(_instance: object, _attribute: Any, value: str) -> None:
@@ -189,40 +176,6 @@ class Watch:
 
     id: str = field(validator=_bounded(MAX_ID_LENGTH))
     game: str = field(validator=_bounded(MAX_GAME_ID_LENGTH))
-
-
-MAX_WEBHOOK_URL = 500
-MAX_MAIL = 254
-MAX_KIND = 20
-
-
-def _kinds(_instance: object, _attribute: Any, value: tuple[str, ...]) -> None:
-    if len(value) > 10:
-        raise ValueError("kinds names at most 10 kinds")
-    for kind in value:
-        if not kind or len(kind) > MAX_KIND or not kind.isprintable():
-            raise ValueError(f"a kind is 1-{MAX_KIND} printable characters")
-
-
-@frozen
-class GetNotices:
-    """Ask for my notice settings (answered by `notices`)."""
-
-    id: str = field(validator=_bounded(MAX_ID_LENGTH))
-
-
-@frozen
-class SetNotices:
-    """My notice settings, all at once (docs/club.md, Notices): a webhook URL
-    (None: none) and its format (discord, slack, json), a mail address (None:
-    none), the kinds of notice wanted. Answered by `notices`, or refused with
-    one line and nothing changed."""
-
-    id: str = field(validator=_bounded(MAX_ID_LENGTH))
-    webhook: str | None = field(validator=_bounded(MAX_WEBHOOK_URL))
-    webhook_format: str = field(validator=_bounded(MAX_KIND))
-    mail: str | None = field(validator=_bounded(MAX_MAIL))
-    kinds: tuple[str, ...] = field(validator=_kinds)
 
 
 @frozen
@@ -386,19 +339,6 @@ class Record:
     reply_to: str
     game: str
     record: str
-
-
-@frozen
-class Notices:
-    """A member's notice settings (the answer to get_notices and set_notices);
-    `mail_offered`: whether this club sends mail at all (serve --smtp)."""
-
-    reply_to: str
-    webhook: str | None
-    webhook_format: str
-    mail: str | None
-    kinds: tuple[str, ...]
-    mail_offered: bool
 
 
 @frozen
