@@ -30,7 +30,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from rules.surface import BOTH_SIDES, Side
 from sekigahara_tui.club.client import ClubClient, ClubRefused, ClubTable
@@ -41,6 +41,7 @@ from sekigahara_tui.screens.dialogs import ConfirmDialog
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.notice_settings import NoticeSettingsScreen
 from sekigahara_tui.widgets.prompt import PromptPanel
+from sekigahara_tui.widgets.steady_footer import SteadyFooter
 
 FAILED = object()  # _ask: the club refused, or could not be reached (said already)
 RETRY_FIRST = 1.0  # seconds before asking again after the club could not be reached
@@ -171,7 +172,7 @@ class LobbyScreen(Screen[None]):
         table.add_columns("", "game", "Ishida", "Tokugawa", "")
         yield table
         yield Static("", id="lobby-message", markup=False)
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#games", DataTable).focus()

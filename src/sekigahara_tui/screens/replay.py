@@ -18,12 +18,13 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from rules.surface import Side
 from sekigahara_tui.crash_log import CrashLog
 from sekigahara_tui.labels import side_name
 from sekigahara_tui.widgets.map_panel import MapPanel
+from sekigahara_tui.widgets.steady_footer import SteadyFooter
 
 if TYPE_CHECKING:
     from sekigahara_tui.replay_model import ReplayFrame, ReplayModel
@@ -82,7 +83,7 @@ class ReplayScreen(Screen[None]):
             yield MapPanel(id="replay-map")
             with VerticalScroll(id="replay-text"):
                 yield Static(id="replay-events", markup=False)
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         board = self.query_one(MapPanel)
