@@ -32,6 +32,8 @@ each side's pieces what that side's enemy knows.
 
 from __future__ import annotations
 
+import pickletools
+
 from attrs import evolve, frozen
 
 from rules.commands import Challenge, Deploy, DeployLeader, EnterFromMoriBox, Muster
@@ -261,3 +263,22 @@ def assert_justified(found: set[str], allowed: frozenset[str], viewer: Side | No
     assert not leaked & BLOCK_IDS, f"{who} received hidden {whose}blocks {sorted(leaked & BLOCK_IDS)} {where}"
     assert not leaked & hands, f"{who} received {whose}hand cards {sorted(leaked & hands)} {where}"
     raise AssertionError(f"{who} received {whose}cards never shown {sorted(leaked)} {where}")
+
+
+def pickled_words(data: bytes) -> tuple[set[str], set[str], set[int]]:
+    """Of a pickle, as its opcodes say (nothing is unpickled): the words of its
+    own strings, the words of the strings of the pickles nested in it as bytes
+    (the side's log), and its integers."""
+    outer: set[str] = set()
+    nested: set[str] = set()
+    numbers: set[int] = set()
+    for opcode, argument, _ in pickletools.genops(data):
+        if isinstance(argument, str):
+            outer.update(argument.replace(":", " ").split())
+        elif isinstance(argument, bytes) and argument[:1] == b"\x80":
+            inner, deeper, more = pickled_words(argument)
+            nested |= inner | deeper
+            numbers |= more
+        elif isinstance(argument, int) and not isinstance(argument, bool):
+            numbers.add(argument)
+    return outer, nested, numbers

@@ -11,7 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 
-from sekigahara_tui.bots.workers import DecisionPool, decide
+from sekigahara_tui.bots.workers import DecisionPool, decide, explain
 
 _gates: dict[str, object] = {}
 
@@ -28,12 +28,20 @@ def gate_decide(data: bytes) -> str:
     return decide(data)
 
 
+def gate_explain(data: bytes) -> tuple[str, str]:
+    """A hint (h) held at the gate like a decision."""
+    _gates["pids"].append(os.getpid())
+    _gates["entered"].set()
+    _gates["gate"].wait()
+    return explain(data)
+
+
 def failing_decide(data: bytes) -> str:
     raise RuntimeError("this worker always fails")
 
 
 class GatedPool:
-    """A one-worker DecisionPool whose decisions wait for `open()`."""
+    """A one-worker DecisionPool whose decisions and hints wait for `open()`."""
 
     def __init__(self, workers: int = 1, **options) -> None:
         context = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
@@ -41,7 +49,7 @@ class GatedPool:
         self.entered = self.manager.Event()
         self.gate = self.manager.Event()
         self.pids = self.manager.list()
-        self.pool = DecisionPool(workers, decide=gate_decide, initializer=set_gates, initargs=(self.entered, self.gate, self.pids), **options)
+        self.pool = DecisionPool(workers, decide=gate_decide, explain=gate_explain, initializer=set_gates, initargs=(self.entered, self.gate, self.pids), **options)
 
     def open(self) -> None:
         self.gate.set()

@@ -135,11 +135,26 @@ class Seat(ABC):
             listener.seat_status(self)
 
 
+@frozen
+class GameTerms:
+    """What a game's players agreed on that the screen must respect. A club
+    game's terms come from the club (a rated game, issue 25); every other game
+    (hot seat, against the computer, two terminals) is not rated."""
+
+    rated: bool = False
+
+
+def hints_allowed(terms: GameTerms) -> bool:
+    """The one rule for hints (h, screens/hints.py): only in a game that is not rated."""
+    return not terms.rated
+
+
 class Table:
     """The seats one screen plays: both sides in a hot-seat game, one in a
     networked game. Saving belongs to a table that holds the whole game."""
 
     seats: dict[Side, Seat]
+    terms = GameTerms()  # a club table gives its game's own
 
     @property
     def hot_seat(self) -> bool:

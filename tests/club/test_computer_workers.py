@@ -9,12 +9,11 @@ from __future__ import annotations
 import asyncio
 import os
 import pickle
-import pickletools
 
 import pytest
 
 from club_helpers import TIMEOUT, bot_plays, start_club, wait_until
-from knowledge_model import assert_justified, models_along
+from knowledge_model import assert_justified, models_along, pickled_words
 from rules.notation import format_command
 from rules.infra.record import GameRecord, replay_steps
 from rules.sides import Side
@@ -116,25 +115,6 @@ async def test_a_failing_worker_is_one_audit_line_and_level_1_decides(data_dir, 
 
 
 # --- R55 at the process boundary ---------------------------------------------------------
-
-
-def pickled_words(data: bytes) -> tuple[set[str], set[str], set[int]]:
-    """Of a pickle, as its opcodes say (nothing is unpickled): the words of its
-    own strings, the words of the strings of the pickles nested in it as bytes
-    (the side's log), and its integers."""
-    outer: set[str] = set()
-    nested: set[str] = set()
-    numbers: set[int] = set()
-    for opcode, argument, _ in pickletools.genops(data):
-        if isinstance(argument, str):
-            outer.update(argument.replace(":", " ").split())
-        elif isinstance(argument, bytes) and argument[:1] == b"\x80":
-            inner, deeper, more = pickled_words(argument)
-            nested |= inner | deeper
-            numbers |= more
-        elif isinstance(argument, int) and not isinstance(argument, bool):
-            numbers.add(argument)
-    return outer, nested, numbers
 
 
 async def test_a_worker_is_sent_only_what_its_side_may_know(data_dir):

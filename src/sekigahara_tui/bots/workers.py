@@ -136,6 +136,11 @@ def listed_command(text: str, side: Side, legal: Sequence[Command]) -> Command |
     return command if command.side is side and command in legal else None
 
 
+def log_of(decision: Decision) -> list[Event]:
+    """A decision's whole log, read from its chunks."""
+    return [event for chunk in decision.log for event in _events(chunk)]
+
+
 def decide(data: bytes) -> str:
     """In a worker: the command (as notation) a fresh bot of the decision's
     level chooses after observing the side's whole log (a fresh bot: what it
@@ -143,9 +148,15 @@ def decide(data: bytes) -> str:
     from sekigahara_tui.bots.driver import level_player
 
     decision: Decision = pickle.loads(data)
-    log = [event for chunk in decision.log for event in _events(chunk)]
     player = level_player(decision.level, decision.side, decision.seed, budget_s=decision.budget_s)
-    return format_command(player.choose(decision.view, log))
+    return format_command(player.choose(decision.view, log_of(decision)))
+
+
+def explain(data: bytes) -> tuple[str, str]:
+    """In a worker: a hint, level 2's command and its reason (bots/hints.py)."""
+    from sekigahara_tui.bots.hints import explain as hint
+
+    return hint(data)
 
 
 def _ready() -> int:
@@ -191,8 +202,9 @@ def _real_stdio():
 class DecisionPool:
     """Worker processes that decide for the computer (module docstring).
 
-    `decide` is the function a worker runs on the pickled Decision (tests
-    give one that waits for their signal); `initializer`/`initargs` are the
+    `decide` is the function a worker runs on the pickled Decision, and
+    `explain` the one it runs for a hint (tests give ones that wait for their
+    signal); `initializer`/`initargs` are the
     executor's; `tap(tag, data)` sees the very bytes each decision sends.
     """
 
@@ -201,6 +213,7 @@ class DecisionPool:
         workers: int | None = None,
         *,
         decide: Callable[[bytes], str] = decide,
+        explain: Callable[[bytes], tuple[str, str]] = explain,
         initializer: Callable[..., None] | None = None,
         initargs: tuple = (),
         quiet: bool = False,
@@ -210,6 +223,7 @@ class DecisionPool:
         if self.workers < 1:
             raise ValueError("a decision pool needs at least one worker")
         self._decide = decide
+        self._explain = explain
         self._start_args = (quiet, initializer, initargs)
         self.tap = tap
         self._executor: ProcessPoolExecutor | None = None
@@ -243,11 +257,18 @@ class DecisionPool:
         """The command's notation, decided in a worker; DecisionFailed if the
         worker raised, did not answer within `timeout_s` (counted from now,
         queueing included) or died."""
+        return await self._run(self._decide, decision, timeout_s, tag)
+
+    async def explain(self, decision: Decision, timeout_s: float, tag: Any = None) -> tuple[str, str]:
+        """A hint worked out in a worker: (notation, reason), as `decide` fails."""
+        return await self._run(self._explain, decision, timeout_s, tag)
+
+    async def _run(self, function: Callable[[bytes], Any], decision: Decision, timeout_s: float, tag: Any) -> Any:
         data = pickle.dumps(decision, protocol=pickle.HIGHEST_PROTOCOL)
         if self.tap is not None:
             self.tap(tag, data)
         try:
-            future = self._submit(self._decide, data)
+            future = self._submit(function, data)
         except (BrokenProcessPool, RuntimeError) as error:
             self._broken()
             raise DecisionFailed(f"the decision pool cannot take it: {error}") from None

@@ -39,6 +39,7 @@ from sekigahara_tui.screens.connection import connection_line
 from sekigahara_tui.screens.ending import Ending
 from sekigahara_tui.screens.game_over import game_over_screen
 from sekigahara_tui.screens.hand_over import HandOvers
+from sekigahara_tui.screens.hints import Hints
 from sekigahara_tui.screens.movement_summaries import MovementSummaries
 from sekigahara_tui.screens.select_all import SelectAll
 from sekigahara_tui.screens.waiting import Waiting
@@ -89,6 +90,8 @@ class GameScreen(Screen[None]):
         # A club seat ends its game early (ending.py): resign (asked twice), cancel by agreement.
         Binding("ctrl+r", "end_early('resign')", "Resign", id="game.resign", priority=True, show=False),
         Binding("ctrl+k", "end_early('cancel')", "Cancel game", id="game.cancel_game", priority=True, show=False),
+        # Not priority: the command line types an h. Level 2's move now, where allowed (hints.py).
+        Binding("h", "hint", "Hint", id="game.hint", show=False),
     ]
 
     def __init__(self, table: Table, save_dir: Path, give_forced: bool = True) -> None:
@@ -112,6 +115,7 @@ class GameScreen(Screen[None]):
         self.ending = Ending(self)  # ctrl+r, ctrl+k: a club seat's end before the rules'
         self.whole_screen_tabs = WholeScreenTabs()  # ctrl+t, and the focus before it
         self.map_follow = MapFollow(self)  # the map and the choices follow each other
+        self.hints = Hints(self)  # h: what level 2 would do now
 
     @property
     def current(self) -> Seat:
@@ -166,6 +170,7 @@ class GameScreen(Screen[None]):
         for seat in self.table.seats.values():
             if self in seat.listeners:
                 seat.listeners.remove(self)
+        self.hints.close()
         self.table.close()
 
     def _show_result(self) -> None:
@@ -416,6 +421,9 @@ class GameScreen(Screen[None]):
             self.say(f"Cannot undo: {reason}", error=True)
             return
         self.current.undo()
+
+    def action_hint(self) -> None:
+        self.hints.ask()
 
     def action_end_early(self, what: str) -> None:
         getattr(self.ending, what)()  # resign or cancel (ending.py)

@@ -123,7 +123,8 @@ class HandOverScreen(Screen[None]):
 GAME_KEYS = (
     "Keys: Tab goes round the choices, the command line, the Hand/Log/Public tabs and the map. "
     "On the map, letters find a place, arrows move, Enter lists the choices there (Esc: all). "
-    ": types a command; ctrl+e ends, passes or allows; ctrl+z takes back; ctrl+o shows the whole board; "
+    ": types a command; ctrl+e ends, passes or allows; ctrl+z takes back; h asks level 2 for a hint (not in a rated game); "
+    "ctrl+o shows the whole board; "
     "ctrl+b switches between the map and a battle; ctrl+s saves; ctrl+q quits (the game is kept: autosaved, or on its host)."
 )
 
