@@ -48,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--record", type=Path, metavar="DIR", help="write each game's record into DIR")
     for side in ("ishida", "tokugawa"):
         selfplay.add_argument(f"--{side}", choices=BOT_LEVELS, default="random", metavar="LEVEL", help=f"{side}'s player: {' or '.join(BOT_LEVELS)} (default random)")
+    analyse = commands.add_parser("analyse", help="analyse a finished game: each side's chance by half-turn, the largest swings")
+    analyse.add_argument("record", type=Path, help="the record of a finished game (a save, selfplay --record, export)")
+    analyse.add_argument("--budget", type=int, default=None, metavar="N", help="playouts a half-turn (default 8; counted, not timed: reproducible)")
+    analyse.add_argument("--seed", type=int, default=0, help="the playouts' seed (default 0)")
     add_network_commands(commands)
     from sekigahara_tui.club.cli import add_club_commands
 
@@ -167,6 +171,20 @@ def run_step_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_analyse(args: argparse.Namespace) -> int:
+    """`sekigahara analyse RECORD`: a finished game only (analysis.py); anything else is one line."""
+    from rules.infra.record import RecordError, load_record
+    from sekigahara_tui.analysis import PLAYOUTS, AnalysisRefused, analyse, report
+
+    try:
+        record = load_record(args.record)
+        analysis = analyse(record, PLAYOUTS if args.budget is None else args.budget, args.seed)
+    except (RecordError, AnalysisRefused) as error:
+        return fail("sekigahara analyse", str(error), 1)
+    print(report(analysis, printable_path(args.record)))
+    return 0
+
+
 def directory_problem(path: Path) -> str | None:
     """Why `path` cannot hold files we write (None if it can, or can be made)."""
     if path.exists() and not path.is_dir():
@@ -247,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_replay(args)
         if args.command == "selfplay":
             return run_selfplay(args)
+        if args.command == "analyse":
+            return run_analyse(args)
         if args.command in NETWORK_COMMANDS:
             return NETWORK_COMMANDS[args.command](args)
         from sekigahara_tui.club.cli import CLUB_COMMANDS

@@ -21,6 +21,7 @@ GAME_OWNERS = {
     "local.py",  # hot seat: both seats over one GameHost in this process
     "cli.py",  # replay, selfplay, and starting hosts
     "replay_model.py",  # the replay screen's frames: replays a whole record (a finished game's, or the CLI's file)
+    "analysis.py",  # a finished game's analysis: plays on from its revealed states (refuses a game in progress)
     "hosting/game_server.py",  # the networked host
     "hosting/store.py",  # the networked host's SQLite store
     "hosting/chairs.py",  # the networked host's views of a game's state, one per chair

@@ -60,6 +60,7 @@ NOISE = 0.1  # the chance a playout player strays from level 1 at a noisy decisi
 LEVEL1_BONUS = 0.4  # in evaluation points: what an alternative must beat level 1's choice by
 SHARE = 0.8  # of the budget spent on playouts (the rest: sampling, margins)
 MAX_PLAYOUT_DECISIONS = 600
+MAX_GAME_DECISIONS = 20_000  # a playout to the end of the game (bots/play.py's bound)
 WIN = 50.0
 
 
@@ -233,20 +234,27 @@ class PlannerBot:
         return candidates[best]
 
     def _play_out(self, state: GameState, bots: dict, week: int, noise: random.Random) -> GameState:
-        for _ in range(MAX_PLAYOUT_DECISIONS):
-            if state.is_over or state.week != week:
-                break
-            side = min(state.decision.sides, key=lambda s: s.value)
-            seen = view_of(state, side)
-            if not seen.legal:
-                break
-            bot = bots[side]
-            if seen.decision.kind in NOISY and len(seen.legal) > 1 and noise.random() < NOISE:
-                options = bot.candidates(seen, 3)
-                command = noise.choice(options)
-            else:
-                command = bot.choose(seen, 0.0)
-            if command not in seen.legal:
-                command = seen.legal[0]
-            state, _ = apply_trusted(state, command)
-        return state
+        return play_out(state, bots, noise, week)
+
+
+def play_out(state: GameState, bots: dict, noise: random.Random, week: int | None = None) -> GameState:
+    """Both sides played by their level-1 `bots` (a little `noise` at the noisy
+    decisions) to the end of `week`, or of the game if None (the analysis of a
+    finished game, analysis.py)."""
+    for _ in range(MAX_PLAYOUT_DECISIONS if week is not None else MAX_GAME_DECISIONS):
+        if state.is_over or (week is not None and state.week != week):
+            break
+        side = min(state.decision.sides, key=lambda s: s.value)
+        seen = view_of(state, side)
+        if not seen.legal:
+            break
+        bot = bots[side]
+        if seen.decision.kind in NOISY and len(seen.legal) > 1 and noise.random() < NOISE:
+            options = bot.candidates(seen, 3)
+            command = noise.choice(options)
+        else:
+            command = bot.choose(seen, 0.0)
+        if command not in seen.legal:
+            command = seen.legal[0]
+        state, _ = apply_trusted(state, command)
+    return state
