@@ -59,3 +59,32 @@ def test_the_analysis_of_a_record_and_seed_is_the_same_in_any_process(tmp_path):
     plot = lines.index("chance to win as the week's first half-turn began, % (analysis):")
     assert lines[plot + 1].startswith("Ishida") and lines[plot + 2].startswith("Tokugawa")
     assert "VP at the end of the week (2.2):" in lines[:plot]
+
+
+async def test_a_on_the_game_over_screen_shows_the_analysis_worked_out_in_a_worker(tmp_path, monkeypatch):
+    """At 80x24: a loaded finished game, its game over screen, `a`: the
+    analysis comes from a worker process, the same as the command line's."""
+    from sekigahara_tui.app import SekigaharaApp
+    from sekigahara_tui.screens import analysis as analysis_screen
+    from sekigahara_tui.screens.analysis import AnalysisScreen
+    from sekigahara_tui.screens.info import GameOverScreen
+    from tui.driving import until
+    from tui.screen_text import screen_text
+
+    monkeypatch.setattr(analysis_screen, "PLAYOUTS", 2)
+    monkeypatch.setattr(analysis_screen, "SEED", 5)
+    save_record(finished_game(), tmp_path / "finished.json")
+    app = SekigaharaApp(save_dir=tmp_path / "data", load=tmp_path / "finished.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game over screen")
+        await until(pilot, lambda: "a Analyse" in screen_text(app).splitlines()[-1], "the key in the Footer")
+        await pilot.press("a")
+        assert isinstance(app.screen, AnalysisScreen)
+        await until(pilot, lambda: app.screen.done, "the analysis")
+        shown = str(app.screen.query_one("#analysis").render()).rstrip()
+        printed = run_analyse(tmp_path / "finished.json", "3", "--budget", "2", "--seed", "5").rstrip()
+        # The same but for the first line's name of the record (the command line's file).
+        assert shown.split("\n", 1)[1] == printed.split("\n", 1)[1] and "largest swings" in shown
+        assert "Analysis: Tokugawa won" in screen_text(app)
+        await pilot.press("escape")
+        assert isinstance(app.screen, GameOverScreen)

@@ -223,3 +223,11 @@ def report(analysis: Analysis, title: str = "") -> str:
             lines.append(f"   level 2 would have chosen as played at the half-turn's first decisions ({s.chosen}, ...)")
     lines += ["", analysis.plots]
     return "\n".join(lines)
+
+
+def analysis_text(request: tuple[str, int, int]) -> str:
+    """In a worker (the game over screen's `a`): the report for (record JSON, playouts, seed)."""
+    from rules.infra.record import record_from_json
+
+    text, playouts, seed = request
+    return report(analyse(record_from_json(text), playouts, seed))

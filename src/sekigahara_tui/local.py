@@ -13,7 +13,7 @@ from pathlib import Path
 from rules.errors import IllegalCommand
 from rules.events import Event
 from rules.notation import NotationError, format_command
-from rules.infra.record import RecordError, load_position_record, seed_problem
+from rules.infra.record import RecordError, load_position_record, record_to_json, seed_problem
 from rules.sides import BOTH_SIDES, Side
 from rules.view import PlayerView
 from sekigahara_tui.hosting.host import GameHost
@@ -103,6 +103,10 @@ class LocalTable(Table):
 
     def save(self, path: Path) -> None:
         self.host.save(path)
+
+    def record_json(self) -> str:
+        """The game's record as JSON (a finished game's analysis, screens/game_over.py)."""
+        return record_to_json(self.host.record)
 
     def default_save_name(self) -> str:
         """By the time of saving, never by the seed (hot-seat privacy)."""

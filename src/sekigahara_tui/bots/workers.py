@@ -267,8 +267,13 @@ class DecisionPool:
         data = pickle.dumps(decision, protocol=pickle.HIGHEST_PROTOCOL)
         if self.tap is not None:
             self.tap(tag, data)
+        return await self.run(function, data, timeout_s)
+
+    async def run(self, function: Callable[..., Any], argument: Any, timeout_s: float) -> Any:
+        """`function(argument)` in a worker, failing as `decide` does (a
+        finished game's analysis, screens/analysis.py)."""
         try:
-            future = self._submit(function, data)
+            future = self._submit(function, argument)
         except (BrokenProcessPool, RuntimeError) as error:
             self._broken()
             raise DecisionFailed(f"the decision pool cannot take it: {error}") from None

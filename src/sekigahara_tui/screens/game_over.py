@@ -15,7 +15,29 @@ from sekigahara_tui.seat import Seat, Table, game_stats
 def game_over_screen(seat: Seat, table: Table) -> GameOverScreen:
     """The game over screen for `seat`, a finished game's (its view is not None)."""
     assert seat.view is not None
-    return GameOverScreen(seat.view, game_stats(seat.log), seat.log, replay=replay_maker(table), rematch=rematch_offer(table))
+    return GameOverScreen(seat.view, game_stats(seat.log), seat.log, replay=replay_maker(table), rematch=rematch_offer(table),
+                          analyse=record_source(table))
+
+
+def record_source(table: Table) -> Callable[[], Awaitable[str]] | None:
+    """The finished game's record as JSON, for its analysis (a): the host's
+    where this process holds it, else a club seat's or spectator's from the
+    club (which gives it once the game is over). None for two terminals."""
+    record_json = getattr(table, "record_json", None)  # a LocalTable's
+    if record_json is not None:
+
+        async def local() -> str:
+            return record_json()
+
+        return local
+    club, entry = getattr(table, "club", None), getattr(table, "entry", None)
+    if club is None or entry is None:
+        return None
+
+    async def from_club() -> str:
+        return await club.record(entry.game)
+
+    return from_club
 
 
 def rematch_offer(table: Table) -> Callable[[], Awaitable[str]] | None:

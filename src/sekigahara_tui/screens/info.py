@@ -283,14 +283,17 @@ class GameOverScreen(Screen[None]):
         Binding("r", "replay", "Replay", id="gameover.replay"),
         # not a letter: the final board takes letters to jump to a place
         Binding("ctrl+n", "rematch", "Rematch", id="gameover.rematch"),
+        Binding("a", "analyse", "Analyse", id="gameover.analyse"),  # screens/analysis.py
     ]
     # An Enter pressed for the last decision, a moment before this screen showed
     # (a double tap), must not close it unread.
     SETTLE_S = SETTLE_S
 
     def __init__(self, view: PlayerView, stats: GameStats, log: list[Event] = (), replay: Callable[[], Screen] | None = None,
-                 rematch: Callable[[], Awaitable[str]] | None = None) -> None:
+                 rematch: Callable[[], Awaitable[str]] | None = None,
+                 analyse: Callable[[], Awaitable[str]] | None = None) -> None:
         super().__init__()
+        self._analyse = analyse  # the finished game's record (JSON), for its analysis
         self._view = view
         self._replay = replay  # makes the replay screen, when this process holds the record (hot seat)
         self._rematch = rematch  # a club game: offers the opponent a new one, sides swapped; says what became of it
@@ -326,7 +329,15 @@ class GameOverScreen(Screen[None]):
             return self._replay is not None
         if action == "rematch":  # a club game's only
             return self._rematch is not None
+        if action == "analyse":  # where the record can be had
+            return self._analyse is not None
         return True
+
+    def action_analyse(self) -> None:
+        from sekigahara_tui.screens.analysis import AnalysisScreen
+
+        if self._analyse is not None:
+            self.app.push_screen(AnalysisScreen(self._analyse))
 
     def action_replay(self) -> None:
         if self._replay is not None:
