@@ -131,3 +131,26 @@ async def test_what_crosses_to_the_hint_s_worker_is_the_seat_s_view_and_its_own_
             assert state.seed not in numbers and record.seed not in numbers
     finally:
         pool.close_soon()
+
+
+async def test_against_the_computer_a_hint_goes_to_the_computer_s_own_worker(make_app):
+    """The game against the computer already keeps one worker (versus.py): a
+    hint waits its turn there rather than starting a second process."""
+    gated = GatedPool()
+    app = make_app()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.versus(7, Side.ISHIDA, "planner", pace=0, pool=gated.pool)
+            await pilot.pause()
+            screen = await take_seat(pilot)
+            screen.hints.budget_s = BUDGET
+            await asyncio.to_thread(gated.entered.wait, 60)  # the computer's bid, held
+            await pilot.press("h")
+            assert "thinking" in message(screen)
+            assert screen.hints._own is None  # no worker of the screen's own
+            gated.open()
+            await until(pilot, lambda: screen.hints.task.done(), "the hint's answer")
+            assert screen.hints._own is None and "No hint" not in message(screen)
+            assert len(gated.pids) >= 2 and len(set(gated.pids)) == 1  # the bid and the hint (and more), one worker
+    finally:
+        gated.close()
