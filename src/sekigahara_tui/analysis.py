@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Callable, Sequence
+from typing import Sequence
 
 from attrs import frozen
 
@@ -115,8 +115,7 @@ def _won(state: GameState) -> float:
     return 1.0 if state.result.winner is Side.ISHIDA else 0.0
 
 
-def analyse(record: GameRecord, playouts: int = PLAYOUTS, seed: int = 0,
-            progress: Callable[[str], None] | None = None) -> Analysis:
+def analyse(record: GameRecord, playouts: int = PLAYOUTS, seed: int = 0) -> Analysis:
     """The analysis of a finished game's record; AnalysisRefused for a game in progress."""
     if playouts < 1:
         raise AnalysisRefused("the budget must be at least one playout a half-turn")
@@ -135,10 +134,8 @@ def analyse(record: GameRecord, playouts: int = PLAYOUTS, seed: int = 0,
         logs.append(dict(seen))
     starts = half_turns(steps)
     points = []
-    for n, i in enumerate(starts):
+    for i in starts:
         state = steps[i][1]
-        if progress is not None:
-            progress(f"half-turn {n + 1} of {len(starts)}")
         points.append(Point(i, state.week, state.turn.value, state.active, chance(state, playouts, f"{seed}/{i}")))
     after = [p.chance for p in points[1:]] + [_won(final)]
     ends = [p.step for p in points[1:]] + [len(steps) - 1]
@@ -146,8 +143,6 @@ def analyse(record: GameRecord, playouts: int = PLAYOUTS, seed: int = 0,
     order = sorted(moved, key=lambda n: (-abs(after[n] - points[n].chance), n))[:SWINGS]
     swings = []
     for n in order:
-        if progress is not None:
-            progress(f"swing {len(swings) + 1} of {len(order)}")
         swings.append(_swing(steps, events, logs, points[n], after[n], ends[n], playouts, seed))
     figures = weekly_figures(events[Side.ISHIDA], final.week)
     by_week = [round(100 * next((p.chance for p in points if p.week == w), _won(final))) for w in range(1, final.week + 1)]

@@ -1,7 +1,7 @@
 """Hints (issue 25, section 3): level 2's move and a one-line reason, worked
 out from the seat's view and its own log only (R55). The no-cheat test of
 test_bots.py, for the hint: a state and its hidden variant give the same
-hint. (What crosses to the worker process: tests/tui/test_hints.py.)"""
+hint. (What crosses to the worker process: tests/tui/test_hint_key.py.)"""
 
 from __future__ import annotations
 

@@ -11,8 +11,11 @@ with asyncio, so its loop never waits.
 What crosses to a worker is a `Decision`: the level, side, seed and budget,
 the side's view and the side's own log (R55: `events_for(side)`), nothing
 else; a test pickles exactly these bytes and looks for what the side may not
-know. A worker keeps nothing between decisions: each decision builds a fresh
-bot (bots/driver.py's BotPlayer) and feeds it the side's whole log, so a bot
+know. A hint (bots/hints.py) crosses as the same Decision; the only other
+thing a worker is given is a finished game's record, for its analysis
+(`run`, analysis.py), when every hidden piece is known to all. A worker
+keeps nothing between decisions: each decision builds a fresh bot
+(bots/driver.py's BotPlayer) and feeds it the side's whole log, so a bot
 that keeps a belief across decisions (the planner's) has all its history.
 Why whole logs rather than a bot kept alive in a sticky worker: any worker
 may take any decision (no game waits behind another game's worker), a worker
