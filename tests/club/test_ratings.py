@@ -177,3 +177,19 @@ async def test_a_resigned_rated_game_moves_both_ratings_and_an_unrated_one_does_
     shown = {line.game: (line.ishida_rating, line.tokugawa_rating) for line in lobby.finished}
     assert shown == {rated: (1485, 1515), unrated: (1485, 1515)}  # each player's rating now, beside the name
     await alice.close()
+
+
+async def test_the_ratings_survive_a_restart_of_the_club(data_dir):
+    """In the store with the result: a club started again on the same DIR shows them."""
+    from club_helpers import start_club
+
+    club = await start_club(data_dir)
+    game = await resigned_game(club, rated=True)
+    await club.stop()
+    club = await start_club(data_dir, names=())
+    try:
+        lobby = await club.lobby_client("bob").lobby()
+        (line,) = lobby.finished
+        assert (line.game, line.rated, line.ishida_rating, line.tokugawa_rating) == (game, True, 1485, 1515)
+    finally:
+        await club.stop()
