@@ -146,16 +146,21 @@ async def resigned_game(club: Club, rated: bool) -> str:
     alice, bob = club.lobby_client("alice"), club.lobby_client("bob")
     made = await alice.new_game(ISHIDA, "open", rated=rated)
     await bob.join(made.game)
-    seat = alice.seat_client(made)
+    await resign(alice, made)
+    await bob.close()
+    return made.game
+
+
+async def resign(lobby, entry) -> None:
+    """The entry's seat connects and resigns at once; the lobby connection closes."""
+    seat = lobby.seat_client(entry)
     task = asyncio.create_task(seat.run())
     await seat.wait_for(lambda c: c.view is not None and c.connected, TIMEOUT)
     seat.resign()
     await seat.wait_for(lambda c: c.result is not None, TIMEOUT)
     await seat.close()
     await task
-    await alice.close()
-    await bob.close()
-    return made.game
+    await lobby.close()
 
 
 async def test_a_resigned_rated_game_moves_both_ratings_and_an_unrated_one_does_not(club):

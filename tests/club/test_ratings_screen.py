@@ -6,12 +6,9 @@ player's; a rated game is made from the `n` form and from `c`."""
 
 from __future__ import annotations
 
-import asyncio
-
 from textual.widgets import Sparkline
 
-from club_helpers import TIMEOUT
-from test_ratings import resigned_game
+from test_ratings import resign, resigned_game
 from tui.driving import until
 from tui.screen_text import screen_text
 from rules.surface import Side
@@ -26,14 +23,7 @@ async def resign_to_the_computer(club) -> str:
     """Alice (Ishida) against the computer at level 2, rated; she resigns at once."""
     alice = club.lobby_client("alice")
     made = await alice.new_game(Side.ISHIDA, "computer", "planner", rated=True)
-    seat = alice.seat_client(made)
-    task = asyncio.create_task(seat.run())
-    await seat.wait_for(lambda c: c.view is not None and c.connected, TIMEOUT)
-    seat.resign()
-    await seat.wait_for(lambda c: c.result is not None, TIMEOUT)
-    await seat.close()
-    await task
-    await alice.close()
+    await resign(alice, made)
     return made.game
 
 
@@ -46,14 +36,14 @@ async def test_the_ratings_screen_lists_the_club_and_plots_a_history_at_80x24(cl
     async with app.run_test(size=(80, 24)) as pilot:
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen)
-        await until(pilot, lambda: lobby.lobby is not None, "the lobby")
+        beside = ("alice 1471", "bob 1515", "computer 1514")  # each player's rating beside the name
+        await until(pilot, lambda: lobby.lobby is not None and all(words in screen_text(app) for words in beside), "the ratings in the lobby")
         text = screen_text(app)
         assert "signed in as alice" in text and "Your rating: 1471. t: the club's ratings" in text
-        assert "alice 1471" in text and "bob 1515" in text and "computer 1514" in text  # beside the names
         assert "rated · ishida resigned" in text
 
         await pilot.press("t")
-        await until(pilot, lambda: isinstance(app.screen, RatingsScreen) and app.screen.ratings is not None, "the ratings")
+        await until(pilot, lambda: isinstance(app.screen, RatingsScreen) and "computer:planner  1514" in screen_text(app), "the ratings")
         screen = app.screen
         text = screen_text(app)
         rows = [line.split() for line in text.splitlines()]
@@ -65,8 +55,7 @@ async def test_the_ratings_screen_lists_the_club_and_plots_a_history_at_80x24(cl
         assert screen.query_one(Sparkline).data == [1500, 1485, 1471]
 
         await pilot.press("up", "up", "enter")  # bob's line: his history
-        await until(pilot, lambda: screen.ratings.player == "bob", "bob's history")
-        assert "bob: 1500 -> 1515 over 1 rated game" in screen_text(app)
+        await until(pilot, lambda: "bob: 1500 -> 1515 over 1 rated game" in screen_text(app), "bob's history")
         assert screen.query_one(Sparkline).data == [1500, 1515]
 
         await pilot.press("escape")
