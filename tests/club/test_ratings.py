@@ -198,3 +198,21 @@ async def test_the_ratings_survive_a_restart_of_the_club(data_dir):
         assert (line.game, line.rated, line.ishida_rating, line.tokugawa_rating) == (game, True, 1485, 1515)
     finally:
         await club.stop()
+
+
+def test_the_wire_leaves_rated_and_ratings_out_at_their_defaults():
+    """A client or club older than ratings reads every key strictly: an unrated
+    new_game and a line without ratings say nothing of them, as before."""
+    import json
+
+    from sekigahara_tui.club.protocol import GameLine, Lobby, NewGame, decode_club_client_message, encode
+
+    assert "rated" not in json.loads(encode(NewGame("1", None, "open")))
+    assert json.loads(encode(NewGame("1", None, "open", rated=True)))["rated"] is True
+    line = GameLine("g", "ann", None, (), "playing", None, 0, 0.0)
+    (sent,) = json.loads(encode(Lobby("ann", (line,), (), (), ())))["mine"]
+    assert not {"rated", "ishida_rating", "tokugawa_rating"} & set(sent)
+    rated = GameLine("g", "ann", "bob", (), "over", None, 0, 0.0, rated=True, ishida_rating=1515, tokugawa_rating=1485)
+    (sent,) = json.loads(encode(Lobby("ann", (), (), (), (rated,))))["finished"]
+    assert (sent["rated"], sent["ishida_rating"], sent["tokugawa_rating"]) == (True, 1515, 1485)
+    assert decode_club_client_message(encode(NewGame("1", None, "computer", rated=True))).rated is True
