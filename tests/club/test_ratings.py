@@ -9,6 +9,7 @@ unrated one does not, and the lobby shows them beside the names."""
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
 import tempfile
@@ -17,6 +18,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import sekigahara_tui
 from club_helpers import TIMEOUT, Club
 from rules.sides import Side
 from sekigahara_tui.hosting.ratings import rate_all, rated_game
@@ -121,9 +123,11 @@ def test_the_ratings_command_prints_and_recomputes_the_same_table(tmp_path):
     play(store, "g1", "ann", "bob", "resigned", ISHIDA, TOKUGAWA, 1.0)
     store.close()
 
-    def ratings(*extra: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "sekigahara_tui", "ratings", "--data", str(data), *extra],
-                              capture_output=True, text=True, timeout=60)
+    env = os.environ | {"PYTHONPATH": str(Path(sekigahara_tui.__file__).parents[1])}  # the code under test
+
+    def ratings(*extra: str, where: Path = data) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "sekigahara_tui", "ratings", "--data", str(where), *extra],
+                              capture_output=True, text=True, timeout=60, env=env)
 
     printed = ratings()
     assert printed.returncode == 0, printed.stderr
@@ -133,8 +137,7 @@ def test_the_ratings_command_prints_and_recomputes_the_same_table(tmp_path):
     again = ratings("--recompute")
     assert again.stdout.splitlines() == ["ratings recomputed from 1 rated game", *lines]
     assert "ratings-recomputed" in (data / "audit.log").read_text()
-    gone = subprocess.run([sys.executable, "-m", "sekigahara_tui", "ratings", "--data", str(tmp_path / "nowhere")],
-                          capture_output=True, text=True, timeout=60)
+    gone = ratings(where=tmp_path / "nowhere")
     assert gone.returncode == 1 and gone.stdout == "" and len(gone.stderr.splitlines()) == 1
 
 
