@@ -2,7 +2,7 @@
 games waiting for an opponent, games to watch, finished games.
 
 Keys: n a new game (screens/club_game_dialog.py asks: opponent, side, who
-may watch), c a new game against the computer (asks for the side and the
+may watch, clock, time out), c a new game against the computer (asks for the side and the
 computer's level), enter to resume, join or watch the chosen game (or accept
 the chosen invitation), d to decline an invitation, w to watch, x to withdraw
 an open game of mine nobody has joined (asked first), r to refresh (on a
@@ -143,7 +143,7 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #games { height: 1fr; }
     """
     BINDINGS = [
-        Binding("n", "new_game_asked", "New game", id="lobby.new"),  # asks: opponent, side, who may watch
+        Binding("n", "new_game_asked", "New game", id="lobby.new"),  # asks: opponent, side, who may watch, clock
         Binding("c", "new_game('computer')", "Computer", id="lobby.computer"),  # the Footer fits 80 columns
         Binding("w", "watch", "Watch", id="lobby.watch"),
         Binding("x", "withdraw", "Withdraw", id="lobby.withdraw"),
@@ -367,7 +367,8 @@ class LobbyScreen(Screen[None]):
 
         def answered(game: NewClubGame | None) -> None:
             if game is not None:
-                self._enter(lambda: self.club.new_game(game.side, game.opponent, invite=game.invite, private=game.private))
+                self._enter(lambda: self.club.new_game(game.side, game.opponent, clock=game.clock, on_time_out=game.on_time_out,
+                                                      invite=game.invite, private=game.private))
 
         self.app.push_screen(ClubGameDialog(), answered)
 
