@@ -266,6 +266,10 @@ class GameLine:
     invited: str | None = None  # the member its open seat is for (an invitation)
     private: bool = False  # watched by its players only
     where: str | None = None  # week, turn and phase ("week 2, turn 1, movement"); None: not known
+    # On the lines of my games in play only: both clocks as of sending (none: no clock),
+    # and the sides whose players are signed in anywhere in the club (hosting/online.py).
+    clocks: ClockLine | None = None
+    online: tuple[Side, ...] = ()
 
     def player(self, side: Side) -> str | None:
         return self.ishida if side is Side.ISHIDA else self.tokugawa
@@ -308,6 +312,12 @@ class LobbyChanged:
         return Lobby(self.member, self.mine, self.open, self.watchable, self.finished, self.warning, self.invitations, self.news)
 
 
+def _clock_key(clocks: ClockLine | None) -> tuple | None:
+    """A clock's seconds left change every second: a lobby is told again when
+    which clock runs changes (the client counts down meanwhile), not each second."""
+    return None if clocks is None else (clocks.preset, clocks.running, clocks.vacation_until, clocks.stood_in)
+
+
 def lobby_key(lobby: Lobby) -> tuple[frozenset, ...]:
     """What a lobby shows, to tell whether it changed: each section's lines
     without their version and time (a move that leaves whose move it is
@@ -315,7 +325,7 @@ def lobby_key(lobby: Lobby) -> tuple[frozenset, ...]:
 
     def shown(lines: tuple[GameLine, ...]) -> frozenset:
         return frozenset((line.game, line.ishida, line.tokugawa, line.to_move, line.status, line.result,
-                          line.invited, line.private, line.where) for line in lines)
+                          line.invited, line.private, line.where, line.online, _clock_key(line.clocks)) for line in lines)
 
     return (shown(lobby.mine), shown(lobby.open), shown(lobby.watchable), shown(lobby.finished), frozenset({lobby.warning}),
             shown(lobby.invitations), frozenset(lobby.news))
@@ -394,7 +404,8 @@ converter = make_wire_converter()
 # So are the fields issue 24's invitations added, left at their defaults.
 _OMITTED = override(omit_if_default=True)
 converter.register_unstructure_hook(
-    GameLine, make_dict_unstructure_fn(GameLine, converter, invited=_OMITTED, private=_OMITTED, where=_OMITTED))
+    GameLine, make_dict_unstructure_fn(GameLine, converter, invited=_OMITTED, private=_OMITTED, where=_OMITTED,
+                                       clocks=_OMITTED, online=_OMITTED))
 for _lobby in (Lobby, LobbyChanged):
     converter.register_unstructure_hook(
         _lobby, make_dict_unstructure_fn(_lobby, converter, warning=_OMITTED, invitations=_OMITTED, news=_OMITTED))

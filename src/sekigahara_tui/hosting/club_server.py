@@ -73,6 +73,7 @@ from sekigahara_tui.hosting.game_notices import GameNotices
 from sekigahara_tui.hosting.lobby import WEB_TOKEN_REPLACED, Lobby
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions, NoticeQueue
 from sekigahara_tui.hosting.notice_settings import NoticeSettings
+from sekigahara_tui.hosting.online import Online
 from sekigahara_tui.hosting.results import Results
 from sekigahara_tui.hosting.seats import SeatConnections
 from sekigahara_tui.hosting.sessions import Sessions
@@ -143,12 +144,17 @@ class ClubServer:
         self.results = Results(store, self.catalog, self.audit)
         self.clocks = GameClocks(ClockStore(store.path), self.games, self.results, self.computer, self.audit, now=clock_now)
         self.club_games.on_join = self.clocks.started
+        # Who is signed in anywhere: the lobby's lines say it of the opponent; its pushes follow it.
+        self.online = Online(self.catalog, self.games.loaded, self.lobby.connections, self.lobby.push.member_changed)
+        self.lobby.online = self.online
+        self.lobby.clocks_of = self.clocks.line_of
         self._clocks_started = False
         store_commits = StoreCommits(store)
         self.game_server = GameServer(
             self.games,
             ClubCommits(store_commits, self.catalog, self.clocks.stamp),
-            [store_commits, SeatConnections(), self.clocks, self.results, self.catalog, self.games, self.spectators, self.game_notices, self.computer],
+            [store_commits, SeatConnections(), self.clocks, self.results, self.catalog, self.games, self.spectators, self.game_notices,
+             self.online, self.computer],
             doors=[
                 Door(ClubHello, CLUB_CLIENT_MESSAGES[ClubHello], self.lobby.club_hello),
                 Door(WatchGame, CLUB_CLIENT_MESSAGES[WatchGame], self.spectators.watch_game),

@@ -183,16 +183,21 @@ class GameClocks:
 
     def line(self, game: HostedGame) -> ClockLine | None:
         """Both clocks, as every seat sees them (public: R55 hides nothing of time)."""
-        clocks = self.clocks.get(game.id)
+        return self.line_of(game.id, game.stood_in)
+
+    def line_of(self, game_id: str, stood_in: Side | None = None) -> ClockLine | None:
+        """The same for a game by its id (the lobby's lines): the stand-in as kept."""
+        clocks = self.clocks.get(game_id)
         if clocks is None:
             return None
         now = self.now()
-        left = clocks.at(now, self.excluded(game.id)).left_s
-        kept = self.kept.get(game.id)
+        left = clocks.at(now, self.excluded(game_id)).left_s
+        kept = self.kept.get(game_id)
+        stood_in = stood_in or (kept.stood_in if kept is not None else None)
         players = kept.players if kept is not None else (None, None)
         away = tuple(self.on_vacation_until(member, now) if clocks.preset.correspondence else None for member in players)
         running = tuple(side for side in BOTH_SIDES if side in clocks.running)
-        return ClockLine(clocks.preset.name, (max(0.0, left[0]), max(0.0, left[1])), running, away, game.stood_in)
+        return ClockLine(clocks.preset.name, (max(0.0, left[0]), max(0.0, left[1])), running, away, stood_in)
 
     def tell(self, game: HostedGame) -> None:
         line = self.line(game)

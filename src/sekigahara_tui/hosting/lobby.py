@@ -36,6 +36,7 @@ from attrs import define, evolve
 
 from rules.surface import BOTH_SIDES, Side, printable
 from sekigahara_tui.club.protocol import (
+    ClockLine,
     ClubHello,
     ClubWelcome,
     DeclineGame,
@@ -65,6 +66,7 @@ from sekigahara_tui.hosting.limits import TOO_MANY_SIGN_INS, FailedSignIns, Memb
 from sekigahara_tui.hosting.lobby_push import LobbyPush, send_lobby_message
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions, NoticeQueue
 from sekigahara_tui.hosting.notice_settings import NoticeSettings, SettingsError, check_settings
+from sekigahara_tui.hosting.online import Online
 from sekigahara_tui.hosting.sessions import Sessions
 from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.hosting.tokens import SeatTokens
@@ -141,11 +143,14 @@ class Lobby:
         self.push = LobbyPush(self.lobby_for)  # follows the catalog (the club server has it follow)
         self._sign_ins: set[asyncio.Task] = set()  # tokens being checked (TCP lobby connections)
         self._withdrawals: set[asyncio.Task] = set()  # each waits for its game's command being stored
+        self.online: Online | None = None  # who is signed in anywhere (the club server gives it: online.py)
+        self.clocks_of: Callable[[str], ClockLine | None] = lambda game_id: None  # a game's clocks (game_clocks.py)
         self.invitations = Invitations(catalog, club_games, self.generations, lambda member: member in self.connections,
                                        lambda member: self.push.member_changed(member), queue)
 
     def lobby_for(self, member: str) -> LobbyMessage:
-        lobby = self.catalog.lobby_for(member, self.games.find)
+        online = self.online.members() if self.online is not None else frozenset()
+        lobby = self.catalog.lobby_for(member, self.games.find, online, self.clocks_of)
         warning = self.notices[0].warning(member) if self.notices is not None else None
         return evolve(lobby, warning=warning, news=self.invitations.news_for(member))
 
@@ -209,6 +214,8 @@ class Lobby:
         connection.session = LobbySession(self, member, generation, limited=limited, web_generation=web_generation, front=front)
         self.connections.setdefault(member, set()).add(connection)
         send_lobby_message(connection, ClubWelcome(PROTOCOL_VERSION, member))
+        if self.online is not None:
+            self.online.changed(member)
 
     def left(self, connection: Connection, member: str) -> None:
         connections = self.connections.get(member)
@@ -216,6 +223,8 @@ class Lobby:
             connections.discard(connection)
             if not connections:
                 del self.connections[member]
+                if self.online is not None:
+                    self.online.changed(member)
 
     def revoke(self, member: str, reason: str) -> int:
         """Close the member's lobby connections, telling them why; how many."""

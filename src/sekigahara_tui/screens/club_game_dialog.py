@@ -1,7 +1,7 @@
 """The lobby's `n`: a new club game's terms on one form at 80x24 (issue 24):
 the opponent (open to any member, a member by name, the computer), my side
 (either, Ishida, Tokugawa), who may watch (any member, or its players only),
-in the left column; the clock (hosting/clocks.py's presets, or none) and,
+in the left column; the clock (clock_presets.py, or none) and,
 with a clock, what happens to a side out of time (it loses, or the computer
 finishes its seat at a level), in the right one. Tab moves between the
 questions (the time-out question is skipped while there is no clock); Enter
@@ -23,7 +23,7 @@ from textual.widgets.option_list import Option
 from rules.surface import Side
 from sekigahara_tui.bots.base import LEVELS
 from sekigahara_tui.durations import duration
-from sekigahara_tui.hosting.clocks import NO_CLOCK, PRESET_NAMES, PRESETS
+from sekigahara_tui.clock_presets import NO_CLOCK, PRESET_NAMES, PRESETS
 
 OPPONENTS = (("open", "Open to any member"), ("member", "A member, by name (below)"), ("computer", "The computer"))
 SIDES = ((None, "Either side (drawn at random)"), (Side.ISHIDA, "Ishida"), (Side.TOKUGAWA, "Tokugawa"))
@@ -49,7 +49,7 @@ class NewClubGame:
     opponent: str  # "open" or "computer"
     invite: str | None = None
     private: bool = False
-    clock: str = NO_CLOCK  # a preset's name (hosting/clocks.py)
+    clock: str = NO_CLOCK  # a preset's name (clock_presets.py)
     on_time_out: str = "lose"  # or "stand-in:LEVEL"
 
 

@@ -39,12 +39,15 @@ from sekigahara_tui.labels import side_name
 from sekigahara_tui.screens.versus_dialog import VersusDialog
 from sekigahara_tui.screens.dialogs import ConfirmDialog
 from sekigahara_tui.screens.game import GameScreen
+from sekigahara_tui.screens.lobby_line import since, status_cell, status_room, whose_move  # noqa: F401 - used by others
 from sekigahara_tui.screens.notice_settings import NoticeSettingsScreen
 from sekigahara_tui.widgets.prompt import PromptPanel
 
 FAILED = object()  # _ask: the club refused, or could not be reached (said already)
 RETRY_FIRST = 1.0  # seconds before asking again after the club could not be reached
 RETRY_LONGEST = 30.0
+HEADERS = ("", "game", "Ishida", "Tokugawa", "")
+TICK = 30.0  # seconds between redrawing the lines (their clocks and "3h ago") when nothing is pushed
 
 
 class ClubGameScreen(GameScreen):
@@ -81,48 +84,17 @@ class WatchingScreen(ClubGameScreen):
         self.say(WATCHING, error=True)
 
 
-def whose_move(line: GameLine, me: Side | None) -> str:
-    if line.status == "over":
-        return line.result or "over"
-    if any(line.player(side) is None for side in BOTH_SIDES):
-        return "waiting for an opponent"
-    if not line.to_move:
-        return "-"
-    if me is not None and me in line.to_move:
-        return "your move" + (" (both)" if len(line.to_move) == 2 else "")
-    return " and ".join(f"{line.player(side)}'s move" for side in line.to_move)
-
-
-def since(updated: float, now: float) -> str:
-    """How long ago the last move was, in the largest whole unit."""
-    seconds = max(0, int(now - updated))
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            return f"{seconds // size}{unit} ago"
-    return "just now"
-
-
-def status_cell(line: GameLine, me: Side | None, now: float) -> str:
-    """Whose move, where the calendar stands (week, turn, phase), and when the last move was."""
-    parts = [whose_move(line, me)]
-    if line.invited is not None and me is not None:
-        parts = [f"invited {line.invited}"]
-    if line.status == "playing" and line.where:
-        parts.append(line.where)
-    if line.status == "playing":
-        parts.append(since(line.updated, now))
-    return " · ".join(parts) + (" · private" if line.private else "")
-
-
 def waiting_for_an_opponent(line: GameLine, member: str) -> bool:
     """One of `member`'s games in play whose other seat nobody has taken: it may be withdrawn."""
     players = [line.player(side) for side in BOTH_SIDES]
     return line.status == "playing" and member in players and None in players
 
 
-def lobby_rows(lobby: Lobby, now: float | None = None) -> list[tuple[str, GameLine, tuple[str, str, str, str, str]]]:
+def lobby_rows(lobby: Lobby, now: float | None = None, told_at: float | None = None,
+               width: int | None = None) -> list[tuple[str, GameLine, tuple[str, str, str, str, str]]]:
     """(action, game, cells) for each row: invitations to me first, my games
-    (my move first: the club sorts them), then open, watchable, finished."""
+    (my move first: the club sorts them), then open, watchable, finished;
+    the last cell within what `width` columns leave it (lobby_line.py)."""
     now = time.time() if now is None else now
     rows = []
     sections = (("invite", "join", lobby.invitations), ("mine", "resume", lobby.mine), ("open", "join", lobby.open),
@@ -132,7 +104,17 @@ def lobby_rows(lobby: Lobby, now: float | None = None) -> list[tuple[str, GameLi
             me = next((side for side in BOTH_SIDES if line.player(side) == lobby.member), None)
             cells = (label, line.game, line.ishida or "(open)", line.tokugawa or "(open)", status_cell(line, me, now))
             rows.append((action, line, cells))
-    return rows
+    return fit_rows(rows, lobby.member, now, told_at, width)
+
+
+def fit_rows(rows: list, member: str, now: float, told_at: float | None, width: int | None) -> list:
+    """Each row's last cell again, with the clocks (`told_at`), within the room the other cells leave."""
+    room = status_room([HEADERS, *(cells for _a, _l, cells in rows)], width) if width is not None else None
+    fitted = []
+    for action, line, cells in rows:
+        me = next((side for side in BOTH_SIDES if line.player(side) == member), None)
+        fitted.append((action, line, (*cells[:-1], status_cell(line, me, now, told_at, room))))
+    return fitted
 
 
 class LobbyScreen(Screen[None]):
@@ -163,12 +145,13 @@ class LobbyScreen(Screen[None]):
         self._rows: dict[str, tuple[str, GameLine]] = {}
         self._retry_in = RETRY_FIRST
         self._retry: Timer | None = None
+        self._told_at = time.monotonic()
 
     def compose(self) -> ComposeResult:
         yield Static("Connecting to the club…", id="who", markup=False)
         yield Static("", id="warning", markup=False)
         table: DataTable = DataTable(id="games", cursor_type="row", zebra_stripes=True)
-        table.add_columns("", "game", "Ishida", "Tokugawa", "")
+        table.add_columns(*HEADERS)
         yield table
         yield Static("", id="lobby-message", markup=False)
         yield Footer()
@@ -178,6 +161,7 @@ class LobbyScreen(Screen[None]):
         self.club.on_lobby = self._pushed
         self.club.on_lost = self._lost
         self.action_refresh()
+        self.set_interval(TICK, self._fill)
 
     def on_unmount(self) -> None:
         self.club.on_lobby = self.club.on_lost = None
@@ -230,16 +214,24 @@ class LobbyScreen(Screen[None]):
 
     def show(self, lobby: Lobby) -> None:
         self.lobby = lobby
+        self._told_at = time.monotonic()  # the lines' clocks count down from here
         self.query_one("#who", Static).update(
             f"Sekigahara club: signed in as {lobby.member}. "
             f"{len(lobby.mine)} game(s) in play, {len(lobby.open)} open, {len(lobby.watchable)} to watch"
         )
         self.query_one("#warning", Static).update("\n".join(filter(None, (lobby.warning, *lobby.news))))
+        self._fill()
+
+    def _fill(self) -> None:
+        """The table from the lobby last shown, its clocks counted down to now."""
+        lobby = self.lobby
+        if lobby is None:
+            return
         table = self.query_one("#games", DataTable)
         chosen = self._chosen_key()
         table.clear()
         self._rows = {}
-        for action, line, cells in lobby_rows(lobby):
+        for action, line, cells in lobby_rows(lobby, told_at=self._told_at, width=self.size.width or self.app.size.width):
             key = f"{cells[0]}:{line.game}"
             self._rows[key] = (action, line)
             table.add_row(*cells, key=key)
