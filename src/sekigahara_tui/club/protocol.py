@@ -41,7 +41,7 @@ from sekigahara_tui.net.protocol import (
     make_wire_converter,
 )
 from sekigahara_tui.club.protocol_fields import _bounded
-from sekigahara_tui.club.protocol_notices import GetNotices, Notices, SetNotices
+from sekigahara_tui.club.protocol_notices import GetNotices, Notices, SetNotices, YourMove
 
 MAX_MEMBER_NAME = 32
 # A lobby lists at most this many games of each kind (the newest).
@@ -387,6 +387,7 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     CancelProposal: "cancel_proposal",
     ClockLine: "clocks",
     Notices: "notices",
+    YourMove: "your_move",
     Record: "record",
     Refused: "refused",
     Pong: "pong",
@@ -395,7 +396,8 @@ ClubClientMessage = Union[
     ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, DeclineGame, Rematch, GetRecord, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
     GetNotices, SetNotices, Ping,
 ]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Record, Refused, Pong]
+ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, YourMove, Record, Refused,
+                        Pong]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()

@@ -148,6 +148,8 @@ class ClubServer:
         self.online = Online(self.catalog, self.games.loaded, self.lobby.connections, self.lobby.push.member_changed)
         self.lobby.online = self.online
         self.lobby.clocks_of = self.clocks.line_of
+        # A decision passing to a member away from that game, signed in: a bell and a line in their lobby.
+        self.game_notices.ring = self.lobby.ring
         self._clocks_started = False
         store_commits = StoreCommits(store)
         self.game_server = GameServer(

@@ -10,12 +10,19 @@ of a hand-over is not told again until it has acted itself: when the other
 side takes the hand-over back with an undo (R58 allows it until the side
 handed to decides) and hands over again, no second notice goes.
 
+A member who is signed in anywhere in the club (online.py) but not looking
+at the game is also told at once in their lobby (`ring`: a terminal bell
+and a line, lobby.py), whether or not they want notices; that counts as
+telling them.
+
 Only public facts go into a notice (R55): whose decision it is, the catalog's
 players and result, and the week, turn and phase of the public view
 (GameHost.spectator_view), built only when the member wants the notice.
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 from rules.surface import BOTH_SIDES, Side
 from sekigahara_tui.hosting.catalog import Catalog
@@ -35,6 +42,8 @@ class GameNotices:
         self.queue = queue
         self._deciding: dict[str, frozenset[Side]] = {}  # game id -> who decided after its last change
         self._told: dict[str, set[Side]] = {}  # game id -> sides told of a hand-over they have not acted on
+        # (member, game, opponent) -> whether the member, signed in somewhere, was told in their lobby
+        self.ring: Callable[[str, str, str | None], bool] = lambda member, game_id, opponent: False
 
     def game_loaded(self, game: HostedGame) -> None:
         self._deciding[game.id] = deciding(game)
@@ -78,6 +87,8 @@ class GameNotices:
             member = players[side]
             if member is None or member == COMPUTER or game.connections.get(side) is not None:
                 continue
+            if kind == YOUR_MOVE and self.ring(member, game.id, players[side.other]):
+                told.append(side)
             if not self.queue.wants(member, kind):
                 continue
             public = public or game.host.spectator_view()
@@ -86,5 +97,6 @@ class GameNotices:
             opponent = players[side.other]
             notice = game_notice(kind, game.id, member, opponent, public, names, resume=self.queue.options.resume, result=result)
             self.queue.send(member, notice)
-            told.append(side)
+            if side not in told:
+                told.append(side)
         return told

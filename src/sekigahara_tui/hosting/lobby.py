@@ -55,6 +55,7 @@ from sekigahara_tui.club.protocol import (
     Watch,
     WithdrawGame,
     Withdrawn,
+    YourMove,
 )
 from sekigahara_tui.hosting import web_tokens
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
@@ -225,6 +226,14 @@ class Lobby:
                 del self.connections[member]
                 if self.online is not None:
                     self.online.changed(member)
+
+    def ring(self, member: str, game_id: str, opponent: str | None) -> bool:
+        """A decision passed to `member` in a game they are not looking at:
+        their lobby connections ring and say so; whether they had any."""
+        connections = self.connections.get(member, ())
+        for connection in connections:
+            send_lobby_message(connection, YourMove(game_id, opponent))
+        return bool(connections)
 
     def revoke(self, member: str, reason: str) -> int:
         """Close the member's lobby connections, telling them why; how many."""

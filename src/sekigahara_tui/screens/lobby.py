@@ -35,6 +35,7 @@ from textual.widgets import DataTable, Footer, Static
 from rules.surface import BOTH_SIDES, Side
 from sekigahara_tui.club.client import ClubClient, ClubRefused, ClubTable
 from sekigahara_tui.club.protocol import Entry, GameLine, Lobby
+from sekigahara_tui.club.protocol_notices import YourMove
 from sekigahara_tui.labels import side_name
 from sekigahara_tui.screens.versus_dialog import VersusDialog
 from sekigahara_tui.screens.dialogs import ConfirmDialog
@@ -146,6 +147,7 @@ class LobbyScreen(Screen[None]):
         self._retry_in = RETRY_FIRST
         self._retry: Timer | None = None
         self._told_at = time.monotonic()
+        self._turns: dict[str, str] = {}  # game -> "Your move in GAME against X", the club rang for it
 
     def compose(self) -> ComposeResult:
         yield Static("Connecting to the club…", id="who", markup=False)
@@ -160,11 +162,12 @@ class LobbyScreen(Screen[None]):
         self.query_one("#games", DataTable).focus()
         self.club.on_lobby = self._pushed
         self.club.on_lost = self._lost
+        self.club.on_your_move = self._your_move
         self.action_refresh()
         self.set_interval(TICK, self._fill)
 
     def on_unmount(self) -> None:
-        self.club.on_lobby = self.club.on_lost = None
+        self.club.on_lobby = self.club.on_lost = self.club.on_your_move = None
 
     # The club client's reader task calls these, outside Textual's message loop:
     # they post to it (a table changed from outside never lays itself out again).
@@ -172,6 +175,22 @@ class LobbyScreen(Screen[None]):
     def _pushed(self, lobby: Lobby) -> None:
         if self.is_mounted:
             self.call_later(self.show, lobby)
+
+    def _your_move(self, message: YourMove) -> None:
+        if self.is_mounted:
+            self.app.call_later(self._rang, message)
+
+    def _rang(self, message: YourMove) -> None:
+        """A decision passed to me in a game I am not looking at: the bell, and a line
+        under the title until the lobby no longer shows that game as my move."""
+        self.app.bell()
+        self._turns[message.game] = f"Your move in {message.game} against {message.opponent or 'an opponent'}"
+        self._say_news()
+
+    def _say_news(self) -> None:
+        lobby = self.lobby
+        lines = (lobby.warning, *lobby.news) if lobby is not None else ()
+        self.query_one("#warning", Static).update("\n".join(filter(None, (*lines, *self._turns.values()))))
 
     def _lost(self, reason: str) -> None:
         """The lobby connection dropped: no pushes until it is opened again."""
@@ -219,7 +238,12 @@ class LobbyScreen(Screen[None]):
             f"Sekigahara club: signed in as {lobby.member}. "
             f"{len(lobby.mine)} game(s) in play, {len(lobby.open)} open, {len(lobby.watchable)} to watch"
         )
-        self.query_one("#warning", Static).update("\n".join(filter(None, (lobby.warning, *lobby.news))))
+        mine = {line.game: line for line in lobby.mine}
+        for game in list(self._turns):  # said until it is no longer my move there
+            line = mine.get(game)
+            if line is None or not any(line.player(side) == lobby.member for side in line.to_move):
+                del self._turns[game]
+        self._say_news()
         self._fill()
 
     def _fill(self) -> None:
