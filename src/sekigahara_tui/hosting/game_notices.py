@@ -29,7 +29,7 @@ from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.games import Change, HostedGame
 from sekigahara_tui.hosting.members import COMPUTER
 from sekigahara_tui.hosting.notice_delivery import NoticeQueue
-from sekigahara_tui.hosting.notices import GAME_OVER, YOUR_MOVE, game_notice
+from sekigahara_tui.hosting.notices import CLOCK_LOW, GAME_OVER, YOUR_MOVE, game_notice
 
 
 def deciding(game: HostedGame) -> frozenset[Side]:
@@ -73,13 +73,19 @@ class GameNotices:
         handed = [side for side in BOTH_SIDES if side in now and side not in before and side not in told]
         told.update(self._tell(game, entry.players, handed, YOUR_MOVE))
 
+    def clock_low(self, game: HostedGame, side: Side, clocks: str) -> None:
+        """`side`'s clock dropped low (game_clocks.py): its member is told, if away from the game."""
+        entry = self.catalog.get(game.id)
+        if entry is not None:
+            self._tell(game, entry.players, [side], CLOCK_LOW, clocks)
+
     def seat_joined(self, game: HostedGame, side: Side) -> None:
         pass
 
     def seat_left(self, game: HostedGame, side: Side) -> None:
         pass
 
-    def _tell(self, game: HostedGame, players: dict[Side, str | None], sides, kind: str) -> list[Side]:
+    def _tell(self, game: HostedGame, players: dict[Side, str | None], sides, kind: str, clocks: str | None = None) -> list[Side]:
         """Send `kind` to the players of `sides` who want it and are away; the sides told."""
         told = []
         public = None
@@ -92,10 +98,11 @@ class GameNotices:
             if not self.queue.wants(member, kind):
                 continue
             public = public or game.host.spectator_view()
-            names = tuple(players[s] or "?" for s in BOTH_SIDES if s in public.decision.sides) if kind == YOUR_MOVE else ()
+            names = tuple(players[s] or "?" for s in BOTH_SIDES if s in public.decision.sides) if kind in (YOUR_MOVE, CLOCK_LOW) else ()
             result = game.result_text if kind == GAME_OVER else None
             opponent = players[side.other]
-            notice = game_notice(kind, game.id, member, opponent, public, names, resume=self.queue.options.resume, result=result)
+            notice = game_notice(kind, game.id, member, opponent, public, names, resume=self.queue.options.resume, result=result,
+                                 clocks=clocks)
             self.queue.send(member, notice)
             if side not in told:
                 told.append(side)
