@@ -20,7 +20,9 @@ overridden; the club adds what it needs by giving it:
   (spectators.py: public information only, R55), the computer seat (it
   decides in worker processes, bots/workers.py, and commits through the same
   path as a client), the game notices (game_notices.py: "your move" to a
-  member who is away, sent by notice_delivery.py without holding up the game);
+  member who is away, sent by notice_delivery.py without holding up the game;
+  and to a member signed in elsewhere, a bell in their lobby), who is online
+  (online.py: the lobby's lines say it of the opponent);
 - its doors besides a seat's hello: `club_hello` (lobby.py: list, make, join,
   withdraw, enter and watch games, with seat tokens derived from the club's
   secret, tokens.py) and `watch_game` (a spectator);

@@ -22,6 +22,10 @@ private games, rematches and finished games' records: invitations.py.
 Guests (`serve --guest`) may join open games and watch, not make games.
 A member reads and sets their notice settings here (get_notices,
 set_notices: notice_settings.py); a setting refused is one audit line.
+The lines of a member's games say their clocks (game_clocks.py) and who of
+their players is signed in (online.py); a decision passing to a member in a
+game they are not looking at is sent to their lobby connections (`ring`:
+your_move, a bell in the app).
 """
 
 from __future__ import annotations
