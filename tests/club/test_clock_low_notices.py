@@ -70,6 +70,9 @@ async def test_one_notice_a_drop_below_a_day(data_dir, receiver, monkeypatch):
         keeper, queue = club.server.clocks, club.server.notices
         game = club.server.games.find(made.game)
         start = fake.now = keeper.clocks[made.game].since
+        # the clocks' one timer wakes for the drop below a day (72 h - 24 h), before the time out (72 h)
+        due = keeper._timer.when() - asyncio.get_running_loop().time()
+        assert abs(due - 48 * HOUR) < 60, due / HOUR
 
         fake.now = start + 47 * HOUR  # both bid (6.3): 25 h left each, not low
         await keeper.check(fake.now)
