@@ -64,7 +64,7 @@ async def test_the_ratings_screen_lists_the_club_and_plots_a_history_at_80x24(cl
         await pilot.press("n")  # the form: Tab to the ratings question, Rated, Enter
         await until(pilot, lambda: isinstance(app.screen, ClubGameDialog), "the form")
         assert "Ratings:" in screen_text(app) and "Private: its players only" in screen_text(app)  # still fits
-        await pilot.press("tab", "tab", "tab", "tab", "down", "enter")
+        await pilot.press("tab", "tab", "tab", "tab", "tab", "down", "enter")  # past the clock, to the ratings
         await until(pilot, lambda: isinstance(app.screen, ClubGameScreen), "the rated game made")
         assert club.store.terms()[app.screen.table.entry.game].rated is True
         await pilot.press("ctrl+l")

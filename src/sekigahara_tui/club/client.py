@@ -46,6 +46,7 @@ from sekigahara_tui.club.protocol import (
     WatchGame,
     WithdrawGame,
     Withdrawn,
+    YourMove,
     decode_club_host_message,
 )
 from sekigahara_tui.club.protocol import encode as club_encode
@@ -105,6 +106,7 @@ class ClubClient:
         self._token = token
         self.member: str | None = None  # as the club names us, after connect()
         self.on_lobby: Callable[[Lobby], None] | None = None
+        self.on_your_move: Callable[[YourMove], None] | None = None  # a decision passed to me in a game I am not in
         self.on_lost: Callable[[str], None] | None = None
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
@@ -218,6 +220,10 @@ class ClubClient:
         if isinstance(message, LobbyChanged):
             if self.on_lobby is not None:
                 self.on_lobby(message.lobby())
+            return
+        if isinstance(message, YourMove):
+            if self.on_your_move is not None:
+                self.on_your_move(message)
             return
         if self._waiting is None or isinstance(message, Pong):
             return  # an answer to a request given up (timed out, cancelled)

@@ -41,7 +41,7 @@ from sekigahara_tui.net.protocol import (
     make_wire_converter,
 )
 from sekigahara_tui.club.protocol_fields import _bounded
-from sekigahara_tui.club.protocol_notices import GetNotices, Notices, SetNotices
+from sekigahara_tui.club.protocol_notices import GetNotices, Notices, SetNotices, YourMove
 from sekigahara_tui.club.protocol_ratings import GetRatings, Ratings
 
 MAX_MEMBER_NAME = 32
@@ -272,6 +272,10 @@ class GameLine:
     rated: bool = False  # it counts for its players' ratings
     ishida_rating: int | None = None  # each player's rating now; None: not rated yet
     tokugawa_rating: int | None = None
+    # On the lines of my games in play only: both clocks as of sending (none: no clock),
+    # and the sides whose players are signed in anywhere in the club (hosting/online.py).
+    clocks: ClockLine | None = None
+    online: tuple[Side, ...] = ()
 
     def player(self, side: Side) -> str | None:
         return self.ishida if side is Side.ISHIDA else self.tokugawa
@@ -314,6 +318,12 @@ class LobbyChanged:
         return Lobby(self.member, self.mine, self.open, self.watchable, self.finished, self.warning, self.invitations, self.news)
 
 
+def _clock_key(clocks: ClockLine | None) -> tuple | None:
+    """A clock's seconds left change every second: a lobby is told again when
+    which clock runs changes (the client counts down meanwhile), not each second."""
+    return None if clocks is None else (clocks.preset, clocks.running, clocks.vacation_until, clocks.stood_in)
+
+
 def lobby_key(lobby: Lobby) -> tuple[frozenset, ...]:
     """What a lobby shows, to tell whether it changed: each section's lines
     without their version and time (a move that leaves whose move it is
@@ -321,8 +331,8 @@ def lobby_key(lobby: Lobby) -> tuple[frozenset, ...]:
 
     def shown(lines: tuple[GameLine, ...]) -> frozenset:
         return frozenset((line.game, line.ishida, line.tokugawa, line.to_move, line.status, line.result,
-                          line.invited, line.private, line.where, line.rated, line.ishida_rating, line.tokugawa_rating)
-                         for line in lines)
+                          line.invited, line.private, line.where, line.rated, line.ishida_rating, line.tokugawa_rating,
+                          line.online, _clock_key(line.clocks)) for line in lines)
 
     return (shown(lobby.mine), shown(lobby.open), shown(lobby.watchable), shown(lobby.finished), frozenset({lobby.warning}),
             shown(lobby.invitations), frozenset(lobby.news))
@@ -385,6 +395,7 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     CancelProposal: "cancel_proposal",
     ClockLine: "clocks",
     Notices: "notices",
+    YourMove: "your_move",
     Record: "record",
     Ratings: "ratings",
     Refused: "refused",
@@ -394,7 +405,8 @@ ClubClientMessage = Union[
     ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, DeclineGame, Rematch, GetRecord, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
     GetNotices, SetNotices, GetRatings, Ping,
 ]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Record, Ratings, Refused, Pong]
+ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, YourMove, Record, Ratings,
+                        Refused, Pong]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()
@@ -404,7 +416,7 @@ converter = make_wire_converter()
 _OMITTED = override(omit_if_default=True)
 converter.register_unstructure_hook(
     GameLine, make_dict_unstructure_fn(GameLine, converter, invited=_OMITTED, private=_OMITTED, where=_OMITTED, rated=_OMITTED,
-                                       ishida_rating=_OMITTED, tokugawa_rating=_OMITTED))
+                                       ishida_rating=_OMITTED, tokugawa_rating=_OMITTED, clocks=_OMITTED, online=_OMITTED))
 for _lobby in (Lobby, LobbyChanged):
     converter.register_unstructure_hook(
         _lobby, make_dict_unstructure_fn(_lobby, converter, warning=_OMITTED, invitations=_OMITTED, news=_OMITTED))

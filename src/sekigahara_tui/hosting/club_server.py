@@ -20,7 +20,9 @@ overridden; the club adds what it needs by giving it:
   (spectators.py: public information only, R55), the computer seat (it
   decides in worker processes, bots/workers.py, and commits through the same
   path as a client), the game notices (game_notices.py: "your move" to a
-  member who is away, sent by notice_delivery.py without holding up the game);
+  member who is away, sent by notice_delivery.py without holding up the game;
+  and to a member signed in elsewhere, a bell in their lobby), who is online
+  (online.py: the lobby's lines say it of the opponent);
 - its doors besides a seat's hello: `club_hello` (lobby.py: list, make, join,
   withdraw, enter and watch games, with seat tokens derived from the club's
   secret, tokens.py) and `watch_game` (a spectator);
@@ -74,6 +76,7 @@ from sekigahara_tui.hosting.game_notices import GameNotices
 from sekigahara_tui.hosting.lobby import WEB_TOKEN_REPLACED, Lobby
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions, NoticeQueue
 from sekigahara_tui.hosting.notice_settings import NoticeSettings
+from sekigahara_tui.hosting.online import Online
 from sekigahara_tui.hosting.results import Results
 from sekigahara_tui.hosting.seats import SeatConnections
 from sekigahara_tui.hosting.sessions import Sessions
@@ -145,12 +148,20 @@ class ClubServer:
         self.results = Results(store, self.catalog, self.audit)
         self.clocks = GameClocks(ClockStore(store.path), self.games, self.results, self.computer, self.audit, now=clock_now)
         self.club_games.on_join = self.clocks.started
+        # Who is signed in anywhere: the lobby's lines say it of the opponent; its pushes follow it.
+        self.online = Online(self.catalog, self.games.loaded, self.lobby.connections, self.lobby.push.member_changed)
+        self.lobby.online = self.online
+        self.lobby.clocks_of = self.clocks.line_of
+        # A decision passing to a member away from that game, signed in: a bell and a line in their lobby.
+        self.game_notices.ring = self.lobby.ring
+        self.clocks.tell_low = self.game_notices.clock_low  # a clock below a day (a tenth, live): one notice a drop
         self._clocks_started = False
         store_commits = StoreCommits(store)
         self.game_server = GameServer(
             self.games,
             ClubCommits(store_commits, self.catalog, self.clocks.stamp),
-            [store_commits, self.ratings, SeatConnections(), self.clocks, self.results, self.catalog, self.games, self.spectators, self.game_notices, self.computer],
+            [store_commits, self.ratings, SeatConnections(), self.clocks, self.results, self.catalog, self.games, self.spectators,
+             self.game_notices, self.online, self.computer],
             doors=[
                 Door(ClubHello, CLUB_CLIENT_MESSAGES[ClubHello], self.lobby.club_hello),
                 Door(WatchGame, CLUB_CLIENT_MESSAGES[WatchGame], self.spectators.watch_game),

@@ -23,6 +23,10 @@ Guests (`serve --guest`) may join open games and watch, not make games.
 A member reads and sets their notice settings here (get_notices,
 set_notices: notice_settings.py); a setting refused is one audit line.
 Ratings (club_ratings.py): beside each player's name, and get_ratings.
+The lines of a member's games say their clocks (game_clocks.py) and who of
+their players is signed in (online.py); a decision passing to a member in a
+game they are not looking at is sent to their lobby connections (`ring`:
+your_move, a bell in the app).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from attrs import define, evolve
 
 from rules.surface import BOTH_SIDES, Side, printable
 from sekigahara_tui.club.protocol import (
+    ClockLine,
     ClubHello,
     ClubWelcome,
     DeclineGame,
@@ -56,6 +61,7 @@ from sekigahara_tui.club.protocol import (
     Watch,
     WithdrawGame,
     Withdrawn,
+    YourMove,
 )
 from sekigahara_tui.hosting import web_tokens
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
@@ -68,6 +74,7 @@ from sekigahara_tui.hosting.limits import TOO_MANY_SIGN_INS, FailedSignIns, Memb
 from sekigahara_tui.hosting.lobby_push import LobbyPush, send_lobby_message
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions, NoticeQueue
 from sekigahara_tui.hosting.notice_settings import NoticeSettings, SettingsError, check_settings
+from sekigahara_tui.hosting.online import Online
 from sekigahara_tui.hosting.sessions import Sessions
 from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.hosting.tokens import SeatTokens
@@ -145,11 +152,14 @@ class Lobby:
         self._sign_ins: set[asyncio.Task] = set()  # tokens being checked (TCP lobby connections)
         self._withdrawals: set[asyncio.Task] = set()  # each waits for its game's command being stored
         self.ratings: ClubRatings | None = None  # the club's (club_server.py): ratings beside names, get_ratings
+        self.online: Online | None = None  # who is signed in anywhere (the club server gives it: online.py)
+        self.clocks_of: Callable[[str], ClockLine | None] = lambda game_id: None  # a game's clocks (game_clocks.py)
         self.invitations = Invitations(catalog, club_games, self.generations, lambda member: member in self.connections,
                                        lambda member: self.push.member_changed(member), queue)
 
     def lobby_for(self, member: str) -> LobbyMessage:
-        lobby = self.catalog.lobby_for(member, self.games.find)
+        online = self.online.members() if self.online is not None else frozenset()
+        lobby = self.catalog.lobby_for(member, self.games.find, online, self.clocks_of)
         if self.ratings is not None:
             lobby = self.ratings.lobby(lobby)
         warning = self.notices[0].warning(member) if self.notices is not None else None
@@ -215,6 +225,8 @@ class Lobby:
         connection.session = LobbySession(self, member, generation, limited=limited, web_generation=web_generation, front=front)
         self.connections.setdefault(member, set()).add(connection)
         send_lobby_message(connection, ClubWelcome(PROTOCOL_VERSION, member))
+        if self.online is not None:
+            self.online.changed(member)
 
     def left(self, connection: Connection, member: str) -> None:
         connections = self.connections.get(member)
@@ -222,6 +234,16 @@ class Lobby:
             connections.discard(connection)
             if not connections:
                 del self.connections[member]
+                if self.online is not None:
+                    self.online.changed(member)
+
+    def ring(self, member: str, game_id: str, opponent: str | None) -> bool:
+        """A decision passed to `member` in a game they are not looking at:
+        their lobby connections ring and say so; whether they had any."""
+        connections = self.connections.get(member, ())
+        for connection in connections:
+            send_lobby_message(connection, YourMove(game_id, opponent))
+        return bool(connections)
 
     def revoke(self, member: str, reason: str) -> int:
         """Close the member's lobby connections, telling them why; how many."""
