@@ -293,13 +293,45 @@ def _disc_views(in_play: frozenset[str]) -> tuple[DiscView, ...]:
     return tuple(DiscView(d.id, d.side, d.location, d.id in in_play) for d in default_components().discs)
 
 
-def view(state: GameState, side: Side) -> PlayerView:
+def view(state: GameState, side: Side, last: tuple[GameState, PlayerView] | None = None) -> PlayerView:
+    """`side`'s view of `state`. `last`: an earlier state and `side`'s view of
+    it (a host's previous view, the same game's); the parts of that view made
+    from what did not change are taken over as they are, the very objects
+    (a host re-encodes only the fields that are not)."""
     parts = _shared_parts(state) if state.active is not side else _active_parts(state)
-    return _made(state, side, tuple(legal_commands(state, side)), parts)
+    return _made(state, side, tuple(legal_commands(state, side)), parts, last)
 
 
-def _made(state: GameState, side: Side, legal: tuple[Command, ...], parts: dict[str, object]) -> PlayerView:
-    own_ids, own_places = _side_blocks(side)
+def _made(
+    state: GameState, side: Side, legal: tuple[Command, ...], parts: dict[str, object], last: tuple[GameState, PlayerView] | None = None
+) -> PlayerView:
+    if last is not None and last[1].side is side and not last[1].spectator and last[0].positions is state.positions:
+        before, seen = last
+        own_blocks, enemy_counts = seen.own_blocks, seen.enemy_counts
+        same_known = before.revealed is state.revealed and before.result is state.result
+        known = seen.enemy_known if same_known else _enemy_known(state, side)
+    else:
+        own_ids, own_places = _side_blocks(side)
+        own_blocks = tuple(zip(own_ids, own_places(state.positions)))
+        places = place_index(state.positions)
+        enemy_counts = tuple(sorted((place, len(blocks)) for place, blocks in places.by_place(side.other)))
+        known = _enemy_known(state, side)
+    return PlayerView(
+        side=side,
+        own_blocks=own_blocks,
+        enemy_counts=enemy_counts,
+        enemy_known=known,
+        hand=state.cards[side].hand,
+        set_aside=state.secret[side],
+        enemy_hand_size=len(state.cards[side.other].hand),
+        legal=legal,
+        **parts,
+    )
+
+
+def _enemy_known(state: GameState, side: Side) -> tuple[tuple[str, str], ...]:
+    """The enemy's blocks `side` sees by name, where they stand (a function
+    of the positions, the revealed blocks and the result alone)."""
     places = place_index(state.positions)
     enemy = side.other
     # Once the game is over (R56) the blocks are turned face up: the final
@@ -310,18 +342,7 @@ def _made(state: GameState, side: Side, legal: tuple[Command, ...], parts: dict[
         shown = [*places.at(MORI_BOX, enemy), *places.at(ELIMINATED, enemy)]
         shown += [block for block in state.revealed if _is_side(block, enemy) and state.place_of(block) not in ALWAYS_PUBLIC_PLACES]
     block_index = default_components().block_index
-    known = tuple((block, state.place_of(block)) for block in sorted(shown, key=block_index))
-    return PlayerView(
-        side=side,
-        own_blocks=tuple(zip(own_ids, own_places(state.positions))),
-        enemy_counts=tuple(sorted((place, len(blocks)) for place, blocks in places.by_place(enemy))),
-        enemy_known=known,
-        hand=state.cards[side].hand,
-        set_aside=state.secret[side],
-        enemy_hand_size=len(state.cards[side.other].hand),
-        legal=legal,
-        **parts,
-    )
+    return tuple((block, state.place_of(block)) for block in sorted(shown, key=block_index))
 
 
 def events_for(viewer: Side | None, events: Iterable[Event]) -> tuple[Event, ...]:

@@ -82,3 +82,32 @@ def test_R55_views_made_from_parts_equal_the_plain_views_over_whole_games(seed):
         steps += 1
     assert steps > 100
     assert view(host.state, Side.ISHIDA).enemy_known  # R56: the final board is face up
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_R55_a_view_lent_parts_by_the_last_equals_the_plain_view_after_moves_and_undos(seed):
+    """A host makes each side's view lent the parts of its last view that did
+    not change (view's `last`, hosting/chairs.py): still exactly the plain
+    view, after every command and after undos (the last view is then of a
+    later state), and the parts really are lent (the same objects)."""
+    host = GameHost.new(seed)
+    chooser = random.Random(seed)
+    last: dict[Side, tuple[GameState, PlayerView]] = {}
+    lent = undos = 0
+    while True:
+        state = host.state
+        for side in BOTH_SIDES:
+            made = view(state, side, last.get(side))
+            assert made == plain_view(state, side)
+            lent += side in last and made.own_blocks is last[side][1].own_blocks
+            last[side] = (state, made)
+        if host.is_over:
+            break
+        undoer = next((s for s in BOTH_SIDES if host.why_no_undo(s) is None), None)
+        if undoer is not None and chooser.random() < 0.15:
+            host.undo(undoer)
+            undos += 1
+            continue
+        side = next(s for s in BOTH_SIDES if legal_commands(state, s))
+        host.accept(host.propose_listed(chooser.choice(legal_commands(state, side))))
+    assert undos > 5 and lent > 100

@@ -44,7 +44,11 @@ def chair_of(game: HostedGame, side: Side | None) -> Chair:
         chair = game.chairs[side] = Chair()
     state = game.host.state
     if chair.state is not state:
-        chair.view = game.host.view(side) if side is not None else game.host.spectator_view()
+        if side is None:
+            chair.view = game.host.spectator_view()
+        else:  # the chair's last view lends what did not change: the same objects, not encoded again
+            last = (chair.state, chair.view) if chair.state is not None and chair.view is not None else None
+            chair.view = game.host.view(side, last)
         chair.json = chair.encoder.encode(chair.view)
         chair.state = state
         chair.events.clear()
