@@ -17,7 +17,12 @@ from sekigahara_tui.hosting.connections import Connection
 from sekigahara_tui.hosting.games import HostedGame
 from sekigahara_tui.hosting.store import commands_standing
 from sekigahara_tui.net.protocol import State
-from sekigahara_tui.net.state_encoding import ViewEncoder, encode_events, encode_state, notation
+from sekigahara_tui.net.state_encoding import SharedTexts, ViewEncoder, encode_events, encode_state, notation
+
+# The texts of the fields the chairs of the state last viewed share (a game's
+# chairs are all made after its change, one game at a time): one slot for the
+# server, not one per game.
+SHARED_TEXTS = SharedTexts()
 
 
 @define(eq=False)
@@ -49,7 +54,7 @@ def chair_of(game: HostedGame, side: Side | None) -> Chair:
         else:  # the chair's last view lends what did not change: the same objects, not encoded again
             last = (chair.state, chair.view) if chair.state is not None and chair.view is not None else None
             chair.view = game.host.view(side, last)
-        chair.json = chair.encoder.encode(chair.view)
+        chair.json = chair.encoder.encode(chair.view, SHARED_TEXTS.of(state))
         chair.state = state
         chair.events.clear()
         chair.legal = None
