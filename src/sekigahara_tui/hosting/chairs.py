@@ -37,7 +37,6 @@ class Chair:
     view: PlayerView | None = None
     json: str = ""
     events: dict[int, str] = field(factory=dict)  # first step -> the events' JSON, for `state`
-    legal: dict[str, Command] | None = None  # the view's legal commands by notation, once asked for
 
 
 def chair_of(game: HostedGame, side: Side | None) -> Chair:
@@ -57,7 +56,6 @@ def chair_of(game: HostedGame, side: Side | None) -> Chair:
         chair.json = chair.encoder.encode(chair.view, SHARED_TEXTS.of(state))
         chair.state = state
         chair.events.clear()
-        chair.legal = None
     return chair
 
 
@@ -89,9 +87,9 @@ def listed(game: HostedGame, side: Side, text: str) -> Command | None:
     chair = game.chairs.get(side)
     if chair is None or chair.state is not game.host.state or chair.view is None:
         return None
-    if chair.legal is None:
-        chair.legal = {notation(command): command for command in chair.view.legal}
-    return chair.legal.get(text)
+    # A scan that stops at the command, not a table of them all: a state is
+    # mostly submitted to once.
+    return next((command for command in chair.view.legal if notation(command) == text), None)
 
 
 def steps_held(game: HostedGame, seen: int | None) -> int:
