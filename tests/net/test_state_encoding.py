@@ -58,7 +58,7 @@ def test_R55_chairs_sharing_texts_each_get_exactly_their_own_views_bytes(seed):
     of that chair's own view, never another's field."""
     from rules.engine import legal_commands
     from rules.sides import Side
-    from sekigahara_tui.hosting.chairs import SHARED_TEXTS, chair_of
+    from sekigahara_tui.hosting.chairs import SHARED_TEXTS, chair_of, events_json
     from sekigahara_tui.hosting.games import HostedGame
     from sekigahara_tui.hosting.host import GameHost
 
@@ -74,8 +74,10 @@ def test_R55_chairs_sharing_texts_each_get_exactly_their_own_views_bytes(seed):
             chair = chair_of(game, side)
             own = view(state, side) if side is not None else spectator_view(state)
             assert chair.view == own
-            message = State(steps, steps + 1, None, own, 0, (), None, host.is_over)
-            assert encode_state(message, chair.json) == encode(message)
+            first = chooser.choice((0, host.step_count - 1, host.step_count))  # a hello's catch-up, or the last step
+            events = tuple(host.step_events(side, first))
+            message = State(steps, host.step_count, None, own, first, events, None, host.is_over)
+            assert encode_state(message, chair.json, events_json(chair, first, events)) == encode(message)
         shared += len(SHARED_TEXTS.texts) > 0
         if host.is_over:
             break

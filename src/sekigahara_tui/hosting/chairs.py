@@ -73,10 +73,11 @@ def send_state(connection: Connection, game: HostedGame, side: Side | None, repl
 
 def events_json(chair: Chair, first: int, events: tuple) -> str:
     """The JSON of the chair's events from step `first` on (made once for
-    all the chair's connections that hold the same steps)."""
+    all the chair's connections that hold the same steps; each event once
+    for all the chairs that see it)."""
     text = chair.events.get(first)
     if text is None:
-        text = chair.events[first] = encode_events(events)
+        text = chair.events[first] = encode_events(events, SHARED_TEXTS.of(chair.state))
     return text
 
 

@@ -23,7 +23,7 @@ from attrs import frozen
 
 from rules.notation import format_command
 from rules.surface import Command, PlayerView
-from sekigahara_tui.net.protocol import MESSAGE_TYPES, State, compact_json, converter
+from sekigahara_tui.net.protocol import MESSAGE_TYPES, AnyEvent, State, compact_json, converter
 
 
 def _field_codecs(cls: type) -> tuple[tuple[str, str, Any, type | None], ...]:
@@ -200,12 +200,28 @@ def _scalar(value: object) -> str:
 _encode_string = json.encoder.encode_basestring  # as compact_json writes a str (ensure_ascii off)
 
 
-def encode_events(events: tuple[tuple[Any, ...], ...]) -> str:
-    """The JSON of a State's `events`."""
-    return compact_json(_STATE_EVENTS_HOOK(events))
+def encode_events(events: tuple[tuple[Any, ...], ...], shared: SharedTexts | None = None) -> str:
+    """The JSON of a State's `events`. `shared`: the texts of the events other
+    chairs were sent with the same state, by identity (a public event is
+    the same object in every chair's steps; each is encoded once)."""
+    if shared is None:
+        return compact_json(_STATE_EVENTS_HOOK(events))
+    texts = shared.texts
+    steps = []
+    for step in events:
+        parts = []
+        for event in step:
+            known = texts.get((_EVENTS, id(event)))
+            if known is None or known[0] is not event:
+                known = texts[_EVENTS, id(event)] = (event, compact_json(_EVENT_HOOK(event)))
+            parts.append(known[1])
+        steps.append("[" + ",".join(parts) + "]")
+    return "[" + ",".join(steps) + "]"
 
 
 _STATE_EVENTS_HOOK = converter.get_unstructure_hook(attrs.fields(State).events.type)
+_EVENT_HOOK = converter.get_unstructure_hook(AnyEvent)
+_EVENTS = -1  # the events' place in SharedTexts, beside the view's fields (0 on)
 
 
 def encode_state(message: State, view_json: str, events_json: str | None = None) -> bytes:
