@@ -36,7 +36,7 @@ from sekigahara_tui.net.protocol import (
     Pong,
     Refused,
     _parse,
-    decode_client_message,
+    client_message_of,
     decode_host_message,
     make_wire_converter,
 )
@@ -459,7 +459,7 @@ def decode_club_client_message(line: bytes) -> object:
     kind = data.get("type")
     if isinstance(kind, str) and kind in _CLUB_NAMES:
         return _structure(data, ClubClientMessage, kind)
-    return decode_client_message(line)
+    return client_message_of(data)
 
 
 def decode_club_host_message(line: bytes) -> object:
