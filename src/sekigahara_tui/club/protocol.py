@@ -42,6 +42,10 @@ from sekigahara_tui.net.protocol import (
 )
 from sekigahara_tui.club.protocol_fields import _bounded
 from sekigahara_tui.club.protocol_notices import GetNotices, Notices, SetNotices
+from sekigahara_tui.club.protocol_tournaments import (
+    TOURNAMENT_CLIENT_MESSAGES, TOURNAMENT_HOST_MESSAGES, GetTournament, JoinTournament, NewTournament, StartTournament,
+    TournamentList, TournamentShown,
+)
 
 MAX_MEMBER_NAME = 32
 # A lobby lists at most this many games of each kind (the newest).
@@ -367,7 +371,7 @@ CLUB_CLIENT_MESSAGES: dict[type, str] = {
     GetNotices: "get_notices",
     SetNotices: "set_notices",
     Ping: "ping",
-}
+} | TOURNAMENT_CLIENT_MESSAGES
 CLUB_HOST_MESSAGES: dict[type, str] = {
     ClubWelcome: "club_welcome",
     Lobby: "lobby",
@@ -380,12 +384,13 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     Record: "record",
     Refused: "refused",
     Pong: "pong",
-}
+} | TOURNAMENT_HOST_MESSAGES
 ClubClientMessage = Union[
     ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, DeclineGame, Rematch, GetRecord, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
-    GetNotices, SetNotices, Ping,
+    GetNotices, SetNotices, Ping, NewTournament, JoinTournament, StartTournament, GetTournament,
 ]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Record, Refused, Pong]
+ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Record, Refused, Pong,
+                        TournamentShown, TournamentList]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()

@@ -20,7 +20,8 @@ overridden; the club adds what it needs by giving it:
   (spectators.py: public information only, R55), the computer seat (it
   decides in worker processes, bots/workers.py, and commits through the same
   path as a client), the game notices (game_notices.py: "your move" to a
-  member who is away, sent by notice_delivery.py without holding up the game);
+  member who is away, sent by notice_delivery.py without holding up the game),
+  the tournaments (tournaments.py: a Swiss's next round once one is over);
 - its doors besides a seat's hello: `club_hello` (lobby.py: list, make, join,
   withdraw, enter and watch games, with seat tokens derived from the club's
   secret, tokens.py) and `watch_game` (a spectator);
@@ -81,6 +82,7 @@ from sekigahara_tui.hosting.store import Store
 from sekigahara_tui.hosting.store_commits import StoreCommits
 from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.hosting.tokens import SeatTokens
+from sekigahara_tui.hosting.tournaments import Tournaments
 from sekigahara_tui.net.protocol import Refused
 
 
@@ -144,11 +146,14 @@ class ClubServer:
         self.clocks = GameClocks(ClockStore(store.path), self.games, self.results, self.computer, self.audit, now=clock_now)
         self.club_games.on_join = self.clocks.started
         self._clocks_started = False
+        self.tournaments = Tournaments(store.path, self.club_games, self.audit)
+        self.lobby.tournaments = self.tournaments
         store_commits = StoreCommits(store)
         self.game_server = GameServer(
             self.games,
             ClubCommits(store_commits, self.catalog, self.clocks.stamp),
-            [store_commits, SeatConnections(), self.clocks, self.results, self.catalog, self.games, self.spectators, self.game_notices, self.computer],
+            [store_commits, SeatConnections(), self.clocks, self.results, self.catalog, self.games, self.spectators, self.game_notices,
+             self.computer, self.tournaments],
             doors=[
                 Door(ClubHello, CLUB_CLIENT_MESSAGES[ClubHello], self.lobby.club_hello),
                 Door(WatchGame, CLUB_CLIENT_MESSAGES[WatchGame], self.spectators.watch_game),
@@ -244,6 +249,7 @@ class ClubServer:
         if not self._clocks_started:
             self._clocks_started = True
             self.clocks.start()
+            self.tournaments.resume()  # a round made or a game ended while the club was down
 
     async def close(self) -> None:
         self.eviction.stop()
@@ -253,3 +259,4 @@ class ClubServer:
         await self.generations.close()
         await self.notices.close()  # notices still waiting are reminders: dropped
         self.notice_settings.close()
+        self.tournaments.close()

@@ -1,0 +1,130 @@
+"""Tournaments run to the end in a real club (issue 26): members and the
+computer sign up over the lobby's socket, the club makes the games, the
+computer ("random", the fastest level) plays them, and the standings and
+pairings are checked against the recorded results by the hand rule
+(tournament_pairing.py's docstring)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import pytest
+
+from club_helpers import TIMEOUT, start_club, wait_until
+from sekigahara_tui.club.client import ClubRefused
+from sekigahara_tui.club.protocol_tournaments import GetTournament, JoinTournament, NewTournament, StartTournament
+from sekigahara_tui.hosting import clocks as clock_presets
+from sekigahara_tui.hosting.clocks import ClockPreset
+from sekigahara_tui.hosting.members import COMPUTER
+from sekigahara_tui.hosting.tournament_pairing import Played, most_swiss_rounds, standings, swiss_round
+
+SHORT = ClockPreset("test-short", 5.0, 2.0, 10.0, correspondence=False)  # seconds: a member who never moves loses
+
+
+@pytest.fixture(autouse=True)
+def short_preset(monkeypatch):
+    monkeypatch.setitem(clock_presets.PRESETS, SHORT.name, SHORT)
+
+
+def fresh() -> str:
+    import secrets
+
+    return secrets.token_urlsafe(6)
+
+
+async def ask(client, message):
+    return await client.tournament(message)
+
+
+def recorded(club, shown) -> list[Played]:
+    """Each board's score from the store's results table, by the hand rule: a win 1, cancelled 0.5, a bye 1."""
+    played = []
+    for b in shown.boards:
+        if b.tokugawa is None:
+            played.append(Played(b.round, b.ishida, None, 1.0))
+            continue
+        info, _ = club.store.load_game(b.game)
+        assert info.status == "over" and info.end is not None
+        score = 0.5 if info.end.winner is None else (1.0 if info.end.winner.value == "ishida" else 0.0)
+        played.append(Played(b.round, b.ishida, b.tokugawa, score))
+    return played
+
+
+async def run_to_the_end(club, admin, name):
+    async def over():
+        return (await ask(admin, GetTournament(fresh(), name))).status == "over"
+
+    done = False
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT * 6
+    while not done:
+        assert loop.time() < deadline, "the tournament did not finish"
+        done = await over()
+        await asyncio.sleep(0.2)
+    return await ask(admin, GetTournament(fresh(), name))
+
+
+async def test_a_round_robin_of_four_computer_entrants_runs_to_the_end(data_dir):
+    club = await start_club(data_dir, computer_seed=7)
+    admin = club.lobby_client("alice")  # a session: a member, not the administrator
+    try:
+        made = await ask(admin, NewTournament(fresh(), "Mini Cup", "round-robin", SHORT.name))
+        assert (made.status, made.entrants, made.boards) == ("sign-up", (), ())
+        for _ in range(4):
+            shown = await ask(admin, JoinTournament(fresh(), "Mini Cup", computer="random"))
+        assert shown.entrants == ("computer#1", "computer#2", "computer#3", "computer#4")
+        started = await ask(admin, StartTournament(fresh(), "Mini Cup"))
+        assert started.status == "playing" and started.rounds == 6 and len(started.boards) == 12
+        # every ordered pair once: each pair twice, sides swapped
+        assert Counter((b.ishida, b.tokugawa) for b in started.boards) == Counter(
+            {(a, b): 1 for a in shown.entrants for b in shown.entrants if a != b})
+        for b in started.boards:  # made by the club, both seats the computer's, the clock set
+            entry = club.server.catalog.get(b.game)
+            assert set(entry.players.values()) == {COMPUTER}
+            assert club.server.clocks.store.clocked_game(b.game).clocks.preset == SHORT
+        final = await run_to_the_end(club, admin, "Mini Cup")
+        played = recorded(club, final)
+        table = standings(list(final.entrants), played, "round-robin")
+        assert [(s.rank, s.entrant, s.points, s.sonneborn_berger) for s in final.standings] == [
+            (i, s.entrant, s.points, s.sonneborn_berger) for i, s in enumerate(table, start=1)]
+        assert sum(s.points for s in final.standings) == 12 and all(s.played == 6 for s in final.standings)
+        # Sonneborn-Berger by the hand rule, from the recorded results alone
+        points = {s.entrant: s.points for s in final.standings}
+        for s in final.standings:
+            sb = sum((p.score if p.ishida == s.entrant else 1 - p.score) * points[p.tokugawa if p.ishida == s.entrant else p.ishida]
+                     for p in played if s.entrant in (p.ishida, p.tokugawa))
+            assert s.sonneborn_berger == sb
+        with pytest.raises(ClubRefused, match="sign-up is closed"):
+            await ask(admin, JoinTournament(fresh(), "Mini Cup", computer="random"))
+    finally:
+        await admin.close()
+        await club.stop()
+
+
+async def test_a_swiss_of_six_pairs_each_round_from_the_one_before(data_dir):
+    club = await start_club(data_dir, computer_seed=11)
+    admin = club.lobby_client("alice")
+    try:
+        await ask(admin, NewTournament(fresh(), "Swiss", "swiss", SHORT.name, rounds=3))
+        for _ in range(6):
+            shown = await ask(admin, JoinTournament(fresh(), "Swiss", computer="random"))
+        entrants = list(shown.entrants)
+        first = await ask(admin, StartTournament(fresh(), "Swiss"))
+        assert [(b.round, b.ishida, b.tokugawa) for b in first.boards] == [
+            (1, "computer#1", "computer#2"), (1, "computer#4", "computer#3"), (1, "computer#5", "computer#6")]
+        final = await run_to_the_end(club, admin, "Swiss")
+        played = recorded(club, final)
+        assert [b.round for b in final.boards] == [1, 1, 1, 2, 2, 2, 3, 3, 3]
+        for r in (2, 3):  # each round is the pairing of the rounds before it, exactly
+            expected = swiss_round(entrants, [p for p in played if p.round < r])
+            assert [(p.ishida, p.tokugawa) for p in played if p.round == r] == [(e.ishida, e.tokugawa) for e in expected]
+        pairs = [frozenset((p.ishida, p.tokugawa)) for p in played]
+        assert len(set(pairs)) == 9  # no rematch
+        table = standings(entrants, played, "swiss")
+        assert [(s.entrant, s.points, s.buchholz, s.sonneborn_berger) for s in final.standings] == [
+            (s.entrant, s.points, s.buchholz, s.sonneborn_berger) for s in table]
+        assert sum(s.points for s in final.standings) == 9
+    finally:
+        await admin.close()
+        await club.stop()
