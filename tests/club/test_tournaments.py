@@ -128,3 +128,71 @@ async def test_a_swiss_of_six_pairs_each_round_from_the_one_before(data_dir):
     finally:
         await admin.close()
         await club.stop()
+
+
+async def test_a_member_out_of_time_loses_the_tournament_game(data_dir):
+    """bob signs up and never comes: in each game he must bid (6.3) and his
+    clock runs out (SHORT: 5 s); a time-out is a loss. Waited for, not timed."""
+    club = await start_club(data_dir, computer_seed=3)
+    alice, bob = club.lobby_client("alice"), club.lobby_client("bob")
+    try:
+        await ask(alice, NewTournament(fresh(), "Cup", "round-robin", SHORT.name))
+        await ask(bob, JoinTournament(fresh(), "Cup"))
+        await ask(alice, JoinTournament(fresh(), "Cup", computer="random"))
+        started = await ask(alice, StartTournament(fresh(), "Cup"))
+        assert [(b.ishida, b.tokugawa) for b in started.boards] == [("bob", "computer#1"), ("computer#1", "bob")]
+        final = await run_to_the_end(club, alice, "Cup")
+        for b in final.boards:
+            info, _ = club.store.load_game(b.game)
+            bob_side = "ishida" if b.ishida == "bob" else "tokugawa"
+            assert (info.end.kind, info.end.seat.value) == ("timed-out", bob_side)
+        assert [(s.entrant, s.points, s.played, s.sonneborn_berger) for s in final.standings] == [
+            ("computer#1", 2, 2, 0), ("bob", 0, 2, 0)]
+    finally:
+        await alice.close()
+        await bob.close()
+        await club.stop()
+
+
+async def test_requests_refused_in_one_line_and_audited(data_dir):
+    from sekigahara_tui.hosting import members
+    from sekigahara_tui.hosting.audit import AuditLog
+
+    club = await start_club(data_dir, audit=AuditLog(members.prepare_data_dir(data_dir)))
+    alice, bob = club.lobby_client("alice"), club.lobby_client("bob")
+    try:
+        await ask(alice, NewTournament(fresh(), "Cup", "swiss", SHORT.name, rounds=2))
+        before = club.store.summaries()
+        refusals = []
+
+        async def refused(client, message, reason):
+            with pytest.raises(ClubRefused, match=reason.replace("(", r"\(")) as refusal:
+                await ask(client, message)
+            assert "\n" not in str(refusal.value)
+            refusals.append(reason)
+
+        await refused(alice, NewTournament(fresh(), "Cup", "round-robin", SHORT.name), "there is a tournament called 'Cup' already")
+        await refused(alice, NewTournament(fresh(), "Other", "swiss", SHORT.name), "a Swiss needs --rounds N")
+        await refused(alice, NewTournament(fresh(), "Other", "round-robin", SHORT.name, rounds=2), "a round-robin takes none")
+        await refused(bob, JoinTournament(fresh(), "Nope"), "no tournament called 'Nope'")
+        await refused(bob, JoinTournament(fresh(), "Cup", computer="random"), "only the tournament's maker or the administrator")
+        await refused(bob, StartTournament(fresh(), "Cup"), "only the tournament's maker or the administrator starts it")
+        await refused(alice, StartTournament(fresh(), "Cup"), "'Cup' has 0 entrants: it needs at least 2")
+        await ask(bob, JoinTournament(fresh(), "Cup"))
+        await refused(bob, JoinTournament(fresh(), "Cup"), "bob has signed up for 'Cup' already")
+        await ask(alice, JoinTournament(fresh(), "Cup", computer="random"))
+        await refused(alice, JoinTournament(fresh(), "Cup", computer="heuristic"), "plays at level random already")
+        await refused(alice, StartTournament(fresh(), "Cup"), "a Swiss of 2 has at most 1 rounds")
+        assert club.store.summaries() == before  # no game made
+        shown = await ask(bob, GetTournament(fresh(), "Cup"))
+        assert (shown.status, shown.entrants, shown.boards) == ("sign-up", ("bob", "computer#1"), ())
+        listed = await ask(bob, GetTournament(fresh()))
+        assert [(t.name, t.format, t.status, t.entrants) for t in listed.tournaments] == [("Cup", "swiss", "sign-up", 2)]
+        await wait_until(lambda: sum(" refused " in f" {line} " for line in club.server.audit.lines()) >= len(refusals), "the audit lines")
+        lines = [line for line in club.server.audit.lines() if "refused" in line]
+        for reason in refusals:
+            assert any(reason in line for line in lines), reason
+    finally:
+        await alice.close()
+        await bob.close()
+        await club.stop()
