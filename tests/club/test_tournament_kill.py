@@ -21,12 +21,15 @@ from sekigahara_tui.hosting.tournament_store import TournamentStore
 from sekigahara_tui.hosting.tournaments import status_of
 
 
-def cli(data_dir, *words: str) -> str:
+def cli(data_dir, *words: str, status: int = 0) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "sekigahara_tui", "tournament", *words, "--data", str(data_dir), "--member", "alice"],
         capture_output=True, text=True, timeout=60,
     )
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == status, done.stderr
+    if status:  # refused: one line, nothing on stdout
+        assert done.stdout == "" and len(done.stderr.splitlines()) == 1
+        return done.stderr
     return done.stdout
 
 
@@ -55,8 +58,13 @@ async def test_kill_9_in_round_one_then_the_swiss_resumes_to_its_end(data_dir):
         assert "sign-up" in cli(data_dir, "new", "Kill Cup", "--format", "swiss", "--rounds", "2", "--clock", "live")
         for _ in range(4):
             cli(data_dir, "join", "Kill Cup", "--computer", "random")
+        assert "sign-up" in cli(data_dir, "new", "Too Long", "--format", "swiss", "--rounds", "3", "--clock", "live")
+        for _ in range(4):
+            cli(data_dir, "join", "Too Long", "--computer", "random")
+        assert "a Swiss of 4 has at most 2 rounds" in cli(data_dir, "start", "Too Long", status=1)
         shown = cli(data_dir, "start", "Kill Cup")
         assert "round 1 board 1: computer#1 (Ishida) v computer#2 (Tokugawa)" in shown
+        assert "has started already" in cli(data_dir, "start", "Kill Cup", status=1)
         await until(lambda: actions_stored(data_dir) >= 200, "round 1 under way")
         server.kill()  # SIGKILL
         server.wait(timeout=10)

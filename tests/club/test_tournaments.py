@@ -196,3 +196,36 @@ async def test_requests_refused_in_one_line_and_audited(data_dir):
         await alice.close()
         await bob.close()
         await club.stop()
+
+
+async def test_hostile_tournament_messages_are_refused_in_one_line_and_change_nothing(data_dir):
+    import json
+
+    from sekigahara_tui.net.protocol import PROTOCOL_VERSION
+
+    club = await start_club(data_dir)
+    reader, writer = await asyncio.open_unix_connection(str(club.socket), limit=1 << 20)
+    try:
+        writer.write(json.dumps({"type": "club_hello", "protocol": PROTOCOL_VERSION, "session": None, "member": "alice"}).encode() + b"\n")
+        assert json.loads(await reader.readline())["type"] == "club_welcome"
+        hostile = [
+            {"type": "new_tournament", "id": "1", "name": "x" * 41, "format": "swiss", "clock": "live", "rounds": 2},
+            {"type": "new_tournament", "id": "2", "name": "\x1b[31mred", "format": "swiss", "clock": "live", "rounds": 2},
+            {"type": "new_tournament", "id": "3", "name": " Cup", "format": "swiss", "clock": "live", "rounds": 2},
+            {"type": "new_tournament", "id": "4", "name": "Cup", "format": "knockout", "clock": "live"},
+            {"type": "new_tournament", "id": "5", "name": "Cup", "format": "swiss", "clock": "blitz", "rounds": 2},
+            {"type": "new_tournament", "id": "6", "name": "Cup", "format": "swiss", "clock": "live", "rounds": 0},
+            {"type": "new_tournament", "id": "7", "name": "Cup", "format": "swiss", "clock": "live", "rounds": 2, "prize": 1},
+            {"type": "join_tournament", "id": "8", "name": "Cup", "computer": "grandmaster"},
+            {"type": "get_tournament", "id": "9", "name": ["Cup"]},
+        ]
+        for message in hostile:
+            writer.write(json.dumps(message).encode() + b"\n")
+            reply = json.loads(await reader.readline())
+            assert (reply["type"], reply["kind"]) == ("refused", "bad-message"), reply
+            assert "\n" not in reply["reason"] and "\x1b" not in reply["reason"]
+        writer.write(json.dumps({"type": "get_tournament", "id": "10", "name": None}).encode() + b"\n")
+        assert json.loads(await reader.readline()) == {"type": "tournaments", "reply_to": "10", "tournaments": []}
+    finally:
+        writer.close()
+        await club.stop()
