@@ -148,11 +148,7 @@ class TournamentStore:
                 cursor = self._db.execute("UPDATE tournaments SET started = ? WHERE name = ? AND started IS NULL", (time.time(), name))
                 if cursor.rowcount != 1:
                     return False
-            for number, (pairing, game) in enumerate(zip(boards, game_ids), start=1):
-                self._db.execute(
-                    "INSERT INTO tournament_games (tournament, round, board, ishida, tokugawa, game) VALUES (?, ?, ?, ?, ?, ?)",
-                    (name, round, number, pairing.ishida, pairing.tokugawa, game),
-                )
+            self._insert_boards(name, round, boards, game_ids)
             return True
 
     def add_rounds(self, name: str, rounds: list[list[Pairing]], game_ids: list[list[str | None]]) -> bool:
@@ -163,12 +159,16 @@ class TournamentStore:
             if cursor.rowcount != 1:
                 return False
             for round, (boards, ids) in enumerate(zip(rounds, game_ids), start=1):
-                for number, (pairing, game) in enumerate(zip(boards, ids), start=1):
-                    self._db.execute(
-                        "INSERT INTO tournament_games (tournament, round, board, ishida, tokugawa, game) VALUES (?, ?, ?, ?, ?, ?)",
-                        (name, round, number, pairing.ishida, pairing.tokugawa, game),
-                    )
+                self._insert_boards(name, round, boards, ids)
             return True
+
+    def _insert_boards(self, name: str, round: int, boards: list[Pairing], game_ids: list[str | None]) -> None:
+        """Within the caller's transaction."""
+        for number, (pairing, game) in enumerate(zip(boards, game_ids), start=1):
+            self._db.execute(
+                "INSERT INTO tournament_games (tournament, round, board, ishida, tokugawa, game) VALUES (?, ?, ?, ?, ?, ?)",
+                (name, round, number, pairing.ishida, pairing.tokugawa, game),
+            )
 
     # --- reading ---------------------------------------------------------------------
 
