@@ -153,6 +153,7 @@ class LobbyScreen(Screen[None]):
         Binding("d", "decline", "Decline", id="lobby.decline", show=False),
         # Not in the Footer: with x shown it would push Quit past 80 columns.
         Binding("s", "notices", "Notices", id="lobby.notices", show=False),
+        Binding("t", "tournaments", "Tournaments", id="lobby.tournaments", show=False),
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
     ]
 
@@ -349,6 +350,20 @@ class LobbyScreen(Screen[None]):
 
     def action_notices(self) -> None:
         self.app.push_screen(NoticeSettingsScreen(self.club))
+
+    def action_tournaments(self) -> None:
+        """The tournaments' standings and games; a game chosen there is watched or replayed here."""
+        from sekigahara_tui.screens.tournament import TournamentScreen
+
+        def chosen(choice: tuple[str, str] | None) -> None:
+            if choice is not None:
+                what, game = choice
+                if what == "replay":
+                    self._replay(game)
+                else:
+                    self._enter(lambda: self.club.watch(game))
+
+        self.app.push_screen(TournamentScreen(self.club), chosen)
 
     def action_new_game(self, opponent: str) -> None:
         if opponent != "computer":
