@@ -106,18 +106,18 @@ class TournamentScreen(Screen[tuple[str, str] | None]):
         return (board.game, board.state) if board is not None and board.game is not None else None
 
     def action_watch(self) -> None:
-        chosen = self.chosen_game()
-        if chosen is None or chosen[1] != "playing":
-            self.say("Choose a game in play to watch it")
-            return
-        self.dismiss(("watch", chosen[0]))
+        self._open("watch", "playing", "Choose a game in play to watch it")
 
     def action_replay(self) -> None:
+        self._open("replay", "over", "Choose a finished game to replay it")
+
+    def _open(self, what: str, state: str, otherwise: str) -> None:
+        """Back to the lobby, which watches or replays the chosen game (if its state allows)."""
         chosen = self.chosen_game()
-        if chosen is None or chosen[1] != "over":
-            self.say("Choose a finished game to replay it")
+        if chosen is None or chosen[1] != state:
+            self.say(otherwise)
             return
-        self.dismiss(("replay", chosen[0]))
+        self.dismiss((what, chosen[0]))
 
     def action_back(self) -> None:
         if self.shown is not None:
