@@ -229,3 +229,33 @@ async def test_hostile_tournament_messages_are_refused_in_one_line_and_change_no
     finally:
         writer.close()
         await club.stop()
+
+
+async def test_a_cancelled_game_is_half_a_point_each_and_a_resignation_a_loss(data_dir):
+    """Ended through results.py, the one place a game ends outside the rules;
+    the standings follow from the stored results, and the round-robin is over."""
+    from rules.sides import Side
+
+    club = await start_club(data_dir)
+    alice, bob = club.lobby_client("alice"), club.lobby_client("bob")
+    try:
+        await ask(alice, NewTournament(fresh(), "Cup", "round-robin", "none"))
+        await ask(alice, JoinTournament(fresh(), "Cup"))
+        await ask(bob, JoinTournament(fresh(), "Cup"))
+        started = await ask(alice, StartTournament(fresh(), "Cup"))
+        first, second = (b.game for b in started.boards)
+        assert [(b.ishida, b.tokugawa) for b in started.boards] == [("alice", "bob"), ("bob", "alice")]
+        await club.server.results.end_outside_rules(club.server.games.find(first), "cancelled", Side.TOKUGAWA, "bob")
+        middle = await ask(bob, GetTournament(fresh(), "Cup"))
+        assert [(s.entrant, s.points, s.played) for s in middle.standings] == [("alice", 0.5, 1), ("bob", 0.5, 1)]
+        assert middle.status == "playing"
+        await club.server.results.end_outside_rules(club.server.games.find(second), "resigned", Side.ISHIDA, "bob")
+        final = await ask(bob, GetTournament(fresh(), "Cup"))
+        # alice: 0.5 + 1; SB: half of bob's 0.5 + all of it = 0.75; bob: half of alice's 1.5
+        assert [(s.entrant, s.points, s.sonneborn_berger) for s in final.standings] == [("alice", 1.5, 0.75), ("bob", 0.5, 0.75)]
+        assert final.status == "over" and [b.result for b in final.boards] == [
+            "cancelled by agreement: no result", "ishida resigned: tokugawa wins"]
+    finally:
+        await alice.close()
+        await bob.close()
+        await club.stop()
