@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 from club_helpers import fake_key, start_club
 from test_kill import reap, start_serve, stop_serve, until
@@ -49,7 +50,9 @@ def actions_stored(data_dir) -> int:
         db.close()
 
 
-async def test_kill_9_in_round_one_then_the_swiss_resumes_to_its_end(data_dir):
+async def test_kill_9_in_round_one_then_the_swiss_resumes_to_its_end(data_dir, monkeypatch):
+    # the processes run this checkout's code (the installed `sekigahara_tui` may be another's)
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[2] / "src"))
     members.prepare_data_dir(data_dir)
     members.add(data_dir, "alice", fake_key())
     server = start_serve(data_dir)
