@@ -11,10 +11,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from sekigahara_tui.club.client import ClubClient, ClubRefused, _fresh_id
 from sekigahara_tui.club.protocol_tournaments import GetTournament, TournamentList, TournamentShown
+from sekigahara_tui.widgets.steady_footer import SteadyFooter
 
 
 def standings_text(shown: TournamentShown) -> str:
@@ -53,7 +54,7 @@ class TournamentScreen(Screen[tuple[str, str] | None]):
         yield Static("Tournaments", id="standings", markup=False)
         yield DataTable(id="tournament-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="tournament-message", markup=False)
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one(DataTable).focus()
