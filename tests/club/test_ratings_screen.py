@@ -39,10 +39,10 @@ async def test_the_ratings_screen_lists_the_club_and_plots_a_history_at_80x24(cl
         beside = ("alice 1471", "bob 1515", "computer 1514")  # each player's rating beside the name
         await until(pilot, lambda: lobby.lobby is not None and all(words in screen_text(app) for words in beside), "the ratings in the lobby")
         text = screen_text(app)
-        assert "signed in as alice" in text and "Your rating: 1471. t: the club's ratings" in text
+        assert "signed in as alice" in text and "Your rating: 1471. e: the club's ratings · t: tournaments" in text
         assert "rated · ishida resigned" in text
 
-        await pilot.press("t")
+        await pilot.press("e")
         await until(pilot, lambda: isinstance(app.screen, RatingsScreen) and "computer:planner  1514" in screen_text(app), "the ratings")
         screen = app.screen
         text = screen_text(app)

@@ -1,4 +1,4 @@
-"""The club's commands: `serve`, `member add|list|remove`, `club`, `ratings` (docs/club.md)."""
+"""The club's commands: `serve`, `member add|list|remove`, `club`, `ratings`, `tournament` (docs/club.md)."""
 
 from __future__ import annotations
 
@@ -53,6 +53,9 @@ def add_club_commands(commands) -> None:
     club.add_argument("--data", type=Path, metavar="DIR", help="the club's DIR (the club's own Unix user only)")
     club.add_argument("--member", metavar="NAME", help="the member to sign in, with --data or --connect")
     club.add_argument("--connect", metavar="HOST:PORT", help="a club's TCP address (serve --listen), with --member and the member's token in SEKIGAHARA_TOKEN")
+    from sekigahara_tui.club.tournament_cli import add_tournament_command
+
+    add_tournament_command(commands)
 
 
 def _fail(program: str, message: str, status: int) -> int:
@@ -333,4 +336,10 @@ def run_club(args: argparse.Namespace) -> int:
     return 0
 
 
-CLUB_COMMANDS = {"serve": run_serve, "member": run_member, "club": run_club, "ratings": run_ratings}
+def run_tournament(args: argparse.Namespace) -> int:
+    from sekigahara_tui.club.tournament_cli import run_tournament as run
+
+    return run(args)
+
+
+CLUB_COMMANDS = {"serve": run_serve, "member": run_member, "club": run_club, "ratings": run_ratings, "tournament": run_tournament}

@@ -53,6 +53,7 @@ from sekigahara_tui.club.protocol import encode as club_encode
 from sekigahara_tui.club.protocol_ratings import GetRatings, Ratings
 from sekigahara_tui.net.client import Client
 from sekigahara_tui.net.locations import Address
+from sekigahara_tui.club.protocol_tournaments import TournamentList, TournamentShown
 from sekigahara_tui.net.protocol import MAX_HOST_LINE, PROTOCOL_VERSION, BadMessage, Ping, Pong, Refused, encode
 from sekigahara_tui.labels import side_name
 from sekigahara_tui.remote import OneSeatTable, RemoteSeat
@@ -326,6 +327,12 @@ class ClubClient:
         """Set my notice settings, all at once (ClubRefused, one line, if the club will not take them)."""
         message = SetNotices(_fresh_id(), webhook, webhook_format, mail, tuple(kinds))
         return await self._request(message, lambda reply: isinstance(reply, Notices) and reply.reply_to == message.id)
+
+    async def tournament(self, message: object) -> object:
+        """A tournament request (club/protocol_tournaments.py; its `id` fresh) and its answer:
+        `tournament`, or for GetTournament without a name `tournaments`; ClubRefused, one line."""
+        return await self._request(message, lambda reply: isinstance(reply, (TournamentShown, TournamentList))
+                                   and reply.reply_to == message.id)
 
     async def _entry(self, message: NewGame | JoinGame | Enter | Watch | Rematch) -> Entry:
         reply = await self._request(message, lambda reply: isinstance(reply, Entry) and reply.reply_to == message.id)

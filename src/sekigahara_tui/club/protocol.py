@@ -43,6 +43,10 @@ from sekigahara_tui.net.protocol import (
 from sekigahara_tui.club.protocol_fields import _bounded
 from sekigahara_tui.club.protocol_notices import GetNotices, Notices, SetNotices, YourMove
 from sekigahara_tui.club.protocol_ratings import GetRatings, Ratings
+from sekigahara_tui.club.protocol_tournaments import (
+    TOURNAMENT_CLIENT_MESSAGES, TOURNAMENT_HOST_MESSAGES, GetTournament, JoinTournament, NewTournament, StartTournament,
+    TournamentList, TournamentShown,
+)
 
 MAX_MEMBER_NAME = 32
 # A lobby lists at most this many games of each kind (the newest).
@@ -385,7 +389,7 @@ CLUB_CLIENT_MESSAGES: dict[type, str] = {
     SetNotices: "set_notices",
     GetRatings: "get_ratings",
     Ping: "ping",
-}
+} | TOURNAMENT_CLIENT_MESSAGES
 CLUB_HOST_MESSAGES: dict[type, str] = {
     ClubWelcome: "club_welcome",
     Lobby: "lobby",
@@ -400,13 +404,13 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     Ratings: "ratings",
     Refused: "refused",
     Pong: "pong",
-}
+} | TOURNAMENT_HOST_MESSAGES
 ClubClientMessage = Union[
     ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, DeclineGame, Rematch, GetRecord, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
-    GetNotices, SetNotices, GetRatings, Ping,
+    GetNotices, SetNotices, GetRatings, Ping, NewTournament, JoinTournament, StartTournament, GetTournament,
 ]
 ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, YourMove, Record, Ratings,
-                        Refused, Pong]
+                        Refused, Pong, TournamentShown, TournamentList]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()

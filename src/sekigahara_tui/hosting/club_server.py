@@ -22,7 +22,8 @@ overridden; the club adds what it needs by giving it:
   path as a client), the game notices (game_notices.py: "your move" to a
   member who is away, sent by notice_delivery.py without holding up the game;
   and to a member signed in elsewhere, a bell in their lobby), who is online
-  (online.py: the lobby's lines say it of the opponent);
+  (online.py: the lobby's lines say it of the opponent), the tournaments
+  (tournaments.py: a Swiss's next round once one is over);
 - its doors besides a seat's hello: `club_hello` (lobby.py: list, make, join,
   withdraw, enter and watch games, with seat tokens derived from the club's
   secret, tokens.py) and `watch_game` (a spectator);
@@ -85,6 +86,7 @@ from sekigahara_tui.hosting.store import Store
 from sekigahara_tui.hosting.store_commits import StoreCommits
 from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.hosting.tokens import SeatTokens
+from sekigahara_tui.hosting.tournaments import Tournaments
 from sekigahara_tui.net.protocol import Refused
 
 
@@ -156,12 +158,14 @@ class ClubServer:
         self.game_notices.ring = self.lobby.ring
         self.clocks.tell_low = self.game_notices.clock_low  # a clock below a day (a tenth, live): one notice a drop
         self._clocks_started = False
+        self.tournaments = Tournaments(store.path, self.club_games, self.audit)
+        self.lobby.tournaments = self.tournaments
         store_commits = StoreCommits(store)
         self.game_server = GameServer(
             self.games,
             ClubCommits(store_commits, self.catalog, self.clocks.stamp),
             [store_commits, self.ratings, SeatConnections(), self.clocks, self.results, self.catalog, self.games, self.spectators,
-             self.game_notices, self.online, self.computer],
+             self.game_notices, self.online, self.computer, self.tournaments],
             doors=[
                 Door(ClubHello, CLUB_CLIENT_MESSAGES[ClubHello], self.lobby.club_hello),
                 Door(WatchGame, CLUB_CLIENT_MESSAGES[WatchGame], self.spectators.watch_game),
@@ -257,6 +261,7 @@ class ClubServer:
         if not self._clocks_started:
             self._clocks_started = True
             self.clocks.start()
+            self.tournaments.resume()  # a round made or a game ended while the club was down
 
     async def close(self) -> None:
         self.eviction.stop()
@@ -266,3 +271,4 @@ class ClubServer:
         await self.generations.close()
         await self.notices.close()  # notices still waiting are reminders: dropped
         self.notice_settings.close()
+        self.tournaments.close()

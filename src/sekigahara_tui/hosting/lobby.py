@@ -63,6 +63,7 @@ from sekigahara_tui.club.protocol import (
     Withdrawn,
     YourMove,
 )
+from sekigahara_tui.club.protocol_tournaments import TOURNAMENT_CLIENT_MESSAGES
 from sekigahara_tui.hosting import web_tokens
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
@@ -148,6 +149,7 @@ class Lobby:
         self.notices = notices  # the members' notice settings, and how this club sends them
         self.sign_in_failures = FailedSignIns()  # the TCP door's, per address
         self.connections: dict[str, set[Connection]] = {}  # member -> their lobby connections signed in
+        self.tournaments = None  # tournaments.py's Tournaments, once the club server gives it
         self.push = LobbyPush(self.lobby_for)  # follows the catalog (the club server has it follow)
         self._sign_ins: set[asyncio.Task] = set()  # tokens being checked (TCP lobby connections)
         self._withdrawals: set[asyncio.Task] = set()  # each waits for its game's command being stored
@@ -346,6 +348,10 @@ class Lobby:
                 send_lobby_message(connection, self.ratings.answer(member, message))
             elif isinstance(message, (GetNotices, SetNotices)):
                 self._notices(connection, member, message)
+            elif type(message) in TOURNAMENT_CLIENT_MESSAGES and self.tournaments is not None:
+                # the administrator (the club's own Unix user) may start any, and sign the computer up
+                answer = self.tournaments.take(member, not session.limited, self.generations.is_guest(member), message)
+                send_lobby_message(connection, answer)
             elif isinstance(message, Watch):
                 seen_entry(self.catalog, message.game, member)  # a private game of others: as if it were not
                 self._send_entry(connection, message.id, message.game, None, member)

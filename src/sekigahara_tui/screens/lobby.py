@@ -155,7 +155,8 @@ class LobbyScreen(Screen[None]):
         Binding("d", "decline", "Decline", id="lobby.decline", show=False),
         # Not in the Footer: with x shown it would push Quit past 80 columns.
         Binding("s", "notices", "Notices", id="lobby.notices", show=False),
-        Binding("t", "ratings", "Ratings", id="lobby.ratings", show=False),  # said on the line under the title
+        Binding("e", "ratings", "Ratings", id="lobby.ratings", show=False),  # Elo; said on the line under the title
+        Binding("t", "tournaments", "Tournaments", id="lobby.tournaments", show=False),
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
     ]
 
@@ -259,7 +260,7 @@ class LobbyScreen(Screen[None]):
         self.query_one("#who", Static).update(
             f"Sekigahara club: signed in as {lobby.member}. "
             f"{len(lobby.mine)} game(s) in play, {len(lobby.open)} open, {len(lobby.watchable)} to watch\n"
-            + (f"Your rating: {rating}" if rating is not None else "Not rated yet") + ". t: the club's ratings"
+            + (f"Your rating: {rating}" if rating is not None else "Not rated yet") + ". e: the club's ratings · t: tournaments"
         )
         mine = {line.game: line for line in lobby.mine}
         for game in list(self._turns):  # said until it is no longer my move there
@@ -392,6 +393,20 @@ class LobbyScreen(Screen[None]):
         from sekigahara_tui.screens.ratings import RatingsScreen
 
         self.app.push_screen(RatingsScreen(self.club))
+
+    def action_tournaments(self) -> None:
+        """The tournaments' standings and games; a game chosen there is watched or replayed here."""
+        from sekigahara_tui.screens.tournament import TournamentScreen
+
+        def chosen(choice: tuple[str, str] | None) -> None:
+            if choice is not None:
+                what, game = choice
+                if what == "replay":
+                    self._replay(game)
+                else:
+                    self._enter(lambda: self.club.watch(game))
+
+        self.app.push_screen(TournamentScreen(self.club), chosen)
 
     def action_new_game(self, opponent: str) -> None:
         if opponent != "computer":
