@@ -42,6 +42,9 @@ from sekigahara_tui.net.protocol import (
 )
 from sekigahara_tui.club.protocol_fields import _bounded
 from sekigahara_tui.club.protocol_notices import GetNotices, Notices, SetNotices
+from sekigahara_tui.club.protocol_chat import (
+    CHAT_CLIENT_MESSAGES, CHAT_HOST_MESSAGES, ChatDeleted, ChatLine, ChatLines, ChatSay, GetChat,
+)
 
 MAX_MEMBER_NAME = 32
 # A lobby lists at most this many games of each kind (the newest).
@@ -366,6 +369,7 @@ CLUB_CLIENT_MESSAGES: dict[type, str] = {
     AnswerCancel: "answer_cancel",
     GetNotices: "get_notices",
     SetNotices: "set_notices",
+    **CHAT_CLIENT_MESSAGES,
     Ping: "ping",
 }
 CLUB_HOST_MESSAGES: dict[type, str] = {
@@ -378,14 +382,17 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     ClockLine: "clocks",
     Notices: "notices",
     Record: "record",
+    **CHAT_HOST_MESSAGES,
     Refused: "refused",
     Pong: "pong",
 }
 ClubClientMessage = Union[
     ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, DeclineGame, Rematch, GetRecord, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
-    GetNotices, SetNotices, Ping,
+    GetNotices, SetNotices, ChatSay, GetChat, Ping,
 ]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Record, Refused, Pong]
+ClubHostMessage = Union[
+    ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Record, ChatLine, ChatLines, ChatDeleted, Refused, Pong,
+]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()
@@ -402,6 +409,8 @@ for _lobby in (Lobby, LobbyChanged):
 # older than levels, clocks or invitations refuses unknown keys).
 converter.register_unstructure_hook(NewGame, make_dict_unstructure_fn(
     NewGame, converter, level=_OMITTED, clock=_OMITTED, on_time_out=_OMITTED, invite=_OMITTED, private=_OMITTED))
+# A chat line says whom it answers on the sayer's copy only.
+converter.register_unstructure_hook(ChatLine, make_dict_unstructure_fn(ChatLine, converter, reply_to=_OMITTED))
 configure_tagged_union(ClubClientMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 configure_tagged_union(ClubHostMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 

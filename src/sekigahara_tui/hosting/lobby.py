@@ -22,6 +22,7 @@ private games, rematches and finished games' records: invitations.py.
 Guests (`serve --guest`) may join open games and watch, not make games.
 A member reads and sets their notice settings here (get_notices,
 set_notices: notice_settings.py); a setting refused is one audit line.
+The club's chat channel is asked for here too (chat.py: `requests`).
 """
 
 from __future__ import annotations
@@ -125,6 +126,7 @@ class Lobby:
         audit: AuditLog | NoAuditLog,
         notices: tuple[NoticeSettings, NoticeOptions] | None = None,
         queue: NoticeQueue | None = None,
+        requests: dict[type, Callable[[Connection, str, object], None]] | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.sessions = sessions
@@ -136,6 +138,7 @@ class Lobby:
         self.audit = audit
         self.limits = limits
         self.notices = notices  # the members' notice settings, and how this club sends them
+        self.requests = requests or {}  # more a member may ask, by message type (the chat's, chat.py); each raises Refusal
         self.sign_in_failures = FailedSignIns()  # the TCP door's, per address
         self.connections: dict[str, set[Connection]] = {}  # member -> their lobby connections signed in
         self.push = LobbyPush(self.lobby_for)  # follows the catalog (the club server has it follow)
@@ -319,6 +322,8 @@ class Lobby:
             elif isinstance(message, Watch):
                 seen_entry(self.catalog, message.game, member)  # a private game of others: as if it were not
                 self._send_entry(connection, message.id, message.game, None, member)
+            elif (request := self.requests.get(type(message))) is not None:
+                request(connection, member, message)
             else:
                 reason = "a lobby connection takes lobby messages only"
                 self.audit.record("refused", reason, front="club", member=member, address=connection.address)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from sekigahara_tui.hosting.chat_store import CHAT_MIGRATION
 from sekigahara_tui.hosting.clock_store import CLOCK_MIGRATION
 
 SCHEMA = """
@@ -42,7 +43,7 @@ CREATE TABLE IF NOT EXISTS computer_levels (
 # The schema's version (PRAGMA user_version). Each step below brings a store
 # of the version before it up to its own, in one transaction, when the store
 # is opened for writing: an older data dir still opens, and a newer one is refused.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 5
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     # 1 (issue 24): how each game ended, by the rules or outside them, and a standing cancel proposal.
     1: (
@@ -77,6 +78,10 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
             rematch_of TEXT                      -- the finished game this one replays, sides swapped
         )""",
     ),
+    # 4 (issue 26): the ratings, on their own branch; empty here until the branches meet.
+    4: (),
+    # 5 (issue 26): the chat, each game's and the club's channel (chat_store.py).
+    5: CHAT_MIGRATION,
 }
 
 
