@@ -314,7 +314,7 @@ def set_muted(data_dir: Path, name: str, muted: bool) -> None:
     finally:
         db.close()
     if not changed:
-        raise MemberError(f"{name} is {'muted' if muted else 'not muted'} already")
+        raise MemberError(f"{name} is muted already" if muted else f"{name} is not muted")
 
 
 def is_member(data_dir: Path, name: str) -> bool:
