@@ -7,7 +7,8 @@ computer's level), enter to resume, join or watch the chosen game (or accept
 the chosen invitation), d to decline an invitation, w to watch, x to withdraw
 an open game of mine nobody has joined (asked first), r to refresh (on a
 finished game: its step-by-step replay, screens/replay.py, from the record
-the club sends), s for my notice settings (screens/notice_settings.py); a
+the club sends), s for my notice settings (screens/notice_settings.py), t
+for the club's chat channel (screens/chat.py); a
 line under the title says when my notices keep failing, and what became of
 my invitations. A game line says whose move, where the calendar stands and
 when the last move was.
@@ -40,6 +41,7 @@ from sekigahara_tui.screens.versus_dialog import VersusDialog
 from sekigahara_tui.screens.dialogs import ConfirmDialog
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.notice_settings import NoticeSettingsScreen
+from sekigahara_tui.screens.chat import channel_chat
 from sekigahara_tui.widgets.prompt import PromptPanel
 
 FAILED = object()  # _ask: the club refused, or could not be reached (said already)
@@ -152,6 +154,7 @@ class LobbyScreen(Screen[None]):
         Binding("d", "decline", "Decline", id="lobby.decline", show=False),
         # Not in the Footer: with x shown it would push Quit past 80 columns.
         Binding("s", "notices", "Notices", id="lobby.notices", show=False),
+        Binding("t", "chat", "Chat", id="lobby.chat", show=False),  # the club's channel (chat.py)
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
     ]
 
@@ -345,6 +348,9 @@ class LobbyScreen(Screen[None]):
         if await self._ask(lambda: self.club.decline(game)) is not FAILED:
             self.say(f"Declined game {game}")
             self.action_refresh()
+
+    def action_chat(self) -> None:
+        self.app.push_screen(channel_chat(self.club))
 
     def action_notices(self) -> None:
         self.app.push_screen(NoticeSettingsScreen(self.club))
