@@ -1,6 +1,6 @@
 """The chat panels at 80x24 against a real club (issue 26; screens/chat.py):
 t in the lobby opens the club's channel, ctrl+g on a club seat's game screen
-its game chat; Rich markup typed or heard is shown as typed, never read as
+its game chat, t in a finished game's replay its chat (read only, a player's); Rich markup typed or heard is shown as typed, never read as
 markup; a refusal is one line in the panel; a spectator's ctrl+g says why not."""
 
 from __future__ import annotations
@@ -8,11 +8,13 @@ from __future__ import annotations
 import asyncio
 
 from rich.text import Text
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from tui.driving import until
 from tui.screen_text import screen_text
+from rules.sides import Side
 from sekigahara_tui.app import SekigaharaApp
+from sekigahara_tui.screens.replay import ReplayScreen
 from sekigahara_tui.screens.chat import NOT_A_PLAYER, ChatScreen
 from sekigahara_tui.screens.lobby import ClubGameScreen, WatchingScreen
 
@@ -77,4 +79,32 @@ async def test_a_spectators_ctrl_g_says_why_not_in_one_line(club, tmp_path):
         assert "ctrl+g: the chat is" in screen_text(app)
         assert not isinstance(app.screen, ChatScreen)
     await alice.close()
+    await bob.close()
+
+
+async def test_a_finished_games_replay_shows_its_chat_to_its_player_with_t(club, tmp_path):
+    alice, bob = club.lobby_client("alice"), club.lobby_client("bob")
+    made = await alice.new_game(Side.ISHIDA, "open")
+    seat = bob.seat_client(await bob.join(made.game))
+    task = asyncio.create_task(seat.run())
+    await seat.wait_for(lambda c: c.view is not None and c.connected, 60)
+    seat.say(f"gg {MARKUP}")
+    await seat.wait_for(lambda c: c.chat.lines, 60)
+    assert seat.resign() is not None
+    await seat.wait_for(lambda c: c.result is not None, 60)
+    await seat.close()
+    await task
+    app = SekigaharaApp(save_dir=tmp_path, club=alice)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = app.screen
+        await until(pilot, lambda: lobby.lobby is not None and lobby.lobby.finished, "the finished game listed")
+        table = lobby.query_one("#games")
+        table.move_cursor(row=table.get_row_index(f"done:{made.game}"))
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, ChatScreen) and f"bob (Tokugawa): gg {MARKUP}" in screen_text(app), "the chat")
+        assert not app.screen.query(Input)  # read only
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay again")
     await bob.close()

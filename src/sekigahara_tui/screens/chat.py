@@ -23,7 +23,7 @@ from textual.widgets import Input, Static
 
 from rules.surface import printable
 from sekigahara_tui.club.chat_feed import ChatFeed
-from sekigahara_tui.club.protocol_chat import MAX_CHAT_TEXT, ChatLine
+from sekigahara_tui.club.protocol_chat import MAX_CHAT_TEXT, ChatLine, ChatLines
 from sekigahara_tui.labels import side_name
 
 NOT_A_PLAYER = "ctrl+g: the chat is between a club game's two players"
@@ -54,13 +54,13 @@ class ChatScreen(ModalScreen[None]):
     """
     BINDINGS = [Binding("escape", "close", "Close")]
 
-    def __init__(self, title: str, feed: ChatFeed, say: Callable[[str], Awaitable[None]],
-                 load: Callable[[], Awaitable[None]], me: str | None) -> None:
+    def __init__(self, title: str, feed: ChatFeed, say: Callable[[str], Awaitable[None]] | None,
+                 load: Callable[[], Awaitable[None]] | None, me: str | None) -> None:
         super().__init__()
         self.title_line = title
         self.feed = feed
-        self.say = say  # sends a line; a refusal comes back as feed.problem
-        self.load = load  # asks for the newest lines
+        self.say = say  # sends a line; a refusal comes back as feed.problem (None: read only, a replay's)
+        self.load = load  # asks for the newest lines (None: the feed holds them)
         self.me = me
 
     def compose(self) -> ComposeResult:
@@ -69,14 +69,19 @@ class ChatScreen(ModalScreen[None]):
             with VerticalScroll(id="chat-scroll"):
                 yield Static(id="chat-lines")
             yield Static(id="chat-problem")
-            yield Input(placeholder="Type a line; Enter says it, Esc closes", max_length=MAX_CHAT_TEXT, id="chat-input")
+            if self.say is not None:
+                yield Input(placeholder="Type a line; Enter says it, Esc closes", max_length=MAX_CHAT_TEXT, id="chat-input")
+            else:
+                yield Static(Text("Esc closes", style="dim"))
 
     def on_mount(self) -> None:
         self.feed.reading, self.feed.unread = True, 0
         self.feed.follower = self.redraw
         self.redraw()
-        self.query_one(Input).focus()
-        self._load()
+        if self.say is not None:
+            self.query_one(Input).focus()
+        if self.load is not None:
+            self._load()
 
     def on_unmount(self) -> None:
         self.feed.reading = False
@@ -90,12 +95,13 @@ class ChatScreen(ModalScreen[None]):
 
     @work(exclusive=True, group="chat-load")
     async def _load(self) -> None:
-        await self.load()
+        if self.load is not None:
+            await self.load()
         self.redraw()
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value
-        if not text.strip():
+        if not text.strip() or self.say is None:
             return
         event.input.clear()
         await self.say(text)
@@ -139,3 +145,14 @@ def channel_chat(club) -> ChatScreen:
             club.channel.problem = printable(str(error), 200) or "the club did not answer"
 
     return ChatScreen("The club's channel: every member signed in reads it", club.channel, say, load, club.member)
+
+
+def replay_chat(lines: ChatLines, me: str | None) -> Callable[[], ChatScreen]:
+    """A finished game's chat, read only, for the replay (t) of one of its players."""
+
+    def panel() -> ChatScreen:
+        feed = ChatFeed()
+        feed.take(lines)
+        return ChatScreen(f"Chat of game {lines.game}, as its players said it", feed, None, None, me)
+
+    return panel
