@@ -373,3 +373,41 @@ async def test_the_clubs_channel_reaches_the_lobbies_that_follow_it_and_not_gues
         await guest.say("hi")
     await guest.close()
     assert stored(club, None) == [said.text] and refusals_in_audit(club, GUESTS_READ_ONLY) == 1
+
+
+async def test_every_line_a_player_saw_survives_kill_9(data_dir):
+    """A line is stored before anyone is told of it: after SIGKILL and a restart,
+    the game's chat and the channel hold every line a client was sent."""
+    from test_kill import reap, start_serve, stop_serve
+    from sekigahara_tui.club.client import ClubClient
+    from club_helpers import fake_key
+
+    data_dir = members.prepare_data_dir(data_dir)
+    for name in ("alice", "bob"):
+        members.add(data_dir, name, fake_key())
+    process = await asyncio.to_thread(start_serve, data_dir)
+    socket = data_dir / "club.sock"
+    try:
+        alice, bob = ClubClient(socket, member="alice"), ClubClient(socket, member="bob")
+        made = await alice.new_game(ISHIDA, "open")
+        seat = bob.seat_client(await bob.join(made.game))
+        running = asyncio.create_task(seat.run())
+        await seat.wait_for(lambda c: c.view is not None and c.connected, TIMEOUT)
+        for n in range(3):
+            seat.say(f"line {n}")
+        await seat.wait_for(lambda c: len(c.chat.lines) == 3, TIMEOUT)  # each one told back: stored
+        await alice.say("in the channel")
+        process.kill()
+        await asyncio.to_thread(process.wait, 10)
+        await seat.close()
+        await running
+        await alice.close()
+        await bob.close()
+        process = await asyncio.to_thread(start_serve, data_dir)
+        alice = ClubClient(socket, member="alice")
+        assert [line.text for line in (await alice.game_chat(made.game)).lines] == ["line 0", "line 1", "line 2"]
+        assert [line.text for line in (await alice.channel_history()).lines] == ["in the channel"]
+        await alice.close()
+        await asyncio.to_thread(stop_serve, process)
+    finally:
+        reap(process)
