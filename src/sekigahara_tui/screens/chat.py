@@ -52,7 +52,7 @@ class ChatScreen(ModalScreen[None]):
     ChatScreen #chat-scroll { height: 1fr; padding: 0 1; }
     ChatScreen #chat-problem { height: auto; padding: 0 1; color: $error; }
     """
-    BINDINGS = [Binding("escape", "close", "Close")]
+    BINDINGS = [Binding("escape", "close", "Close", id="chat.close")]
 
     def __init__(self, title: str, feed: ChatFeed, say: Callable[[str], Awaitable[None]] | None,
                  load: Callable[[], Awaitable[None]] | None, me: str | None) -> None:
