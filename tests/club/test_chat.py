@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from attrs import define
 
-from club_helpers import TIMEOUT, Club, start_club, wait_until
+from club_helpers import TIMEOUT, Club, close_all, start_club, wait_until
 from notice_helpers import WebhookReceiver, receiver  # noqa: F401 - receiver: a fixture
 from rules.sides import Side
 from sekigahara_tui.club.client import ClubRefused
@@ -82,11 +82,7 @@ class Table:
         return client
 
     async def close(self) -> None:
-        for client in self.seats:
-            await client.close()
-        await asyncio.gather(*self.tasks)
-        for lobby in self.lobbies.values():
-            await lobby.close()
+        await close_all(self.seats, self.tasks, self.lobbies.values())
 
 
 def stored(club: Club, game: str | None) -> list[str]:

@@ -103,7 +103,8 @@ async def test_a_finished_games_replay_shows_its_chat_to_its_player_with_t(club,
         await pilot.press("r")
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
         await pilot.press("t")
-        await until(pilot, lambda: isinstance(app.screen, ChatScreen) and f"bob (Tokugawa): gg {MARKUP}" in screen_text(app), "the chat")
+        await until(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat panel")
+        await until(pilot, lambda: f"bob (Tokugawa): gg {MARKUP}" in screen_text(app), "the chat")
         assert not app.screen.query(Input)  # read only
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay again")

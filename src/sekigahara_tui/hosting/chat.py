@@ -240,6 +240,10 @@ class ChatRoom:
     def seat_left(self, game: HostedGame, side: Side) -> None:
         pass
 
+    def forget(self, game_id: str) -> None:
+        """The game left memory (evicted): nobody's seat is connected to it."""
+        self._told = {told for told in self._told if told[0] != game_id}
+
     # --- the administrator's deletions --------------------------------------------------
 
     def start(self) -> None:

@@ -135,7 +135,7 @@ class ClubServer:
         self.eviction = Eviction(
             self.games,
             busy=(self.spectators.watching, self.computer.deciding),
-            on_evict=(self.spectators.game_gone, self.computer.forget, self.game_notices.forget),
+            on_evict=(self.spectators.game_gone, self.computer.forget, self.game_notices.forget, lambda game_id: self.chat.forget(game_id)),
             evict_after=evict_after,
         )
         self.club_games = ClubGames(store, self.catalog, self.games, self.spectators, self.computer)

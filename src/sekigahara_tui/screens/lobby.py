@@ -41,7 +41,7 @@ from sekigahara_tui.screens.versus_dialog import VersusDialog
 from sekigahara_tui.screens.dialogs import ConfirmDialog
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.notice_settings import NoticeSettingsScreen
-from sekigahara_tui.screens.chat import channel_chat
+from sekigahara_tui.screens.chat import channel_chat, replay_chat
 from sekigahara_tui.widgets.prompt import PromptPanel
 
 FAILED = object()  # _ask: the club refused, or could not be reached (said already)
@@ -334,7 +334,11 @@ class LobbyScreen(Screen[None]):
         except ValueError as error:
             self.say(f"Cannot replay game {game}: {error}")
             return
-        self.app.push_screen(ReplayScreen(model))
+        try:  # the game's chat, for its players (the club refuses anyone else: no chat then)
+            chat = replay_chat(await self.club.game_chat(game), self.club.member)
+        except (ClubRefused, OSError, TimeoutError):
+            chat = None
+        self.app.push_screen(ReplayScreen(model, chat=chat))
 
     def action_decline(self) -> None:
         row = self.chosen()
