@@ -157,18 +157,21 @@ class ChatRoom:
             self.audit.record("refused", refusal.reason, game=game.id, seat=side.value, member=member, address=connection.address)
             connection.send(Refused(message.id, refusal.kind, refusal.reason))
             return
-        for seat, seat_connection in list(game.connections.items()):
+        for seat_connection in list(game.connections.values()):
             seat_connection.send_line(club_encode(wire_line(line, message.id if seat_connection is connection else None)))
         self._tell_away(game, side.other, opponent, member)
 
     async def _seat_history(self, connection: Connection, game: HostedGame, side: Side, message: object) -> None:
         assert isinstance(message, GetChat)
-        if message.game not in (None, game.id):
-            reason = "a seat's connection reads its own game's chat"
-            self.audit.record("refused", reason, game=game.id, seat=side.value, address=connection.address)
-            connection.send(Refused(message.id, "bad-message", reason))
+        try:
+            if message.game not in (None, game.id):
+                raise Refusal("bad-message", "a seat's connection reads its own game's chat")
+            history = self._history(message.id, game.id)
+        except Refusal as refusal:
+            self.audit.record("refused", refusal.reason, game=game.id, seat=side.value, address=connection.address)
+            connection.send(Refused(message.id, refusal.kind, refusal.reason))
             return
-        connection.send_line(club_encode(self._history(message.id, game.id)))
+        connection.send_line(club_encode(history))
 
     # --- a lobby session's requests (lobby.py) -----------------------------------------
 
@@ -200,7 +203,11 @@ class ChatRoom:
 
     def _say(self, member: str, game: str | None, side: Side | None, text: str) -> StoredLine:
         """Check, then store, the line (Refusal: nothing stored)."""
-        if self.store.is_muted(member):
+        try:
+            muted = self.store.is_muted(member)
+        except ChatStoreError as error:
+            raise Refusal("host-error", f"the club could not read the chat: {printable(str(error), 200)}") from None
+        if muted:
             raise Refusal("not-authorised", MUTED)
         problem = text_problem(text)
         if problem is not None:
@@ -214,7 +221,11 @@ class ChatRoom:
             raise Refusal("host-error", f"the club could not store it, nothing was said: {printable(str(error), 200)}") from None
 
     def _history(self, reply_to: str, game: str | None) -> ChatLines:
-        return ChatLines(reply_to, game, tuple(wire_line(line) for line in self.store.lines(game)))
+        try:
+            lines = self.store.lines(game)
+        except ChatStoreError as error:
+            raise Refusal("host-error", f"the club could not read the chat: {printable(str(error), 200)}") from None
+        return ChatLines(reply_to, game, tuple(wire_line(line) for line in lines))
 
     def _followers(self) -> list[Connection]:
         self.channel = {connection for connection in self.channel if not connection.writer.is_closing()}
