@@ -1,6 +1,6 @@
 """The chat panels at 80x24 against a real club (issue 26; screens/chat.py):
-t in the lobby opens the club's channel, ctrl+g on a club seat's game screen
-its game chat, t in a finished game's replay its chat (read only, a player's); Rich markup typed or heard is shown as typed, never read as
+g in the lobby opens the club's channel, ctrl+g on a club seat's game screen
+its game chat, g in a finished game's replay its chat (read only, a player's); Rich markup typed or heard is shown as typed, never read as
 markup; a refusal is one line in the panel; a spectator's ctrl+g says why not."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ async def test_the_lobby_channel_and_a_game_chat_show_markup_as_typed(club, tmp_
     bob = club.lobby_client("bob")
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: getattr(app.screen, "lobby", None) is not None, "the lobby")
-        await pilot.press("t")
+        await pilot.press("g")
         await until(pilot, lambda: isinstance(app.screen, ChatScreen) and "Nothing said yet" in screen_text(app), "the channel")
         await pilot.press(*MARKUP, "enter")
         await until(pilot, lambda: f"alice: {MARKUP}" in screen_text(app), "alice's line, as typed")
@@ -82,7 +82,7 @@ async def test_a_spectators_ctrl_g_says_why_not_in_one_line(club, tmp_path):
     await bob.close()
 
 
-async def test_a_finished_games_replay_shows_its_chat_to_its_player_with_t(club, tmp_path):
+async def test_a_finished_games_replay_shows_its_chat_to_its_player_with_g(club, tmp_path):
     alice, bob = club.lobby_client("alice"), club.lobby_client("bob")
     made = await alice.new_game(Side.ISHIDA, "open")
     seat = bob.seat_client(await bob.join(made.game))
@@ -102,7 +102,7 @@ async def test_a_finished_games_replay_shows_its_chat_to_its_player_with_t(club,
         table.move_cursor(row=table.get_row_index(f"done:{made.game}"))
         await pilot.press("r")
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
-        await pilot.press("t")
+        await pilot.press("g")
         await until(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat panel")
         await until(pilot, lambda: f"bob (Tokugawa): gg {MARKUP}" in screen_text(app), "the chat")
         assert not app.screen.query(Input)  # read only

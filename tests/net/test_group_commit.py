@@ -109,3 +109,18 @@ async def test_an_action_of_a_game_the_store_does_not_hold_fails_alone(store):
     assert results[0] == 1 and results[2] == 1
     assert isinstance(results[1], StoreError) and "FOREIGN KEY" in str(results[1])
     assert stored(store.path) == [("game-0", 1, "id-0"), ("game-2", 1, "id-2")]
+
+
+async def test_an_action_arriving_while_the_club_stops_is_refused_and_leaves_no_writer_behind(store):
+    """At SIGTERM the club closes the writer; a command arriving meanwhile was
+    left in a writer task nobody awaited ("Task was destroyed but it is pending")."""
+    writer = GroupCommit(store.path)
+    first = asyncio.ensure_future(writer.append("game-0", action(0), 0, lambda version: None))
+    await asyncio.sleep(0)  # the first is waiting for the writer thread
+    closing = asyncio.ensure_future(writer.close())
+    await asyncio.sleep(0)
+    with pytest.raises(StoreError, match="the club is stopping"):
+        await writer.append("game-1", action(1), 0, lambda version: None)
+    await closing
+    assert await first == 1  # what came before the stop is stored
+    assert stored(store.path) == [("game-0", 1, "id-0")]

@@ -14,7 +14,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
-from sekigahara_tui.screens.menu import MenuScreen, SteadyFooter
+from sekigahara_tui.screens.menu import MenuScreen
+from sekigahara_tui.widgets.steady_footer import SteadyFooter
 
 # What the main menu must not load: the engine and what sits on it.
 DEFERRED = (

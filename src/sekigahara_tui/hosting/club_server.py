@@ -16,7 +16,7 @@ overridden; the club adds what it needs by giving it:
   and talk to the other player (chat.py: never to a spectator, R55; the
   lobby's channel is chat.py's too);
 - its subscribers, told of every change in this order: the store (a game's
-  end), the seats' connections, the results (a seat that comes hears a
+  end, and the ratings it moved: club_ratings.py), the seats' connections, the results (a seat that comes hears a
   standing proposal to cancel), the catalog (catalog.py; and through it the
   lobbies' pushes, lobby_push.py), the last-use clock, the spectators
   (spectators.py: public information only, R55), the computer seat (it
@@ -72,6 +72,7 @@ from sekigahara_tui.hosting.game_server import REAP_AFTER, GameServer
 from sekigahara_tui.hosting.generations import MemberGenerations, NotAMember
 from sekigahara_tui.hosting.limits import ClubLimits, MemberLimits
 from sekigahara_tui.hosting.clock_store import ClockStore
+from sekigahara_tui.hosting.club_ratings import ClubRatings
 from sekigahara_tui.hosting.game_clocks import GameClocks
 from sekigahara_tui.hosting.game_notices import GameNotices
 from sekigahara_tui.hosting.lobby import WEB_TOKEN_REPLACED, Lobby
@@ -146,6 +147,7 @@ class ClubServer:
             notices=(self.notice_settings, notices), queue=self.notices, requests=self.chat.lobby_requests(),
         )
         self.catalog.follow(self.lobby.push)  # a lobby is pushed when what it shows changed
+        self.ratings = self.lobby.ratings = ClubRatings(store, self.catalog)
         self.results = Results(store, self.catalog, self.audit)
         self.clocks = GameClocks(ClockStore(store.path), self.games, self.results, self.computer, self.audit, now=clock_now)
         self.club_games.on_join = self.clocks.started
@@ -154,7 +156,8 @@ class ClubServer:
         self.game_server = GameServer(
             self.games,
             ClubCommits(store_commits, self.catalog, self.clocks.stamp),
-            [store_commits, SeatConnections(), self.clocks, self.results, self.catalog, self.games, self.spectators, self.game_notices, self.chat, self.computer],
+            [store_commits, self.ratings, SeatConnections(), self.clocks, self.results, self.catalog, self.games, self.spectators, self.game_notices,
+             self.chat, self.computer],
             doors=[
                 Door(ClubHello, CLUB_CLIENT_MESSAGES[ClubHello], self.lobby.club_hello),
                 Door(WatchGame, CLUB_CLIENT_MESSAGES[WatchGame], self.spectators.watch_game),

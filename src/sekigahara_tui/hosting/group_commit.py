@@ -30,11 +30,14 @@ class GroupCommit:
         self._waiting: list[tuple[str, Action, int, Committed, asyncio.Future]] = []
         self._writing: asyncio.Task | None = None
         self.transactions = 0  # how many commits it took (for tests and benchmarks)
+        self._closing = False
 
     async def append(self, game_id: str, action: Action, version: int, committed: Committed) -> int:
         """Store `action` as row `version + 1` of the game; `committed(version + 1)`
         runs once it is on disk. StoreError (and nothing stored, nothing called)
-        if it cannot be written."""
+        if it cannot be written, or the club is stopping."""
+        if self._closing:  # a writer started now would outlive the store (and the loop)
+            raise StoreError("the club is stopping: the command was not stored")
         loop = asyncio.get_running_loop()
         answer = loop.create_future()
         self._waiting.append((game_id, action, version, committed, answer))
@@ -72,8 +75,10 @@ class GroupCommit:
         return self._store.append_many(rows)
 
     async def close(self) -> None:
-        """Finish what is waiting, then let go of the store."""
-        if self._writing is not None:
+        """Finish what is waiting, then let go of the store; from now on an
+        append is refused (it would start a writer nobody waits for)."""
+        self._closing = True
+        while self._writing is not None and not self._writing.done():
             await asyncio.gather(self._writing, return_exceptions=True)
         await asyncio.get_running_loop().run_in_executor(self._executor, self._close_store)
         self._executor.shutdown(wait=True)

@@ -7,6 +7,7 @@ import sqlite3
 
 from sekigahara_tui.hosting.chat_store import CHAT_MIGRATION
 from sekigahara_tui.hosting.clock_store import CLOCK_MIGRATION
+from sekigahara_tui.hosting.rating_store import RATING_MIGRATION
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -78,8 +79,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
             rematch_of TEXT                      -- the finished game this one replays, sides swapped
         )""",
     ),
-    # 4 (issue 26): the ratings, on their own branch; empty here until the branches meet.
-    4: (),
+    # 4 (issue 26): a game's `rated` term, and the ratings derived from the results (rating_store.py).
+    4: RATING_MIGRATION,
     # 5 (issue 26): the chat, each game's and the club's channel (chat_store.py).
     5: CHAT_MIGRATION,
 }

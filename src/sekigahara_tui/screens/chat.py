@@ -1,6 +1,6 @@
 """A chat panel (issue 26; docs/club.md, Chat): a club game's chat between
-its two players (ctrl+g on the game screen), or the club's channel (t in the
-lobby). Keyboard only, readable at 80x24: the newest lines above, a line to
+its two players (ctrl+g on the game screen), or the club's channel (g in the
+lobby), or a finished game's, read only (g in its replay). Keyboard only, readable at 80x24: the newest lines above, a line to
 type below; Enter says it, Esc closes.
 
 Every line is drawn as plain text (rich.text.Text pieces, never a markup
@@ -148,7 +148,7 @@ def channel_chat(club) -> ChatScreen:
 
 
 def replay_chat(lines: ChatLines, me: str | None) -> Callable[[], ChatScreen]:
-    """A finished game's chat, read only, for the replay (t) of one of its players."""
+    """A finished game's chat, read only, for the replay (g) of one of its players."""
 
     def panel() -> ChatScreen:
         feed = ChatFeed()

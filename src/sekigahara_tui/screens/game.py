@@ -24,7 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, TabbedContent, TabPane
+from textual.widgets import ContentSwitcher, TabbedContent, TabPane
 
 from rules.notation import format_command
 from rules.surface import Command, PlayerView, Side
@@ -61,6 +61,7 @@ from sekigahara_tui.widgets.map_panel import MapPanel
 from sekigahara_tui.widgets.prompt import PromptPanel
 from sekigahara_tui.widgets.public import PublicPanel
 from sekigahara_tui.widgets.status import StatusBar
+from sekigahara_tui.widgets.steady_footer import SteadyFooter
 
 
 
@@ -141,7 +142,7 @@ class GameScreen(Screen[None]):
                     with TabPane("Public", id="public-tab"):
                         with VerticalScroll(id="public-scroll"):
                             yield PublicPanel(id="public")
-        yield Footer(compact=True)
+        yield SteadyFooter(compact=True)
 
     def on_mount(self) -> None:
         self.map_follow.wire()

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Markdown, Static
 
 from rules import surface
 from rules.surface import (
@@ -34,6 +34,7 @@ from sekigahara_tui.seat import GameStats
 from sekigahara_tui.labels import side_name
 from sekigahara_tui.standing import weekly_standing
 from sekigahara_tui.widgets.map_panel import MapPanel
+from sekigahara_tui.widgets.steady_footer import SteadyFooter
 
 WeekBegan = next(cls for cls in surface.EVENT_TYPES if cls.__name__ == "WeekBegan")
 WeekEnded = next(cls for cls in surface.EVENT_TYPES if cls.__name__ == "WeekEnded")
@@ -116,7 +117,7 @@ class HandOverScreen(Screen[None]):
             yield Static(f"Pass the keyboard to {side_name(self.side)}.", classes="handover-title")
             yield Static(self._reason)
             yield Static(f"{side_name(self.side)}: press Enter when the other player cannot see the screen.")
-        yield Footer()
+        yield SteadyFooter()
 
 
 GAME_KEYS = (
@@ -239,7 +240,7 @@ class RulesScreen(Screen[None]):
         text = (files("sekigahara_tui") / "rules_help.md").read_text(encoding="utf-8")
         with VerticalScroll(id="rules-scroll"):
             yield Markdown(text)
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#rules-scroll").focus()
@@ -311,7 +312,7 @@ class GameOverScreen(Screen[None]):
                 message.display = False  # until there is one: the screen is as it was
                 yield message
                 yield Static(self._plots, id="plots", markup=False)
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         board = self.query_one(MapPanel)

@@ -12,10 +12,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Select, SelectionList, Static
+from textual.widgets import Input, Select, SelectionList, Static
 
 from sekigahara_tui.club.client import ClubClient, ClubRefused
 from sekigahara_tui.club.protocol import Notices
+from sekigahara_tui.widgets.steady_footer import SteadyFooter
 
 FORMATS = (("Discord", "discord"), ("Slack", "slack"), ("plain JSON", "json"))
 KINDS = (
@@ -62,7 +63,7 @@ class NoticeSettingsScreen(Screen[None]):
                 yield Input(placeholder="mail address; blank: none", id="mail")
             yield SelectionList[str](*((label, kind, False) for label, kind in KINDS), id="kinds")
         yield Static("Asking the club…", id="notices-message", markup=False)
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#webhook", Input).focus()

@@ -4,7 +4,7 @@ The screen draws frames from a replay model (sekigahara_tui.replay_model),
 which owns the record: for each step, the board as a view (the public one, or
 once the game is over either side's) and what happened in words. Keys: → or n
 a step forward, ← or p back, Home and End the first and last step, w and a
-digit the first step of that week, v whose view of the board, t the game's
+digit the first step of that week, v whose view of the board, g the game's
 chat (a club game's, replayed for one of its players only: screens/chat.py), Esc back.
 """
 
@@ -19,12 +19,13 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from rules.surface import Side
 from sekigahara_tui.crash_log import CrashLog
 from sekigahara_tui.labels import side_name
 from sekigahara_tui.widgets.map_panel import MapPanel
+from sekigahara_tui.widgets.steady_footer import SteadyFooter
 
 if TYPE_CHECKING:
     from sekigahara_tui.replay_model import ReplayFrame, ReplayModel
@@ -66,7 +67,7 @@ class ReplayScreen(Screen[None]):
         Binding("w", "ask_week", "Week", id="replay.week", key_display="w+1-7"),
         *[Binding(str(n), f"week({n})", show=False) for n in range(1, 10)],
         Binding("v", "chair", "View", id="replay.view"),
-        Binding("t", "chat", "Chat", id="replay.chat", show=False),
+        Binding("g", "chat", "Chat", id="replay.chat", show=False),
         Binding("escape", "dismiss", "Back", id="replay.close"),
     ]
 
@@ -85,7 +86,7 @@ class ReplayScreen(Screen[None]):
             yield MapPanel(id="replay-map")
             with VerticalScroll(id="replay-text"):
                 yield Static(id="replay-events", markup=False)
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         board = self.query_one(MapPanel)
@@ -162,7 +163,7 @@ class ReplayScreen(Screen[None]):
 
     def action_chat(self) -> None:
         if self.chat is None:
-            return self.say("t: no chat here (a club game's is replayed for its players)")
+            return self.say("g: no chat here (a club game's is replayed for its players)")
         self.app.push_screen(self.chat())
 
     def action_chair(self) -> None:

@@ -32,6 +32,7 @@ from textual.widgets.option_list import Option
 from rules.notation import format_command
 from rules.surface import Command, PlayerView, Side, places
 from sekigahara_tui.labels import choice_lines, place_label, side_name, word_label
+from sekigahara_tui.widgets.steady_text import update_steady
 
 PLACEHOLDER = "type a command (→ completes)"
 HINT = "Enter: {notation}"  # the empty line's hint: what Enter gives
@@ -49,9 +50,6 @@ def hint(notation: str, width: int) -> str:
     return next((short for short in SHORT_HINTS if len(short) <= width), SHORT_HINTS[-1])
 
 
-MESSAGE_ROWS = 3  # at most; the stylesheet's #message max-height
-
-
 def shortened(text: str) -> str:
     """A refusal shortened to what the screen does not already say (issue 27,
     fault 5): one that lists every verb of the notation ("expected one of
@@ -63,6 +61,8 @@ def shortened(text: str) -> str:
         return f"{head}: the choices above are what you may give now (? helps)"
     head, found, _ = text.partition(": waiting for ")
     return head if found else text
+
+
 SIDES = tuple(f"{side.value}:" for side in Side)
 
 
@@ -195,8 +195,7 @@ class PromptPanel(Vertical):
         # choices onto a command (the screen moves the map there): one key, one
         # screen update, where a message would be handled after the list was drawn.
         self.browsed: Callable[[Command], None] | None = None
-        self._said = ""  # the message line's text, and the rows it took
-        self._message_rows: int | None = None  # unknown until the first message: laid out then
+        self._said = ""  # the message line's text
 
     def compose(self) -> ComposeResult:
         yield Static(id="decision", markup=False)
@@ -223,7 +222,7 @@ class PromptPanel(Vertical):
         decision = decision_line(view)
         if decision != self._decision:  # height auto: a longer line may need another row
             self._decision = decision
-            self.query_one("#decision", Static).update(decision)
+            update_steady(self.query_one("#decision", Static), decision)
         self._view = view
         if view.legal == self._legal:
             return
@@ -282,22 +281,19 @@ class PromptPanel(Vertical):
     def show_connection(self, text: str) -> None:
         line = self.query_one("#connection", Static)
         line.display = bool(text)
-        line.update(text)  # height auto: a longer line (a join hint) takes the rows it needs
+        update_steady(line, text)  # height auto: a longer line (a join hint) takes the rows it needs
 
     def say(self, text: str, error: bool = False) -> None:
-        """The message line: it wraps to as many rows as it needs, up to
-        MESSAGE_ROWS; a refusal listing every verb is shortened to fit (issue 27,
+        """The message line: it wraps to as many rows as it needs, up to the
+        stylesheet's max-height (3); a refusal listing every verb is shortened to fit (issue 27,
         fault 5: at 80 columns the list was cut mid-word)."""
         text = shortened(text)
         message = self.query_one("#message", Static)
         message.set_class(error, "error")
         if text == self._said:
             return
-        # A new layout only when the rows it takes change: most outcomes are one line.
-        width = max(1, message.content_region.width or message.size.width or 1)
-        rows = min(MESSAGE_ROWS, max(1, -(-len(text) // width)))
-        message.update(text, layout=rows != self._message_rows)
-        self._said, self._message_rows = text, rows
+        update_steady(message, text)  # most outcomes keep the line's rows: no new layout
+        self._said = text
 
     def notation_of(self, index: int) -> str | None:
         """The notation of the choice at `index` (what the command line takes)."""
