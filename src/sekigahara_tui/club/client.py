@@ -50,6 +50,8 @@ from sekigahara_tui.club.protocol import (
     decode_club_host_message,
 )
 from sekigahara_tui.club.protocol import encode as club_encode
+from sekigahara_tui.club.chat_feed import ChatFeed
+from sekigahara_tui.club.protocol_chat import ChatDeleted, ChatLine, ChatLines, ChatSay, GetChat
 from sekigahara_tui.club.protocol_ratings import GetRatings, Ratings
 from sekigahara_tui.net.client import Client
 from sekigahara_tui.net.locations import Address
@@ -109,6 +111,7 @@ class ClubClient:
         self.on_lobby: Callable[[Lobby], None] | None = None
         self.on_your_move: Callable[[YourMove], None] | None = None  # a decision passed to me in a game I am not in
         self.on_lost: Callable[[str], None] | None = None
+        self.channel = ChatFeed()  # the club's chat channel, once asked for (channel_history)
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._reading: asyncio.Task | None = None
@@ -226,6 +229,8 @@ class ClubClient:
             if self.on_your_move is not None:
                 self.on_your_move(message)
             return
+        if isinstance(message, (ChatLine, ChatDeleted)) and message.game is None:
+            self.channel.take(message)  # a reply to say() is its future's too
         if self._waiting is None or isinstance(message, Pong):
             return  # an answer to a request given up (timed out, cancelled)
         answers, request_id, future = self._waiting
@@ -333,6 +338,22 @@ class ClubClient:
         `tournament`, or for GetTournament without a name `tournaments`; ClubRefused, one line."""
         return await self._request(message, lambda reply: isinstance(reply, (TournamentShown, TournamentList))
                                    and reply.reply_to == message.id)
+    async def channel_history(self) -> ChatLines:
+        """The club channel's newest lines; from then on this connection follows the channel (`channel`)."""
+        message = GetChat(_fresh_id())
+        reply = await self._request(message, lambda reply: isinstance(reply, ChatLines) and reply.reply_to == message.id)
+        self.channel.take(reply)
+        return reply
+
+    async def game_chat(self, game: str) -> ChatLines:
+        """The chat of a game I play or played (its replay; ClubRefused for another's)."""
+        message = GetChat(_fresh_id(), game)
+        return await self._request(message, lambda reply: isinstance(reply, ChatLines) and reply.reply_to == message.id)
+
+    async def say(self, text: str) -> ChatLine:
+        """A line in the club's channel (ClubRefused, one line, if the club will not take it)."""
+        message = ChatSay(_fresh_id(), text)
+        return await self._request(message, lambda reply: isinstance(reply, ChatLine) and reply.reply_to == message.id)
 
     async def _entry(self, message: NewGame | JoinGame | Enter | Watch | Rematch) -> Entry:
         reply = await self._request(message, lambda reply: isinstance(reply, Entry) and reply.reply_to == message.id)
@@ -397,6 +418,7 @@ class ClubSeatClient(Client):
         self.clocks_at = 0.0  # when they were told (time.monotonic): a running clock counts down from it
         self._end_requests: set[str] = set()
         self.follower: EndingFollower | None = None
+        self.chat = ChatFeed()  # the game's chat with the other player (screens/chat.py)
 
     def resign(self) -> str | None:
         """Give up: the other side wins. The message id; None if not connected."""
@@ -407,6 +429,18 @@ class ClubSeatClient(Client):
 
     def answer_cancel(self, accept: bool) -> str | None:
         return self._ask(AnswerCancel(self._fresh_id(), accept))
+
+    def say(self, text: str) -> str | None:
+        """A line to the other player; the message id, None if not connected."""
+        message = ChatSay(self._fresh_id(), text)
+        if not self._write_line(club_encode(message)):
+            return None
+        self.chat.said(message.id)
+        return message.id
+
+    def ask_chat(self) -> bool:
+        """Ask for the game chat's newest lines (they come to `chat`); False if not connected."""
+        return self._write_line(club_encode(GetChat(self._fresh_id())))
 
     def _ask(self, message: Resign | ProposeCancel | AnswerCancel) -> str | None:
         if not self._write_line(club_encode(message)):
@@ -419,6 +453,9 @@ class ClubSeatClient(Client):
             self.clocks, self.clocks_at = message, time.monotonic()
             self._notify()
             return
+        if self.chat.take(message):
+            self._notify()
+            return
         if not isinstance(message, CancelProposal):
             super()._receive(message)
             return
@@ -429,6 +466,9 @@ class ClubSeatClient(Client):
         self._notify()
 
     def _take_refusal(self, refusal: Refused) -> None:
+        if self.chat.refused(refusal.id, refusal.reason):
+            self._notify()
+            return
         if refusal.id is not None and refusal.id in self._end_requests:
             self._end_requests.discard(refusal.id)
             if self.follower is not None:

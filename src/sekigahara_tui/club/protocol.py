@@ -42,6 +42,9 @@ from sekigahara_tui.net.protocol import (
 )
 from sekigahara_tui.club.protocol_fields import _bounded
 from sekigahara_tui.club.protocol_notices import GetNotices, Notices, SetNotices, YourMove
+from sekigahara_tui.club.protocol_chat import (
+    CHAT_CLIENT_MESSAGES, CHAT_HOST_MESSAGES, ChatDeleted, ChatLine, ChatLines, ChatSay, GetChat,
+)
 from sekigahara_tui.club.protocol_ratings import GetRatings, Ratings
 from sekigahara_tui.club.protocol_tournaments import (
     TOURNAMENT_CLIENT_MESSAGES, TOURNAMENT_HOST_MESSAGES, GetTournament, JoinTournament, NewTournament, StartTournament,
@@ -387,6 +390,7 @@ CLUB_CLIENT_MESSAGES: dict[type, str] = {
     AnswerCancel: "answer_cancel",
     GetNotices: "get_notices",
     SetNotices: "set_notices",
+    **CHAT_CLIENT_MESSAGES,
     GetRatings: "get_ratings",
     Ping: "ping",
 } | TOURNAMENT_CLIENT_MESSAGES
@@ -401,16 +405,19 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     Notices: "notices",
     YourMove: "your_move",
     Record: "record",
+    **CHAT_HOST_MESSAGES,
     Ratings: "ratings",
     Refused: "refused",
     Pong: "pong",
 } | TOURNAMENT_HOST_MESSAGES
 ClubClientMessage = Union[
     ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, DeclineGame, Rematch, GetRecord, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
-    GetNotices, SetNotices, GetRatings, Ping, NewTournament, JoinTournament, StartTournament, GetTournament,
+    GetNotices, SetNotices, GetRatings, ChatSay, GetChat, Ping, NewTournament, JoinTournament, StartTournament, GetTournament,
 ]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, YourMove, Record, Ratings,
-                        Refused, Pong, TournamentShown, TournamentList]
+ClubHostMessage = Union[
+    ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, YourMove, Record, Ratings, ChatLine, ChatLines,
+    ChatDeleted, Refused, Pong, TournamentShown, TournamentList,
+]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()
@@ -429,6 +436,8 @@ for _lobby in (Lobby, LobbyChanged):
 converter.register_unstructure_hook(NewGame, make_dict_unstructure_fn(
     NewGame, converter, level=_OMITTED, clock=_OMITTED, on_time_out=_OMITTED, invite=_OMITTED, private=_OMITTED, rated=_OMITTED))
 converter.register_unstructure_hook(GetRatings, make_dict_unstructure_fn(GetRatings, converter, player=_OMITTED))
+# A chat line says whom it answers on the sayer's copy only.
+converter.register_unstructure_hook(ChatLine, make_dict_unstructure_fn(ChatLine, converter, reply_to=_OMITTED))
 configure_tagged_union(ClubClientMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 configure_tagged_union(ClubHostMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 

@@ -12,7 +12,9 @@ overridden; the club adds what it needs by giving it:
   game (club_games.py, ClubCommits);
 - who is present: the computer always sits in its seat (computer_seat.py);
 - what a seat may ask besides playing: resign, propose or answer a
-  cancellation (results.py, the one place a game ends outside the rules);
+  cancellation (results.py, the one place a game ends outside the rules),
+  and talk to the other player (chat.py: never to a spectator, R55; the
+  lobby's channel is chat.py's too);
 - its subscribers, told of every change in this order: the store (a game's
   end, and the ratings it moved: club_ratings.py), the seats' connections, the results (a seat that comes hears a
   standing proposal to cancel), the catalog (catalog.py; and through it the
@@ -63,6 +65,8 @@ from sekigahara_tui.bots.driver import BUDGET
 from sekigahara_tui.bots.workers import DecisionPool
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
+from sekigahara_tui.hosting.chat import ChatOptions, ChatRoom
+from sekigahara_tui.hosting.chat_store import ChatStore
 from sekigahara_tui.hosting.club_games import ClubCommits, ClubGames
 from sekigahara_tui.hosting.computer_seat import ComputerSeat
 from sekigahara_tui.hosting.connections import Door
@@ -108,6 +112,7 @@ class ClubServer:
         limits: ClubLimits = ClubLimits(),
         notices: NoticeOptions = NoticeOptions(),
         clock_now: Callable[[], float] = time.time,
+        chat: ChatOptions = ChatOptions(),
     ) -> None:
         self.store = store
         self.data_dir = Path(data_dir)
@@ -136,14 +141,15 @@ class ClubServer:
         self.eviction = Eviction(
             self.games,
             busy=(self.spectators.watching, self.computer.deciding),
-            on_evict=(self.spectators.game_gone, self.computer.forget, self.game_notices.forget),
+            on_evict=(self.spectators.game_gone, self.computer.forget, self.game_notices.forget, lambda game_id: self.chat.forget(game_id)),
             evict_after=evict_after,
         )
         self.club_games = ClubGames(store, self.catalog, self.games, self.spectators, self.computer)
         self.limits = MemberLimits(limits, self.catalog)
+        self.chat = ChatRoom(ChatStore(store.path), self.catalog, self.generations.is_guest, self.games.loaded.get, self.audit, self.notices, chat)
         self.lobby = Lobby(
             self.data_dir, self.sessions, self.catalog, self.games, self.club_games, self.tokens, self.limits, self.audit,
-            notices=(self.notice_settings, notices), queue=self.notices,
+            notices=(self.notice_settings, notices), queue=self.notices, requests=self.chat.lobby_requests(),
         )
         self.catalog.follow(self.lobby.push)  # a lobby is pushed when what it shows changed
         self.ratings = self.lobby.ratings = ClubRatings(store, self.catalog)
@@ -165,13 +171,13 @@ class ClubServer:
             self.games,
             ClubCommits(store_commits, self.catalog, self.clocks.stamp),
             [store_commits, self.ratings, SeatConnections(), self.clocks, self.results, self.catalog, self.games, self.spectators,
-             self.game_notices, self.online, self.computer, self.tournaments],
+             self.game_notices, self.online, self.chat, self.computer, self.tournaments],
             doors=[
                 Door(ClubHello, CLUB_CLIENT_MESSAGES[ClubHello], self.lobby.club_hello),
                 Door(WatchGame, CLUB_CLIENT_MESSAGES[WatchGame], self.spectators.watch_game),
             ],
             decode=decode_club_client_message,
-            seat_requests=self.results.seat_requests(),
+            seat_requests={**self.results.seat_requests(), **self.chat.seat_requests()},
             seated=self.computer.sits,
             idle_timeout=math.inf,
             grace=math.inf,
@@ -251,6 +257,7 @@ class ClubServer:
         self.start_clocks()
         self.eviction.start()
         self.generations.start()
+        self.chat.start()
 
     async def listen_tcp(self, host: str, port: int) -> tuple[str, int]:
         self.start_clocks()
@@ -270,5 +277,7 @@ class ClubServer:
         await self.clocks.close()
         await self.generations.close()
         await self.notices.close()  # notices still waiting are reminders: dropped
+        await self.chat.close()
+        self.chat.store.close()
         self.notice_settings.close()
         self.tournaments.close()

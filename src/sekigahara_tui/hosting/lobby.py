@@ -27,6 +27,7 @@ The lines of a member's games say their clocks (game_clocks.py) and who of
 their players is signed in (online.py); a decision passing to a member in a
 game they are not looking at is sent to their lobby connections (`ring`:
 your_move, a bell in the app).
+The club's chat channel is asked for here too (chat.py: `requests`).
 """
 
 from __future__ import annotations
@@ -136,6 +137,7 @@ class Lobby:
         audit: AuditLog | NoAuditLog,
         notices: tuple[NoticeSettings, NoticeOptions] | None = None,
         queue: NoticeQueue | None = None,
+        requests: dict[type, Callable[[Connection, str, object], None]] | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.sessions = sessions
@@ -147,6 +149,7 @@ class Lobby:
         self.audit = audit
         self.limits = limits
         self.notices = notices  # the members' notice settings, and how this club sends them
+        self.requests = requests or {}  # more a member may ask, by message type (the chat's, chat.py); each raises Refusal
         self.sign_in_failures = FailedSignIns()  # the TCP door's, per address
         self.connections: dict[str, set[Connection]] = {}  # member -> their lobby connections signed in
         self.tournaments = None  # tournaments.py's Tournaments, once the club server gives it
@@ -355,6 +358,8 @@ class Lobby:
             elif isinstance(message, Watch):
                 seen_entry(self.catalog, message.game, member)  # a private game of others: as if it were not
                 self._send_entry(connection, message.id, message.game, None, member)
+            elif (request := self.requests.get(type(message))) is not None:
+                request(connection, member, message)
             else:
                 reason = "a lobby connection takes lobby messages only"
                 self.audit.record("refused", reason, front="club", member=member, address=connection.address)

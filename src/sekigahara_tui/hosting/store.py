@@ -274,7 +274,7 @@ class Store:
                 ).fetchone()
                 if row is None:
                     return False
-                for table in ("actions", "results", "cancel_offers", "game_clocks", "game_terms"):  # they reference it
+                for table in ("actions", "results", "cancel_offers", "game_clocks", "game_terms", "chat_messages"):  # they reference it
                     self._db.execute(f"DELETE FROM {table} WHERE game = ?", (game_id,))
                 self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
                 return True

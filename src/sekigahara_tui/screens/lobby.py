@@ -8,7 +8,8 @@ the chosen invitation), d to decline an invitation, w to watch, x to withdraw
 an open game of mine nobody has joined (asked first), r to refresh (on a
 finished game: its step-by-step replay, screens/replay.py, from the record
 the club sends), s for my notice settings (screens/notice_settings.py), t
-for the club's ratings and a player's history (screens/ratings.py); a
+for the club's ratings and a player's history (screens/ratings.py), g for
+the club's chat channel (screens/chat.py); a
 line under the title says when my notices keep failing, and what became of
 my invitations. A game line says whose move, where the calendar stands and
 when the last move was, and whether it is rated; each player's rating is
@@ -44,6 +45,7 @@ from sekigahara_tui.screens.dialogs import ConfirmDialog
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.lobby_line import since, status_cell, status_room, whose_move  # noqa: F401 - used by others
 from sekigahara_tui.screens.notice_settings import NoticeSettingsScreen
+from sekigahara_tui.screens.chat import channel_chat, replay_chat
 from sekigahara_tui.widgets.prompt import PromptPanel
 from sekigahara_tui.widgets.steady_footer import SteadyFooter
 
@@ -157,6 +159,7 @@ class LobbyScreen(Screen[None]):
         Binding("s", "notices", "Notices", id="lobby.notices", show=False),
         Binding("e", "ratings", "Ratings", id="lobby.ratings", show=False),  # Elo; said on the line under the title
         Binding("t", "tournaments", "Tournaments", id="lobby.tournaments", show=False),
+        Binding("g", "chat", "Chat", id="lobby.chat", show=False),  # the club's channel (chat.py)
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
     ]
 
@@ -371,7 +374,11 @@ class LobbyScreen(Screen[None]):
         except ValueError as error:
             self.say(f"Cannot replay game {game}: {error}")
             return
-        self.app.push_screen(ReplayScreen(model))
+        try:  # the game's chat, for its players (the club refuses anyone else: no chat then)
+            chat = replay_chat(await self.club.game_chat(game), self.club.member)
+        except (ClubRefused, OSError, TimeoutError):
+            chat = None
+        self.app.push_screen(ReplayScreen(model, chat=chat))
 
     def action_decline(self) -> None:
         row = self.chosen()
@@ -385,6 +392,9 @@ class LobbyScreen(Screen[None]):
         if await self._ask(lambda: self.club.decline(game)) is not FAILED:
             self.say(f"Declined game {game}")
             self.action_refresh()
+
+    def action_chat(self) -> None:
+        self.app.push_screen(channel_chat(self.club))
 
     def action_notices(self) -> None:
         self.app.push_screen(NoticeSettingsScreen(self.club))
