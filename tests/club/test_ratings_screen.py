@@ -67,6 +67,10 @@ async def test_the_ratings_screen_lists_the_club_and_plots_a_history_at_80x24(cl
         await pilot.press("tab", "tab", "tab", "tab", "tab", "down", "enter")  # past the clock, to the ratings
         await until(pilot, lambda: isinstance(app.screen, ClubGameScreen), "the rated game made")
         assert club.store.terms()[app.screen.table.entry.game].rated is True
+        await until(pilot, lambda: app.screen.view is not None, "the rated game's board")
+        app.screen.query_one("#choices").focus()
+        await pilot.press("h")  # no hints in a rated game (seat.hints_allowed)
+        await until(pilot, lambda: "no hints in a rated game" in str(app.screen.query_one("#message").render()), "the refusal")
         await pilot.press("ctrl+l")
         await until(pilot, lambda: app.screen is lobby, "the lobby again")
 

@@ -41,6 +41,7 @@ from sekigahara_tui.club.protocol import Entry, GameLine, Lobby
 from sekigahara_tui.club.protocol_notices import YourMove
 from sekigahara_tui.labels import side_name
 from sekigahara_tui.screens.versus_dialog import VersusDialog
+from sekigahara_tui.seat import GameTerms
 from sekigahara_tui.screens.dialogs import ConfirmDialog
 from sekigahara_tui.screens.game import GameScreen
 from sekigahara_tui.screens.lobby_line import since, status_cell, status_room, whose_move  # noqa: F401 - used by others
@@ -426,7 +427,7 @@ class LobbyScreen(Screen[None]):
         def chosen(choice: tuple | None) -> None:
             if choice is not None:
                 side, level, rated = choice
-                self._enter(lambda: self.club.new_game(side, "computer", level, rated=rated))
+                self._enter(lambda: self.club.new_game(side, "computer", level, rated=rated), rated)
 
         # The side and the computer's level (issue 25); the club stores the level with the game.
         # Rated or not (issue 26): the computer's level is rated too.
@@ -439,19 +440,19 @@ class LobbyScreen(Screen[None]):
         def answered(game: NewClubGame | None) -> None:
             if game is not None:
                 self._enter(lambda: self.club.new_game(game.side, game.opponent, clock=game.clock, on_time_out=game.on_time_out,
-                                                       invite=game.invite, private=game.private, rated=game.rated))
+                                                       invite=game.invite, private=game.private, rated=game.rated), game.rated)
 
         self.app.push_screen(ClubGameDialog(), answered)
 
     def act(self, action: str, line: GameLine) -> None:
         request = {"resume": self.club.enter, "join": self.club.join, "watch": self.club.watch}[action]
-        self._enter(lambda: request(line.game))
+        self._enter(lambda: request(line.game), line.rated)
 
     @work(exclusive=True, group="enter")
-    async def _enter(self, request) -> None:
+    async def _enter(self, request, rated: bool = False) -> None:
         entry = await self._ask(request)
         if entry is not FAILED:
-            self.open_game(entry)
+            self.open_game(entry, rated)
 
     async def _ask(self, request) -> object:
         """The club's answer to request(), or FAILED once the refusal or the
@@ -464,8 +465,10 @@ class LobbyScreen(Screen[None]):
             self.say(f"Cannot reach the club: {getattr(error, 'strerror', None) or error}")
         return FAILED
 
-    def open_game(self, entry: Entry) -> None:
+    def open_game(self, entry: Entry, rated: bool = False) -> None:
         what = "Watching" if entry.seat is None else f"Playing {side_name(entry.seat)} in"
         self.say(f"{what} game {entry.game}")
         screen = WatchingScreen if entry.seat is None else ClubGameScreen
-        self.app.push_screen(screen(ClubTable(self.club, entry), self.save_dir))
+        table = ClubTable(self.club, entry)
+        table.terms = GameTerms(rated=rated)  # a rated game gives no hints (seat.hints_allowed)
+        self.app.push_screen(screen(table, self.save_dir))
