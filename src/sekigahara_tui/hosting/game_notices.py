@@ -8,7 +8,11 @@ did not before the change: a whole turn of the other side (every step of a
 stack move, every battle choice) is one hand-over, so one notice. A side told
 of a hand-over is not told again until it has acted itself: when the other
 side takes the hand-over back with an undo (R58 allows it until the side
-handed to decides) and hands over again, no second notice goes.
+handed to decides) and hands over again, no second notice goes. What was
+told outlives the game's eviction (in asynchronous play the one undoing has
+usually been away, and the idle game dropped from memory meanwhile); after a
+restart, a side that decides because the other side's last command handed
+it the decision counts as told.
 
 Only public facts go into a notice (R55): whose decision it is, the catalog's
 players and result, and the week, turn and phase of the public view
@@ -37,12 +41,16 @@ class GameNotices:
         self._told: dict[str, set[Side]] = {}  # game id -> sides told of a hand-over they have not acted on
 
     def game_loaded(self, game: HostedGame) -> None:
-        self._deciding[game.id] = deciding(game)
+        now = self._deciding[game.id] = deciding(game)
+        if game.id not in self._told:  # first loaded since the start: told of a hand-over if one is standing
+            last = game.actions[-1] if game.actions else None
+            handed = last is not None and last.kind == "command"
+            self._told[game.id] = {side for side in now if handed and last.side is side.other}
 
     def forget(self, game_id: str) -> None:
-        """The game left memory (evicted): it is looked at afresh when loaded."""
+        """The game left memory (evicted): who decides is looked at afresh when
+        loaded; who was told is kept (an undo after the reload is no new hand-over)."""
         self._deciding.pop(game_id, None)
-        self._told.pop(game_id, None)
 
     # --- a subscriber of the game server ----------------------------------------------
 
