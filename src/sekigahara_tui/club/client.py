@@ -30,6 +30,7 @@ from sekigahara_tui.club.protocol import (
     Enter,
     Entry,
     GetNotices,
+    GetVacation,
     GetRecord,
     JoinGame,
     ListGames,
@@ -42,6 +43,8 @@ from sekigahara_tui.club.protocol import (
     Notices,
     Record,
     SetNotices,
+    TakeVacation,
+    Vacation,
     Watch,
     WatchGame,
     WithdrawGame,
@@ -313,6 +316,11 @@ class ClubClient:
         """Set my notice settings, all at once (ClubRefused, one line, if the club will not take them)."""
         message = SetNotices(_fresh_id(), webhook, webhook_format, mail, tuple(kinds))
         return await self._request(message, lambda reply: isinstance(reply, Notices) and reply.reply_to == message.id)
+
+    async def vacation(self, days: int | None = None) -> Vacation:
+        """My vacation; with `days`, take that many days away first (ClubRefused, one line, if not allowed)."""
+        message = GetVacation(_fresh_id()) if days is None else TakeVacation(_fresh_id(), days)
+        return await self._request(message, lambda reply: isinstance(reply, Vacation) and reply.reply_to == message.id)
 
     async def _entry(self, message: NewGame | JoinGame | Enter | Watch | Rematch) -> Entry:
         reply = await self._request(message, lambda reply: isinstance(reply, Entry) and reply.reply_to == message.id)

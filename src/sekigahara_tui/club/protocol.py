@@ -42,6 +42,7 @@ from sekigahara_tui.net.protocol import (
 )
 from sekigahara_tui.club.protocol_fields import _bounded
 from sekigahara_tui.club.protocol_notices import GetNotices, Notices, SetNotices
+from sekigahara_tui.club.protocol_vacation import GetVacation, TakeVacation, Vacation
 
 MAX_MEMBER_NAME = 32
 # A lobby lists at most this many games of each kind (the newest).
@@ -366,6 +367,8 @@ CLUB_CLIENT_MESSAGES: dict[type, str] = {
     AnswerCancel: "answer_cancel",
     GetNotices: "get_notices",
     SetNotices: "set_notices",
+    GetVacation: "get_vacation",
+    TakeVacation: "take_vacation",
     Ping: "ping",
 }
 CLUB_HOST_MESSAGES: dict[type, str] = {
@@ -377,15 +380,16 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     CancelProposal: "cancel_proposal",
     ClockLine: "clocks",
     Notices: "notices",
+    Vacation: "vacation",
     Record: "record",
     Refused: "refused",
     Pong: "pong",
 }
 ClubClientMessage = Union[
     ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, DeclineGame, Rematch, GetRecord, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
-    GetNotices, SetNotices, Ping,
+    GetNotices, SetNotices, GetVacation, TakeVacation, Ping,
 ]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Record, Refused, Pong]
+ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Vacation, Record, Refused, Pong]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()

@@ -68,6 +68,7 @@ from sekigahara_tui.hosting.game_server import REAP_AFTER, GameServer
 from sekigahara_tui.hosting.generations import MemberGenerations, NotAMember
 from sekigahara_tui.hosting.limits import ClubLimits, MemberLimits
 from sekigahara_tui.hosting.clock_store import ClockStore
+from sekigahara_tui.hosting.vacations import Vacations
 from sekigahara_tui.hosting.game_clocks import GameClocks
 from sekigahara_tui.hosting.game_notices import GameNotices
 from sekigahara_tui.hosting.lobby import WEB_TOKEN_REPLACED, Lobby
@@ -143,6 +144,7 @@ class ClubServer:
         self.results = Results(store, self.catalog, self.audit)
         self.clocks = GameClocks(ClockStore(store.path), self.games, self.results, self.computer, self.audit, now=clock_now)
         self.club_games.on_join = self.clocks.started
+        self.lobby.vacations = Vacations(self.clocks, self.catalog, self.generations.is_guest, self.lobby.push.member_changed, self.audit)
         self._clocks_started = False
         store_commits = StoreCommits(store)
         self.game_server = GameServer(

@@ -22,6 +22,7 @@ private games, rematches and finished games' records: invitations.py.
 Guests (`serve --guest`) may join open games and watch, not make games.
 A member reads and sets their notice settings here (get_notices,
 set_notices: notice_settings.py); a setting refused is one audit line.
+So their vacation (get_vacation, take_vacation: vacations.py).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from sekigahara_tui.club.protocol import (
     Entry,
     GetNotices,
     GetRecord,
+    GetVacation,
     JoinGame,
     ListGames,
     Lobby as LobbyMessage,
@@ -51,6 +53,7 @@ from sekigahara_tui.club.protocol import (
     Record,
     Rematch,
     SetNotices,
+    TakeVacation,
     Watch,
     WithdrawGame,
     Withdrawn,
@@ -68,6 +71,7 @@ from sekigahara_tui.hosting.notice_settings import NoticeSettings, SettingsError
 from sekigahara_tui.hosting.sessions import Sessions
 from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.hosting.tokens import SeatTokens
+from sekigahara_tui.hosting.vacations import Vacations
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION, Ping, Pong, Refused
 
 GUESTS_MAKE_NO_GAMES = "guests may join open games and watch them; only members make games"
@@ -136,6 +140,7 @@ class Lobby:
         self.audit = audit
         self.limits = limits
         self.notices = notices  # the members' notice settings, and how this club sends them
+        self.vacations: Vacations | None = None  # members' days away (the club server gives it: it needs the clocks)
         self.sign_in_failures = FailedSignIns()  # the TCP door's, per address
         self.connections: dict[str, set[Connection]] = {}  # member -> their lobby connections signed in
         self.push = LobbyPush(self.lobby_for)  # follows the catalog (the club server has it follow)
@@ -316,6 +321,8 @@ class Lobby:
                 send_lobby_message(connection, Record(message.id, message.game, record))
             elif isinstance(message, (GetNotices, SetNotices)):
                 self._notices(connection, member, message)
+            elif isinstance(message, (GetVacation, TakeVacation)) and self.vacations is not None:
+                send_lobby_message(connection, self.vacations.answer(member, message))
             elif isinstance(message, Watch):
                 seen_entry(self.catalog, message.game, member)  # a private game of others: as if it were not
                 self._send_entry(connection, message.id, message.game, None, member)
