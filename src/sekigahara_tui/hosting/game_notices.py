@@ -14,6 +14,9 @@ usually been away, and the idle game dropped from memory meanwhile); after a
 restart, a side that decides because the other side's last command handed
 it the decision counts as told.
 
+A seat the computer stands in for (out of time: game_clocks.py) is never
+told "your move"; its member hears of the game's end.
+
 Only public facts go into a notice (R55): whose decision it is, the catalog's
 players and result, and the week, turn and phase of the public view
 (GameHost.spectator_view), built only when the member wants the notice.
@@ -85,6 +88,8 @@ class GameNotices:
         for side in sides:
             member = players[side]
             if member is None or member == COMPUTER or game.connections.get(side) is not None:
+                continue
+            if kind == YOUR_MOVE and game.stood_in is side:  # the computer finishes that seat: not the member's move
                 continue
             if not self.queue.wants(member, kind):
                 continue
