@@ -10,10 +10,17 @@ from __future__ import annotations
 import asyncio
 import math
 
-from club_helpers import TIMEOUT, wait_until
+from club_helpers import TIMEOUT, Club, start_club, wait_until
 from notice_helpers import receiver  # noqa: F401 - a fixture
 from rules.surface import Side
-from test_your_move_notices import _notation, bob_plays_his_turn, game_of_alice_and_bob, notices_club, to  # noqa: F401 - a fixture
+from sekigahara_tui.hosting import members
+from sekigahara_tui.hosting.club_server import ClubServer
+from sekigahara_tui.hosting.notice_delivery import NoticeOptions
+from sekigahara_tui.hosting.store import Store
+from sekigahara_tui.hosting.tokens import load_secret
+from test_your_move_notices import RESUME, _notation, bob_plays_his_turn, game_of_alice_and_bob, notices_club, to  # noqa: F401 - a fixture
+
+OPTIONS = NoticeOptions(allow_private=True, resume=RESUME)
 
 
 async def hand_over_undoably(club, seat, game, bob, bob_entry) -> str:
@@ -87,3 +94,45 @@ async def test_an_undo_after_the_game_left_memory_is_shown_at_once_and_sends_no_
     await running
     await alice.close()
     await bob.close()
+
+
+async def test_an_undo_after_a_restart_sends_no_second_notice(data_dir, receiver):
+    """The club restarted between the hand-over and its undo: what was told
+    is gone from memory, and rebuilt from the game (the other side's last
+    command handed the decision over: told)."""
+    club = await start_club(data_dir, notices=OPTIONS)
+    alice, bob, alice_entry, bob_entry = await game_of_alice_and_bob(club, receiver)
+    game_id = alice_entry.game
+    seat = alice.seat_client(alice_entry, None)
+    running = asyncio.create_task(seat.run())
+    last = await hand_over_undoably(club, seat, club.server.games.find(game_id), bob, bob_entry)
+    await seat.wait_for(lambda c: c.version == club.server.games.find(game_id).version and not c.pending, TIMEOUT)
+    await club.server.notices.idle()
+    told = len(to(receiver, "bob"))
+    assert told >= 1
+    await seat.close()
+    await running
+    await alice.close()
+    await bob.close()
+    await club.stop()
+
+    store = Store.open(data_dir / members.STORE_FILE)
+    club = Club(ClubServer(store, data_dir, load_secret(data_dir), notices=OPTIONS), store, data_dir, club.socket)
+    await club.server.listen_unix(club.socket)
+    try:
+        alice = club.lobby_client("alice")
+        back = alice.seat_client(await alice.enter(game_id), None)
+        running = asyncio.create_task(back.run())
+        await back.wait_for(lambda c: c.connected and c.view is not None and c.why_no_undo is None, TIMEOUT)
+        game = club.server.games.find(game_id)
+        back.undo()
+        await back.wait_for(lambda c: c.version == game.version and not c.pending and Side.TOKUGAWA not in game.host.state.decision.sides, TIMEOUT)
+        back.submit(last)
+        await back.wait_for(lambda c: c.version == game.version and not c.pending and Side.TOKUGAWA in game.host.state.decision.sides, TIMEOUT)
+        await club.server.notices.idle()
+        assert len(to(receiver, "bob")) == told  # no second notice
+        await back.close()
+        await running
+        await alice.close()
+    finally:
+        await club.stop()
