@@ -7,9 +7,9 @@ same store and the same check as `sekigahara member vacation`.
 Taken while the club runs, it is seen at once: every seat of the member's
 clocked games is sent the clocks again (the opponent reads "on vacation
 until ..."), the clocks' timer is set again, and the lobbies of the
-member's opponents are pushed. A refusal (a guest, more days than are left)
-is one line to the member and one in the audit log (the lobby's `_refuse`),
-and stores nothing.
+member and their opponents are pushed (their lines' clocks say it). A
+refusal (a guest, more days than are left) is one line to the member and
+one in the audit log (the lobby's `_refuse`), and stores nothing.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ class Vacations:
             self.audit.record("vacation", f"{message.days} days, until {time.strftime('%Y-%m-%d %H:%M', time.gmtime(end))} UTC",
                               front="club", member=member)
             self.clocks.vacation_taken(member)
-            for opponent in self._opponents(member):
-                self.push(opponent)
+            for player in self._opponents(member) | {member}:
+                self.push(player)
         until, taken, allowed = store.vacation_of(member, now)
         return Vacation(message.id, until, taken, allowed)
 
