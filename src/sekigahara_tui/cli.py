@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_network_commands(commands)
     from sekigahara_tui.club.cli import add_club_commands
 
-    add_club_commands(commands)  # serve, member, club (docs/club.md)
+    add_club_commands(commands)  # serve, member, club, ratings (docs/club.md)
     return parser
 
 

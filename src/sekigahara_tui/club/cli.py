@@ -1,4 +1,4 @@
-"""The club's commands: `serve`, `member add|list|remove`, `club` (docs/club.md)."""
+"""The club's commands: `serve`, `member add|list|remove`, `club`, `ratings` (docs/club.md)."""
 
 from __future__ import annotations
 
@@ -42,6 +42,10 @@ def add_club_commands(commands) -> None:
     vacation.add_argument("name")
     vacation.add_argument("--days", type=int, required=True, metavar="N")
     vacation.add_argument("--data", type=Path, required=True, metavar="DIR")
+    ratings = commands.add_parser("ratings", help="print the club's ratings (from its finished rated games)")
+    ratings.add_argument("--data", type=Path, required=True, metavar="DIR")
+    ratings.add_argument("--recompute", action="store_true", help="first rebuild the ratings from the stored results")
+    ratings.add_argument("--player", metavar="NAME", help="print this player's history instead (a member, or computer:LEVEL)")
     club = commands.add_parser(
         "club",
         help="open the club's lobby (SEKIGAHARA_CLUB and SEKIGAHARA_SESSION, or --data DIR --member NAME)",
@@ -228,7 +232,7 @@ def _vacation(args: argparse.Namespace) -> int:
     return 0
 
 
-def _audit(data_dir: Path, event: str, reason: str, member: str) -> None:
+def _audit(data_dir: Path, event: str, reason: str, member: str | None) -> None:
     """A member change, one line in the club's audit log (the one a running server writes too)."""
     from sekigahara_tui.hosting.audit import AuditLog
 
@@ -237,6 +241,42 @@ def _audit(data_dir: Path, event: str, reason: str, member: str) -> None:
         audit.record(event, reason, front="cli", member=member)
     finally:
         audit.close()
+
+
+def run_ratings(args: argparse.Namespace) -> int:
+    """Print the ratings table (or a player's history); --recompute rebuilds it first, in one transaction."""
+    import time
+
+    from sekigahara_tui.hosting import members
+    from sekigahara_tui.hosting.ratings import ranked, win_rate
+    from sekigahara_tui.hosting.store import Store, StoreError
+
+    path = args.data / members.STORE_FILE
+    try:
+        store = Store.open(path, read_only=not args.recompute) if path.is_file() else None
+        if store is None:
+            return _fail("sekigahara ratings", f"no club store in {args.data}", 1)
+        try:
+            if args.recompute:
+                rated = store.recompute_ratings()
+                _audit(args.data, "ratings-recomputed", f"from {rated} rated games", None)
+                print(f"ratings recomputed from {rated} rated game{'s' if rated != 1 else ''}")
+            if args.player is not None:
+                for step in store.rating_history(args.player):
+                    when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(step.at))
+                    outcome = {1.0: "won", 0.0: "lost"}.get(step.score, "drew")
+                    print(f"{when}  {step.game}  {step.side.value:<8}  {outcome:<4}  {step.before} -> {step.after}")
+                return 0
+            print(f"{'rank':>4}  {'rating':>6}  {'games':>5}  {'as Ishida':>11}  {'as Tokugawa':>11}  player")
+            for rank, r in enumerate(ranked(store.ratings()), 1):
+                ishida = f"{r.ishida_wins}/{r.ishida_games} {win_rate(r.ishida_wins, r.ishida_games)}"
+                tokugawa = f"{r.tokugawa_wins}/{r.tokugawa_games} {win_rate(r.tokugawa_wins, r.tokugawa_games)}"
+                print(f"{rank:>4}  {r.rating:>6}  {r.games:>5}  {ishida:>11}  {tokugawa:>11}  {r.player}")
+        finally:
+            store.close()
+    except StoreError as error:
+        return _fail("sekigahara ratings", str(error), 1)
+    return 0
 
 
 def club_client_for(args: argparse.Namespace):
@@ -293,4 +333,4 @@ def run_club(args: argparse.Namespace) -> int:
     return 0
 
 
-CLUB_COMMANDS = {"serve": run_serve, "member": run_member, "club": run_club}
+CLUB_COMMANDS = {"serve": run_serve, "member": run_member, "club": run_club, "ratings": run_ratings}

@@ -52,6 +52,7 @@ from sekigahara_tui.club.protocol import (
     decode_club_host_message,
 )
 from sekigahara_tui.club.protocol import encode as club_encode
+from sekigahara_tui.club.protocol_ratings import GetRatings, Ratings
 from sekigahara_tui.net.client import Client
 from sekigahara_tui.net.locations import Address
 from sekigahara_tui.net.protocol import MAX_HOST_LINE, PROTOCOL_VERSION, BadMessage, Ping, Pong, Refused, encode
@@ -272,10 +273,16 @@ class ClubClient:
 
     async def new_game(self, side: Side | None, opponent: str, level: str | None = None,
                        clock: str = "none", on_time_out: str = "lose", *,
-                       invite: str | None = None, private: bool = False) -> Entry:
+                       invite: str | None = None, private: bool = False, rated: bool = False) -> Entry:
         """A new game; against the computer, at `level` (None: level 1); with a clock preset, and what a
-        side out of time meets; `invite`: the member its open seat is for; `private`: watched by its players only."""
-        return await self._entry(NewGame(_fresh_id(), side, opponent, level, clock, on_time_out, invite, private))
+        side out of time meets; `invite`: the member its open seat is for; `private`: watched by its players only;
+        `rated`: it counts for both players' ratings."""
+        return await self._entry(NewGame(_fresh_id(), side, opponent, level, clock, on_time_out, invite, private, rated))
+
+    async def ratings(self, player: str | None = None) -> Ratings:
+        """The club's ratings, and `player`'s history (None: mine)."""
+        message = GetRatings(_fresh_id(), player)
+        return await self._request(message, lambda reply: isinstance(reply, Ratings) and reply.reply_to == message.id)
 
     async def rematch(self, game: str) -> Entry:
         """After my finished game: the same opponent invited to a new one, sides swapped."""

@@ -43,6 +43,7 @@ from sekigahara_tui.net.protocol import (
 from sekigahara_tui.club.protocol_fields import _bounded
 from sekigahara_tui.club.protocol_notices import GetNotices, Notices, SetNotices
 from sekigahara_tui.club.protocol_vacation import GetVacation, TakeVacation, Vacation
+from sekigahara_tui.club.protocol_ratings import GetRatings, Ratings
 
 MAX_MEMBER_NAME = 32
 # A lobby lists at most this many games of each kind (the newest).
@@ -108,7 +109,8 @@ class NewGame:
     joins later ("open") or the computer, at `level` (one of bots/base.py's
     LEVELS; None: level 1, "heuristic", as before issue 25). `invite`: the
     member the open seat is for (an invitation: nobody else may join);
-    `private`: only its players may watch it, and nobody else sees it listed."""
+    `private`: only its players may watch it, and nobody else sees it listed;
+    `rated`: it counts for both players' ratings (whoever joins agrees to that)."""
 
     id: str = field(validator=_bounded(MAX_ID_LENGTH))
     side: Side | None
@@ -118,6 +120,7 @@ class NewGame:
     on_time_out: str = field(default="lose", validator=_on_time_out)  # "lose" or "stand-in:LEVEL"
     invite: str | None = field(default=None, validator=_bounded(MAX_MEMBER_NAME))
     private: bool = False
+    rated: bool = False
 
 
 @frozen
@@ -267,6 +270,9 @@ class GameLine:
     invited: str | None = None  # the member its open seat is for (an invitation)
     private: bool = False  # watched by its players only
     where: str | None = None  # week, turn and phase ("week 2, turn 1, movement"); None: not known
+    rated: bool = False  # it counts for its players' ratings
+    ishida_rating: int | None = None  # each player's rating now; None: not rated yet
+    tokugawa_rating: int | None = None
 
     def player(self, side: Side) -> str | None:
         return self.ishida if side is Side.ISHIDA else self.tokugawa
@@ -316,7 +322,8 @@ def lobby_key(lobby: Lobby) -> tuple[frozenset, ...]:
 
     def shown(lines: tuple[GameLine, ...]) -> frozenset:
         return frozenset((line.game, line.ishida, line.tokugawa, line.to_move, line.status, line.result,
-                          line.invited, line.private, line.where) for line in lines)
+                          line.invited, line.private, line.where, line.rated, line.ishida_rating, line.tokugawa_rating)
+                         for line in lines)
 
     return (shown(lobby.mine), shown(lobby.open), shown(lobby.watchable), shown(lobby.finished), frozenset({lobby.warning}),
             shown(lobby.invitations), frozenset(lobby.news))
@@ -369,6 +376,7 @@ CLUB_CLIENT_MESSAGES: dict[type, str] = {
     SetNotices: "set_notices",
     GetVacation: "get_vacation",
     TakeVacation: "take_vacation",
+    GetRatings: "get_ratings",
     Ping: "ping",
 }
 CLUB_HOST_MESSAGES: dict[type, str] = {
@@ -382,14 +390,16 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     Notices: "notices",
     Vacation: "vacation",
     Record: "record",
+    Ratings: "ratings",
     Refused: "refused",
     Pong: "pong",
 }
 ClubClientMessage = Union[
     ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, DeclineGame, Rematch, GetRecord, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
-    GetNotices, SetNotices, GetVacation, TakeVacation, Ping,
+    GetNotices, SetNotices, GetVacation, TakeVacation, GetRatings, Ping,
 ]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Vacation, Record, Refused, Pong]
+ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Vacation, Record, Ratings, Refused,
+                        Pong]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()
@@ -398,14 +408,16 @@ converter = make_wire_converter()
 # So are the fields issue 24's invitations added, left at their defaults.
 _OMITTED = override(omit_if_default=True)
 converter.register_unstructure_hook(
-    GameLine, make_dict_unstructure_fn(GameLine, converter, invited=_OMITTED, private=_OMITTED, where=_OMITTED))
+    GameLine, make_dict_unstructure_fn(GameLine, converter, invited=_OMITTED, private=_OMITTED, where=_OMITTED, rated=_OMITTED,
+                                       ishida_rating=_OMITTED, tokugawa_rating=_OMITTED))
 for _lobby in (Lobby, LobbyChanged):
     converter.register_unstructure_hook(
         _lobby, make_dict_unstructure_fn(_lobby, converter, warning=_OMITTED, invitations=_OMITTED, news=_OMITTED))
 # A new_game at its defaults says none of its later fields on the wire (a server
 # older than levels, clocks or invitations refuses unknown keys).
 converter.register_unstructure_hook(NewGame, make_dict_unstructure_fn(
-    NewGame, converter, level=_OMITTED, clock=_OMITTED, on_time_out=_OMITTED, invite=_OMITTED, private=_OMITTED))
+    NewGame, converter, level=_OMITTED, clock=_OMITTED, on_time_out=_OMITTED, invite=_OMITTED, private=_OMITTED, rated=_OMITTED))
+converter.register_unstructure_hook(GetRatings, make_dict_unstructure_fn(GetRatings, converter, player=_OMITTED))
 configure_tagged_union(ClubClientMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 configure_tagged_union(ClubHostMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 

@@ -58,6 +58,7 @@ class CatalogEntry:
             self.terms.invited if self.open_side is not None else None,
             self.terms.private,
             self.where,
+            self.terms.rated,
         )
 
     def side_of(self, member: str) -> Side | None:

@@ -14,7 +14,7 @@ overridden; the club adds what it needs by giving it:
 - what a seat may ask besides playing: resign, propose or answer a
   cancellation (results.py, the one place a game ends outside the rules);
 - its subscribers, told of every change in this order: the store (a game's
-  end), the seats' connections, the results (a seat that comes hears a
+  end, and the ratings it moved: club_ratings.py), the seats' connections, the results (a seat that comes hears a
   standing proposal to cancel), the catalog (catalog.py; and through it the
   lobbies' pushes, lobby_push.py), the last-use clock, the spectators
   (spectators.py: public information only, R55), the computer seat (it
@@ -68,6 +68,7 @@ from sekigahara_tui.hosting.game_server import REAP_AFTER, GameServer
 from sekigahara_tui.hosting.generations import MemberGenerations, NotAMember
 from sekigahara_tui.hosting.limits import ClubLimits, MemberLimits
 from sekigahara_tui.hosting.clock_store import ClockStore
+from sekigahara_tui.hosting.club_ratings import ClubRatings
 from sekigahara_tui.hosting.vacations import Vacations
 from sekigahara_tui.hosting.game_clocks import GameClocks
 from sekigahara_tui.hosting.game_notices import GameNotices
@@ -141,6 +142,7 @@ class ClubServer:
             notices=(self.notice_settings, notices), queue=self.notices,
         )
         self.catalog.follow(self.lobby.push)  # a lobby is pushed when what it shows changed
+        self.ratings = self.lobby.ratings = ClubRatings(store, self.catalog)
         self.results = Results(store, self.catalog, self.audit)
         self.clocks = GameClocks(ClockStore(store.path), self.games, self.results, self.computer, self.audit, now=clock_now)
         self.club_games.on_join = self.clocks.started
@@ -150,7 +152,7 @@ class ClubServer:
         self.game_server = GameServer(
             self.games,
             ClubCommits(store_commits, self.catalog, self.clocks.stamp),
-            [store_commits, SeatConnections(), self.clocks, self.results, self.catalog, self.games, self.spectators, self.game_notices, self.computer],
+            [store_commits, self.ratings, SeatConnections(), self.clocks, self.results, self.catalog, self.games, self.spectators, self.game_notices, self.computer],
             doors=[
                 Door(ClubHello, CLUB_CLIENT_MESSAGES[ClubHello], self.lobby.club_hello),
                 Door(WatchGame, CLUB_CLIENT_MESSAGES[WatchGame], self.spectators.watch_game),

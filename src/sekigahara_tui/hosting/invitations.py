@@ -49,7 +49,7 @@ class Invitations:
     def news_for(self, member: str) -> tuple[str, ...]:
         return tuple(self.news.get(member, ()))
 
-    def terms_for(self, member: str, opponent: str, invite: str | None, private: bool) -> GameTerms:
+    def terms_for(self, member: str, opponent: str, invite: str | None, private: bool, rated: bool = False) -> GameTerms:
         """The terms of a new game, its invited member checked: one line why not."""
         if invite is not None:
             if opponent != "open":
@@ -58,7 +58,7 @@ class Invitations:
                 raise Refusal("bad-message", "you cannot invite yourself")
             if invite == COMPUTER or self.generations.generation_of(invite) is None or self.generations.is_guest(invite):
                 raise Refusal("bad-message", f"{printable(invite, 40)!r} is not a member of this club")
-        return GameTerms(invite, private)
+        return GameTerms(invite, private, rated=rated)
 
     def made(self, member: str, game_id: str, terms: GameTerms, kind: str = INVITATION) -> None:
         """A game was made for `terms.invited`: tell them if they are away."""
@@ -85,7 +85,7 @@ class Invitations:
         opponent = entry.players[side.other]
         if opponent is None or opponent == COMPUTER or self.generations.generation_of(opponent) is None:
             raise Refusal("illegal", "a rematch is offered to a member who played that game: start a new game instead")
-        terms = GameTerms(opponent, entry.terms.private, rematch_of=game_id)
+        terms = GameTerms(opponent, entry.terms.private, rematch_of=game_id, rated=entry.terms.rated)  # rated if the first was
         new_id = self.club_games.new_game(member, side.other, "open", terms=terms)
         self.made(member, new_id, terms, REMATCH)
         return new_id, side.other, terms

@@ -22,7 +22,8 @@ private games, rematches and finished games' records: invitations.py.
 Guests (`serve --guest`) may join open games and watch, not make games.
 A member reads and sets their notice settings here (get_notices,
 set_notices: notice_settings.py); a setting refused is one audit line.
-So their vacation (get_vacation, take_vacation: vacations.py).
+Ratings (club_ratings.py): beside each player's name, and get_ratings.
+A member asks for and takes days away here too (get_vacation, take_vacation: vacations.py).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from sekigahara_tui.club.protocol import (
     Enter,
     Entry,
     GetNotices,
+    GetRatings,
     GetRecord,
     GetVacation,
     JoinGame,
@@ -61,6 +63,7 @@ from sekigahara_tui.club.protocol import (
 from sekigahara_tui.hosting import web_tokens
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
+from sekigahara_tui.hosting.club_ratings import ClubRatings
 from sekigahara_tui.hosting.club_games import ClubGames, Refusal, played_entry, seen_entry
 from sekigahara_tui.hosting.connections import Connection
 from sekigahara_tui.hosting.invitations import Invitations, finished_record
@@ -146,11 +149,14 @@ class Lobby:
         self.push = LobbyPush(self.lobby_for)  # follows the catalog (the club server has it follow)
         self._sign_ins: set[asyncio.Task] = set()  # tokens being checked (TCP lobby connections)
         self._withdrawals: set[asyncio.Task] = set()  # each waits for its game's command being stored
+        self.ratings: ClubRatings | None = None  # the club's (club_server.py): ratings beside names, get_ratings
         self.invitations = Invitations(catalog, club_games, self.generations, lambda member: member in self.connections,
                                        lambda member: self.push.member_changed(member), queue)
 
     def lobby_for(self, member: str) -> LobbyMessage:
         lobby = self.catalog.lobby_for(member, self.games.find)
+        if self.ratings is not None:
+            lobby = self.ratings.lobby(lobby)
         warning = self.notices[0].warning(member) if self.notices is not None else None
         return evolve(lobby, warning=warning, news=self.invitations.news_for(member))
 
@@ -294,7 +300,7 @@ class Lobby:
                 if self.generations.is_guest(member):
                     raise Refusal("not-authorised", GUESTS_MAKE_NO_GAMES)
                 self._within_limits(connection, session, self.limits.why_not_new_game)
-                terms = self.invitations.terms_for(member, message.opponent, message.invite, message.private)
+                terms = self.invitations.terms_for(member, message.opponent, message.invite, message.private, message.rated)
                 side = message.side or random.choice(BOTH_SIDES)
                 game_id = self.club_games.new_game(
                     member, side, message.opponent, message.level, message.clock, message.on_time_out, terms
@@ -319,6 +325,8 @@ class Lobby:
             elif isinstance(message, GetRecord):
                 record = finished_record(self.club_games.store, self.catalog, member, message.game)
                 send_lobby_message(connection, Record(message.id, message.game, record))
+            elif isinstance(message, GetRatings) and self.ratings is not None:
+                send_lobby_message(connection, self.ratings.answer(member, message))
             elif isinstance(message, (GetNotices, SetNotices)):
                 self._notices(connection, member, message)
             elif isinstance(message, (GetVacation, TakeVacation)) and self.vacations is not None:

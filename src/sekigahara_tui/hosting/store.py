@@ -31,6 +31,8 @@ from rules.infra.record import GameRecord, load_position_record, new_record, rec
 from rules.sides import Side
 from rules.infra.untrusted import printable_path
 from sekigahara_tui.hosting.clock_store import start_clock, write_clock
+from sekigahara_tui.hosting.rating_store import rate_result, read_history, read_table, recompute
+from sekigahara_tui.hosting.ratings import Rating, RatingStep
 from sekigahara_tui.hosting.store_schema import SCHEMA, SCHEMA_VERSION, migrate
 from sekigahara_tui.hosting.clocks import Clocks
 
@@ -93,11 +95,13 @@ class Action:
 @frozen
 class GameTerms:
     """A game's terms besides its seats: the only member who may take its open seat
-    (None: anyone), watched by its players only, the game it is a rematch of."""
+    (None: anyone), watched by its players only, the game it is a rematch of,
+    rated (its players agreed at its creation: ratings.py)."""
 
     invited: str | None = None
     private: bool = False
     rematch_of: str | None = None
+    rated: bool = False
 
 
 @frozen
@@ -208,8 +212,8 @@ class Store:
                 if computer_level is not None:
                     self._db.execute("INSERT INTO computer_levels (game, level) VALUES (?, ?)", (game_id, computer_level))
                 if terms is not None and terms != GameTerms():
-                    self._db.execute("INSERT INTO game_terms (game, invited, private, rematch_of) VALUES (?, ?, ?, ?)",
-                                     (info.id, terms.invited, int(terms.private), terms.rematch_of))
+                    self._db.execute("INSERT INTO game_terms (game, invited, private, rematch_of, rated) VALUES (?, ?, ?, ?, ?)",
+                                     (info.id, terms.invited, int(terms.private), terms.rematch_of, int(terms.rated)))
                 start_clock(self._db, game_id, info.created)
         except sqlite3.Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
@@ -285,8 +289,9 @@ class Store:
 
     def terms(self) -> dict[str, GameTerms]:
         """Each game's terms, for the games made with any (an older store has none)."""
-        rows = self._read("SELECT game, invited, private, rematch_of FROM game_terms") if self.schema >= 3 else []
-        return {game: GameTerms(invited, bool(private), rematch_of) for game, invited, private, rematch_of in rows}
+        rated = ", rated" if self.schema >= 4 else ", 0"
+        rows = self._read(f"SELECT game, invited, private, rematch_of{rated} FROM game_terms") if self.schema >= 3 else []
+        return {game: GameTerms(invited, bool(private), rematch_of, bool(r)) for game, invited, private, rematch_of, r in rows}
 
     def record_json(self, game_id: str) -> str:
         """The game's record as a file holds it (its replay, its export)."""
@@ -376,6 +381,7 @@ class Store:
                 self._db.execute("UPDATE games SET status = 'over', result = ? WHERE id = ?", (result, game_id))
                 if end is not None:
                     self._insert_end(game_id, end, "INSERT OR IGNORE")
+                    rate_result(self._db, game_id)  # with its result, or not at all
                 self._db.execute("DELETE FROM cancel_offers WHERE game = ?", (game_id,))
         except sqlite3.Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
@@ -393,6 +399,7 @@ class Store:
                 if cursor.rowcount != 1:
                     return False
                 self._insert_end(game_id, end, "INSERT OR REPLACE")
+                rate_result(self._db, game_id)  # with its result, or not at all
                 self._db.execute("DELETE FROM cancel_offers WHERE game = ?", (game_id,))
                 return True
         except sqlite3.Error as error:
@@ -414,6 +421,25 @@ class Store:
                 (game_id, offer.side.value, offer.by, offer.at),
             )
 
+    # --- ratings (rating_store.py: derived from the results) ---------------------------
+
+    def ratings(self) -> list[Rating]:
+        """Every rated player's rating now (none in a store older than ratings)."""
+        return self._reading(read_table) if self.schema >= 4 else []
+
+    def rating_history(self, player: str | None = None) -> list[RatingStep]:
+        """A player's rating game by game, oldest first (everyone's, if None)."""
+        return self._reading(lambda db: read_history(db, player)) if self.schema >= 4 else []
+
+    def recompute_ratings(self) -> int:
+        """Rebuild the ratings from the stored results, in one transaction; how many games are rated."""
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                return recompute(self._db)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot write the game store: {error}") from None
+
     def only_record(self) -> GameRecord:
         """The record of the one game this store holds (a game DIR's)."""
         ids = self.game_ids()
@@ -426,6 +452,12 @@ class Store:
     def _read(self, sql: str, parameters: tuple = ()) -> list[tuple]:
         try:
             return self._db.execute(sql, parameters).fetchall()
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot read the game store: {error}") from None
+
+    def _reading(self, read):
+        try:
+            return read(self._db)
         except sqlite3.Error as error:
             raise StoreError(f"cannot read the game store: {error}") from None
 

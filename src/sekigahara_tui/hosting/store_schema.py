@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 from sekigahara_tui.hosting.clock_store import CLOCK_MIGRATION
+from sekigahara_tui.hosting.rating_store import RATING_MIGRATION
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -42,7 +43,7 @@ CREATE TABLE IF NOT EXISTS computer_levels (
 # The schema's version (PRAGMA user_version). Each step below brings a store
 # of the version before it up to its own, in one transaction, when the store
 # is opened for writing: an older data dir still opens, and a newer one is refused.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     # 1 (issue 24): how each game ended, by the rules or outside them, and a standing cancel proposal.
     1: (
@@ -77,6 +78,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
             rematch_of TEXT                      -- the finished game this one replays, sides swapped
         )""",
     ),
+    # 4 (issue 26): a game's `rated` term, and the ratings derived from the results (rating_store.py).
+    4: RATING_MIGRATION,
 }
 
 

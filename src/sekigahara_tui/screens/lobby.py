@@ -7,10 +7,12 @@ computer's level), enter to resume, join or watch the chosen game (or accept
 the chosen invitation), d to decline an invitation, w to watch, x to withdraw
 an open game of mine nobody has joined (asked first), r to refresh (on a
 finished game: its step-by-step replay, screens/replay.py, from the record
-the club sends), s for my notice settings (screens/notice_settings.py); a
+the club sends), s for my notice settings (screens/notice_settings.py), t
+for the club's ratings and a player's history (screens/ratings.py); a
 line under the title says when my notices keep failing, and what became of
 my invitations. A game line says whose move, where the calendar stands and
-when the last move was.
+when the last move was, and whether it is rated; each player's rating is
+beside their name.
 The list is not polled: the club pushes the new lobby when it changes
 (lobby_changed, docs/club.md); a dropped connection is opened again after a
 pause, growing up to RETRY_LONGEST. A game opens on the game screen through
@@ -104,7 +106,7 @@ def since(updated: float, now: float) -> str:
 
 
 def status_cell(line: GameLine, me: Side | None, now: float) -> str:
-    """Whose move, where the calendar stands (week, turn, phase), and when the last move was."""
+    """Whether it is rated, whose move, where the calendar stands (week, turn, phase), when the last move was."""
     parts = [whose_move(line, me)]
     if line.invited is not None and me is not None:
         parts = [f"invited {line.invited}"]
@@ -112,7 +114,24 @@ def status_cell(line: GameLine, me: Side | None, now: float) -> str:
         parts.append(line.where)
     if line.status == "playing":
         parts.append(since(line.updated, now))
-    return " · ".join(parts) + (" · private" if line.private else "")
+    # rated first: whoever joins agrees to it, and a long result would push it out of sight
+    return ("rated · " if line.rated else "") + " · ".join(parts) + (" · private" if line.private else "")
+
+
+def player_cell(name: str | None, rating: int | None) -> str:
+    """A seat's player, with their rating beside the name once they have one."""
+    if name is None:
+        return "(open)"
+    return name if rating is None else f"{name} {rating}"
+
+
+def my_rating(lobby: Lobby) -> int | None:
+    """The member's own rating, as their lobby's lines carry it."""
+    for line in (*lobby.mine, *lobby.finished, *lobby.invitations, *lobby.open, *lobby.watchable):
+        for side, rating in ((Side.ISHIDA, line.ishida_rating), (Side.TOKUGAWA, line.tokugawa_rating)):
+            if line.player(side) == lobby.member and rating is not None:
+                return rating
+    return None
 
 
 def waiting_for_an_opponent(line: GameLine, member: str) -> bool:
@@ -131,14 +150,15 @@ def lobby_rows(lobby: Lobby, now: float | None = None) -> list[tuple[str, GameLi
     for label, action, lines in sections:
         for line in lines:
             me = next((side for side in BOTH_SIDES if line.player(side) == lobby.member), None)
-            cells = (label, line.game, line.ishida or "(open)", line.tokugawa or "(open)", status_cell(line, me, now))
+            cells = (label, line.game, player_cell(line.ishida, line.ishida_rating), player_cell(line.tokugawa, line.tokugawa_rating),
+                     status_cell(line, me, now))
             rows.append((action, line, cells))
     return rows
 
 
 class LobbyScreen(Screen[None]):
     DEFAULT_CSS = """
-    LobbyScreen #who { height: 1; padding: 0 1; }
+    LobbyScreen #who { height: 2; padding: 0 1; }
     LobbyScreen #warning { height: auto; padding: 0 1; color: $warning; }
     LobbyScreen #lobby-message { height: auto; padding: 0 1; }
     LobbyScreen #games { height: 1fr; }
@@ -153,6 +173,7 @@ class LobbyScreen(Screen[None]):
         Binding("d", "decline", "Decline", id="lobby.decline", show=False),
         # Not in the Footer: with x shown it would push Quit past 80 columns.
         Binding("s", "notices", "Notices", id="lobby.notices", show=False),
+        Binding("t", "ratings", "Ratings", id="lobby.ratings", show=False),  # said on the line under the title
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
     ]
 
@@ -231,9 +252,11 @@ class LobbyScreen(Screen[None]):
 
     def show(self, lobby: Lobby) -> None:
         self.lobby = lobby
+        rating = my_rating(lobby)
         self.query_one("#who", Static).update(
             f"Sekigahara club: signed in as {lobby.member}. "
-            f"{len(lobby.mine)} game(s) in play, {len(lobby.open)} open, {len(lobby.watchable)} to watch"
+            f"{len(lobby.mine)} game(s) in play, {len(lobby.open)} open, {len(lobby.watchable)} to watch\n"
+            + (f"Your rating: {rating}" if rating is not None else "Not rated yet") + ". t: the club's ratings"
         )
         self.query_one("#warning", Static).update("\n".join(filter(None, (lobby.warning, *lobby.news))))
         table = self.query_one("#games", DataTable)
@@ -350,25 +373,33 @@ class LobbyScreen(Screen[None]):
     def action_notices(self) -> None:
         self.app.push_screen(NoticeSettingsScreen(self.club))
 
+    def action_ratings(self) -> None:
+        from sekigahara_tui.screens.ratings import RatingsScreen
+
+        self.app.push_screen(RatingsScreen(self.club))
+
     def action_new_game(self, opponent: str) -> None:
         if opponent != "computer":
             self._enter(lambda: self.club.new_game(None, opponent))
             return
 
-        def chosen(choice: tuple[Side, str] | None) -> None:
+        def chosen(choice: tuple | None) -> None:
             if choice is not None:
-                side, level = choice
-                self._enter(lambda: self.club.new_game(side, "computer", level))
+                side, level, rated = choice
+                self._enter(lambda: self.club.new_game(side, "computer", level, rated=rated))
 
         # The side and the computer's level (issue 25); the club stores the level with the game.
-        self.app.push_screen(VersusDialog(hint="The club's computer plays it; the game waits for you between sessions."), chosen)
+        # Rated or not (issue 26): the computer's level is rated too.
+        hint = "The club's computer plays it; the game waits for you between sessions."
+        self.app.push_screen(VersusDialog(hint=hint, offer_rated=True), chosen)
 
     def action_new_game_asked(self) -> None:
         from sekigahara_tui.screens.club_game_dialog import ClubGameDialog, NewClubGame
 
         def answered(game: NewClubGame | None) -> None:
             if game is not None:
-                self._enter(lambda: self.club.new_game(game.side, game.opponent, invite=game.invite, private=game.private))
+                self._enter(lambda: self.club.new_game(game.side, game.opponent, invite=game.invite, private=game.private,
+                                                       rated=game.rated))
 
         self.app.push_screen(ClubGameDialog(), answered)
 

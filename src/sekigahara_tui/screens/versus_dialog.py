@@ -1,5 +1,7 @@
 """Play against the computer: which side the player takes, and the computer's
-level (the main menu's `c` and the club lobby's `c`)."""
+level (the main menu's `c` and the club lobby's `c`); in the club, whether
+the game is rated too (Tab to it before choosing the level; unrated unless
+chosen), and the answer then says so: (side, level, rated)."""
 
 from __future__ import annotations
 
@@ -31,9 +33,10 @@ class VersusDialog(ModalScreen["tuple[Side, str] | None"]):
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="dialog.cancel")]
 
-    def __init__(self, hint: str = "Its moves appear one at a time; ctrl+f skips ahead.") -> None:
+    def __init__(self, hint: str = "Its moves appear one at a time; ctrl+f skips ahead.", offer_rated: bool = False) -> None:
         super().__init__()
         self.hint = hint
+        self.offer_rated = offer_rated
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -44,6 +47,9 @@ class VersusDialog(ModalScreen["tuple[Side, str] | None"]):
             yield Label("The computer plays at:")
             levels = list(LEVELS)
             yield OptionList(*(Option(level_label(level), id=level) for level in levels), id="levels")
+            if self.offer_rated:
+                yield Label("Counts for the ratings (Tab here, then Enter):")
+                yield OptionList(Option("Unrated"), Option("Rated: mine and the computer level's move"), id="rated")
             yield Static(self.hint, markup=False)
 
     def on_mount(self) -> None:
@@ -64,6 +70,13 @@ class VersusDialog(ModalScreen["tuple[Side, str] | None"]):
     def _level_picked(self, event: OptionList.OptionSelected) -> None:
         self._level_chosen(str(event.option.id))
 
+    @on(OptionList.OptionSelected, "#rated")
+    def _rated_picked(self, _event: OptionList.OptionSelected) -> None:
+        self._level_chosen(list(LEVELS)[self.query_one("#levels", OptionList).highlighted or 0])
+
     def _level_chosen(self, level: str) -> None:
-        sides = self.query_one("#sides", OptionList)
-        self.dismiss((BOTH_SIDES[sides.highlighted or 0], level))
+        side = BOTH_SIDES[self.query_one("#sides", OptionList).highlighted or 0]
+        if self.offer_rated:
+            self.dismiss((side, level, self.query_one("#rated", OptionList).highlighted == 1))
+        else:
+            self.dismiss((side, level))
