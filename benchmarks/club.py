@@ -15,6 +15,7 @@ the bots' CPU time per command.
     python3 benchmarks/club.py --games 25 50 100 200 --seconds 15
     python3 benchmarks/club.py --games 500 --think 2 --warmup 20   # 500 games at a human pace
     python3 benchmarks/club.py --games 100 --profile /tmp/club   # cProfile of the server
+    python3 benchmarks/club.py --games 50 --seconds 60 --warmup 30 --callgrind   # its instructions per command
     python3 benchmarks/club.py --games 200 --think 0.5 --computer 4   # and 4 games against level 2 (issue 25)
 
 The bots are cheap on purpose, so that the bot process is not what limits a
@@ -43,6 +44,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 sys.path.insert(0, str(SRC))
@@ -216,7 +218,10 @@ async def ping(bots: set) -> None:
             bot.write({"type": "ping"})
 
 
-async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float, think: float, computer: int = 0, level: str = "planner") -> dict:
+async def load(
+    sock: Path, pid: int, n: int, seconds: float, warmup: float, think: float, computer: int = 0, level: str = "planner",
+    counting: Callable[[bool], None] = lambda on: None,
+) -> dict:
     alice, bob = ClubClient(sock, member="alice"), ClubClient(sock, member="bob")
     await alice.connect()
     await bob.connect()
@@ -238,6 +243,7 @@ async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float, thin
     lanes = [asyncio.create_task(lane()) for _ in range(n)] + [asyncio.create_task(computer_lane()) for _ in range(computer)]
     await asyncio.sleep(warmup)
     loaded_rss = rss_kb(pid)
+    counting(True)
     server_cpu, own_cpu = cpu_seconds(pid), time.process_time()
     stats.measuring = True
     began = time.perf_counter()
@@ -248,6 +254,7 @@ async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float, thin
         await asyncio.sleep(min(RSS_SAMPLE_S, left))
         rss_samples.append(rss_kb(pid))
     stats.measuring = False
+    counting(False)
     end_rss = rss_kb(pid)
     elapsed = time.perf_counter() - began
     server_cpu, own_cpu = cpu_seconds(pid) - server_cpu, time.process_time() - own_cpu
@@ -274,6 +281,7 @@ async def load(sock: Path, pid: int, n: int, seconds: float, warmup: float, thin
         "end_rss_kb": end_rss,
         "rss_samples_kb": rss_samples,
         "all_commands": stats.all_commands,
+        "commands": stats.commands,
         "server_us": 1e6 * server_cpu / commands,
         "bots_us": 1e6 * own_cpu / commands,
     }
@@ -308,6 +316,19 @@ def print_computer(k: int, level: str, stats_file: Path) -> None:
           f"median {1000 * statistics.median(times):.0f} ms, p99 {1000 * p99:.0f} ms, max {1000 * times[-1]:.0f} ms", flush=True)
 
 
+def callgrind_counting(pid: int, on: bool) -> None:
+    """Turn callgrind's counting in the server on or off (it starts off: the
+    imports and the warm-up are not counted)."""
+    subprocess.run(["callgrind_control", "-i", "on" if on else "off", str(pid)], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def print_instructions(counts: Path, commands: int) -> None:
+    """The server's instructions in the measured period, per command answered in it."""
+    total = next((int(line.split()[1]) for line in counts.read_text().splitlines() if line.startswith("totals:")), 0)
+    print(f"      callgrind: {total:,} server instructions for {commands} commands: "
+          f"{total / max(commands, 1) / 1e6:.3f} M instructions a command", flush=True)
+
+
 def print_profile(path: Path, top: int) -> None:
     stats = pstats.Stats(str(path))
     stats.sort_stats("tottime").print_stats(top)
@@ -329,6 +350,11 @@ def main() -> None:
         "--soak", action="store_true",
         help="also print the server's RSS at the start of the measured period (after --warmup) and at its end, their ratio, "
         "and the place indexes it built per command (issue 23: 500 games, --think 0.5, --seconds 600)",
+    )
+    parser.add_argument(
+        "--callgrind", action="store_true",
+        help="run the server under valgrind's callgrind, counting only the measured period, and print the server's "
+        "instructions per command: a figure other load on the machine does not change (very slow: use few games)",
     )
     parser.add_argument("--top", type=int, default=30, help="functions shown per profile listing")
     parser.add_argument("--computer", type=int, default=0, metavar="K", help="also K games against the club's computer (issue 25); prints its decision times")
@@ -356,13 +382,15 @@ def main() -> None:
             # The server runs this checkout's code, as the bots do (not an installed copy's).
             env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")]))
             under = ["-m", "sekigahara_tui"] if profile is None else ["-c", PROFILED, str(profile)]
+            counts = directory / "callgrind.out"
+            valgrind = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={counts}"] if args.callgrind else []
             # The server's stderr goes to a file: a pipe nobody reads fills up
             # and blocks the server in the middle of the measurement.
             errors = directory / "server.err"
             with errors.open("wb") as err:
                 workers = [] if args.computer_workers is None else ["--computer-workers", str(args.computer_workers)]
                 server = subprocess.Popen(
-                    [sys.executable, *under, "serve", "--data", str(data_dir), "--evict-after", str(args.evict_after), *workers],
+                    [*valgrind, sys.executable, *under, "serve", "--data", str(data_dir), "--evict-after", str(args.evict_after), *workers],
                     stdout=subprocess.DEVNULL, stderr=err, env=env,
                     cwd=Path(__file__).resolve().parent.parent,
                 )
@@ -371,10 +399,11 @@ def main() -> None:
                     raise SystemExit(errors.read_text(errors="replace"))
                 time.sleep(0.05)
             result = asyncio.run(load(
-                data_dir / "club.sock", server.pid, n, args.seconds, args.warmup, args.think, args.computer, args.computer_level
+                data_dir / "club.sock", server.pid, n, args.seconds, args.warmup, args.think, args.computer, args.computer_level,
+                (lambda on: callgrind_counting(server.pid, on)) if args.callgrind else (lambda on: None),
             ))
             server.terminate()  # SIGTERM: the server stops cleanly (and cProfile writes its file)
-            server.wait(timeout=60)
+            server.wait(timeout=600 if args.callgrind else 60)
             print(
                 f"{result['n']:>5} {result['games_per_s']:>8.2f} {result['commands_per_s']:>11.0f} "
                 f"{result['p50_ms']:>7.1f} {result['p99_ms']:>7.1f} {result['kb_per_game']:>8.0f}"
@@ -384,6 +413,8 @@ def main() -> None:
             said = errors.read_text(errors="replace").strip().splitlines()
             if said:
                 print(f"      the server wrote {len(said)} lines to stderr; first: {said[0][:150]}; last: {said[-1][:150]}", flush=True)
+            if args.callgrind:
+                print_instructions(counts, result["commands"])
             if args.soak:
                 print_soak(result, stats_file)
             if args.computer:

@@ -24,13 +24,15 @@ def deep_size(objects, seen: set[int]) -> int:
 def empty_bounded_caches() -> None:
     """Empty the caches of a bounded size, which are not any game's memory: the
     place indexes (rules/places.py), the notation of commands sent
-    (net/state_encoding.py), what the chairs share (rules/view.py), the musters
-    by Recruitment Box contents (rules/muster.py, 4,096 entries each) and the
-    engine's last legal list (rules/engine.py, one entry)."""
+    (net/state_encoding.py), what the chairs share (rules/view.py) and the
+    texts of the state last encoded (hosting/chairs.py, SHARED_TEXTS, one
+    state's), the musters by Recruitment Box contents (rules/muster.py, 4,096
+    entries each) and the engine's last legal list (rules/engine.py, one entry)."""
     import rules.engine
     import rules.muster
     import rules.places
     import rules.view
+    import sekigahara_tui.hosting.chairs as chairs
     import sekigahara_tui.net.state_encoding as state_encoding
 
     rules.places._INDEXES.clear()
@@ -39,3 +41,4 @@ def empty_bounded_caches() -> None:
     rules.muster._same_kind_choices.cache_clear()
     rules.muster._musters_at.cache_clear()
     rules.engine._last = (None, None, ())
+    chairs.SHARED_TEXTS.of(None)

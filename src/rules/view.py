@@ -244,12 +244,14 @@ _SHARED: dict[int, tuple[GameState, dict[str, object]]] = {}
 _MAX_SHARED = 64
 
 
-def _shared_parts(state: GameState) -> dict[str, object]:
-    """The fields of a view that are the same whoever looks (public, R55)."""
+def _shared_parts(state: GameState, last: tuple[GameState, PlayerView] | None = None) -> dict[str, object]:
+    """The fields of a view that are the same whoever looks (public, R55).
+    `last` (an earlier state and a view of it) lends the fields made from
+    parts of the state that are the very same objects in both."""
     hit = _SHARED.get(id(state))
     if hit is not None and hit[0] is state:
         return hit[1]
-    places = place_index(state.positions)
+    before, seen = last if last is not None else (None, None)
     cards = state.cards
     parts: dict[str, object] = dict(
         week=state.week,
@@ -258,34 +260,51 @@ def _shared_parts(state: GameState) -> dict[str, object]:
         first_player=state.first_player,
         active=state.active,
         decision=state.decision,
-        mori_box=places.at(MORI_BOX),
         discs=_disc_views(state.discs),
-        bag_sizes=Pair(len(places.at(BAG, Side.ISHIDA)), len(places.at(BAG, Side.TOKUGAWA))),
-        recruitment_box_sizes=Pair(
-            len(places.at(RECRUITMENT_BOX[Side.ISHIDA], Side.ISHIDA)),
-            len(places.at(RECRUITMENT_BOX[Side.TOKUGAWA], Side.TOKUGAWA)),
-        ),
-        draw_pile_sizes=Pair(len(cards.ishida.draw_pile), len(cards.tokugawa.draw_pile)),
-        discard_pile_sizes=Pair(len(cards.ishida.discard_pile), len(cards.tokugawa.discard_pile)),
-        top_discards=cards.map(lambda pile: pile.discard_pile[-1] if pile.discard_pile else None),
         resource_control=state.resource_control,
         castle_control=state.castle_control,
-        combat=combat_view(state.combat),
-        movement=movement_view(state, own=False),  # the active side's own is made in view()
         result=state.result,
-        vp=victory_points(state),
         prompt=asks(state.decision.kind),
         help=help_for(state.decision.kind),
-        hand_sizes=Pair(len(cards.ishida.hand), len(cards.tokugawa.hand)),
     )
+    if seen is not None and before.positions is state.positions:
+        parts.update(mori_box=seen.mori_box, bag_sizes=seen.bag_sizes, recruitment_box_sizes=seen.recruitment_box_sizes)
+    else:
+        places = place_index(state.positions)
+        parts.update(
+            mori_box=places.at(MORI_BOX),
+            bag_sizes=Pair(len(places.at(BAG, Side.ISHIDA)), len(places.at(BAG, Side.TOKUGAWA))),
+            recruitment_box_sizes=Pair(
+                len(places.at(RECRUITMENT_BOX[Side.ISHIDA], Side.ISHIDA)),
+                len(places.at(RECRUITMENT_BOX[Side.TOKUGAWA], Side.TOKUGAWA)),
+            ),
+        )
+    if seen is not None and before.cards is cards:
+        parts.update(
+            draw_pile_sizes=seen.draw_pile_sizes, discard_pile_sizes=seen.discard_pile_sizes,
+            top_discards=seen.top_discards, hand_sizes=seen.hand_sizes,
+        )
+    else:
+        parts.update(
+            draw_pile_sizes=Pair(len(cards.ishida.draw_pile), len(cards.tokugawa.draw_pile)),
+            discard_pile_sizes=Pair(len(cards.ishida.discard_pile), len(cards.tokugawa.discard_pile)),
+            top_discards=cards.map(lambda pile: pile.discard_pile[-1] if pile.discard_pile else None),
+            hand_sizes=Pair(len(cards.ishida.hand), len(cards.tokugawa.hand)),
+        )
+    lend = seen is not None and before.castle_control is state.castle_control and before.resource_control is state.resource_control
+    parts["vp"] = seen.vp if lend else victory_points(state)
+    parts["combat"] = seen.combat if seen is not None and before.combat is state.combat else combat_view(state.combat)
+    # The movement every chair sees (the active side's own is made in view()), lent only by a view that held it.
+    lend = seen is not None and before.movement is state.movement and before.active is not seen.side
+    parts["movement"] = seen.movement if lend else movement_view(state, own=False)
     if len(_SHARED) >= _MAX_SHARED:
         _SHARED.clear()
     _SHARED[id(state)] = (state, parts)
     return parts
 
 
-def _active_parts(state: GameState) -> dict[str, object]:
-    return {**_shared_parts(state), "movement": movement_view(state, own=True)}
+def _active_parts(state: GameState, last: tuple[GameState, PlayerView] | None = None) -> dict[str, object]:
+    return {**_shared_parts(state, last), "movement": movement_view(state, own=True)}
 
 
 @lru_cache(maxsize=64)  # a few sets of discs in play recur all game
@@ -293,13 +312,46 @@ def _disc_views(in_play: frozenset[str]) -> tuple[DiscView, ...]:
     return tuple(DiscView(d.id, d.side, d.location, d.id in in_play) for d in default_components().discs)
 
 
-def view(state: GameState, side: Side) -> PlayerView:
-    parts = _shared_parts(state) if state.active is not side else _active_parts(state)
-    return _made(state, side, tuple(legal_commands(state, side)), parts)
+def view(state: GameState, side: Side, last: tuple[GameState, PlayerView] | None = None) -> PlayerView:
+    """`side`'s view of `state`. `last`: an earlier state and `side`'s view of
+    it (a host's previous view, the same game's); the parts of that view made
+    from what did not change are taken over as they are, the very objects
+    (a host re-encodes only the fields that are not)."""
+    lender = last if last is not None and last[1].side is side and not last[1].spectator else None
+    parts = _shared_parts(state, lender) if state.active is not side else _active_parts(state, lender)
+    return _made(state, side, tuple(legal_commands(state, side)), parts, lender)
 
 
-def _made(state: GameState, side: Side, legal: tuple[Command, ...], parts: dict[str, object]) -> PlayerView:
-    own_ids, own_places = _side_blocks(side)
+def _made(
+    state: GameState, side: Side, legal: tuple[Command, ...], parts: dict[str, object], last: tuple[GameState, PlayerView] | None = None
+) -> PlayerView:
+    if last is not None and last[0].positions is state.positions:  # `last`: side's own view (view())
+        before, seen = last
+        own_blocks, enemy_counts = seen.own_blocks, seen.enemy_counts
+        same_known = before.revealed is state.revealed and before.result is state.result
+        known = seen.enemy_known if same_known else _enemy_known(state, side)
+    else:
+        own_ids, own_places = _side_blocks(side)
+        own_blocks = tuple(zip(own_ids, own_places(state.positions)))
+        places = place_index(state.positions)
+        enemy_counts = tuple(sorted((place, len(blocks)) for place, blocks in places.by_place(side.other)))
+        known = _enemy_known(state, side)
+    return PlayerView(
+        side=side,
+        own_blocks=own_blocks,
+        enemy_counts=enemy_counts,
+        enemy_known=known,
+        hand=state.cards[side].hand,
+        set_aside=state.secret[side],
+        enemy_hand_size=len(state.cards[side.other].hand),
+        legal=legal,
+        **parts,
+    )
+
+
+def _enemy_known(state: GameState, side: Side) -> tuple[tuple[str, str], ...]:
+    """The enemy's blocks `side` sees by name, where they stand (a function
+    of the positions, the revealed blocks and the result alone)."""
     places = place_index(state.positions)
     enemy = side.other
     # Once the game is over (R56) the blocks are turned face up: the final
@@ -310,18 +362,7 @@ def _made(state: GameState, side: Side, legal: tuple[Command, ...], parts: dict[
         shown = [*places.at(MORI_BOX, enemy), *places.at(ELIMINATED, enemy)]
         shown += [block for block in state.revealed if _is_side(block, enemy) and state.place_of(block) not in ALWAYS_PUBLIC_PLACES]
     block_index = default_components().block_index
-    known = tuple((block, state.place_of(block)) for block in sorted(shown, key=block_index))
-    return PlayerView(
-        side=side,
-        own_blocks=tuple(zip(own_ids, own_places(state.positions))),
-        enemy_counts=tuple(sorted((place, len(blocks)) for place, blocks in places.by_place(enemy))),
-        enemy_known=known,
-        hand=state.cards[side].hand,
-        set_aside=state.secret[side],
-        enemy_hand_size=len(state.cards[side.other].hand),
-        legal=legal,
-        **parts,
-    )
+    return tuple((block, state.place_of(block)) for block in sorted(shown, key=block_index))
 
 
 def events_for(viewer: Side | None, events: Iterable[Event]) -> tuple[Event, ...]:

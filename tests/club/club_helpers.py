@@ -63,6 +63,15 @@ async def bot_plays(club: ClubClient, entry, seed: int, **options):
     return client
 
 
+async def close_all(clients, tasks, lobbies) -> None:
+    """Close the game clients, wait for their run tasks, then close the lobbies."""
+    for client in clients:
+        await client.close()
+    await asyncio.gather(*tasks)
+    for lobby in lobbies:
+        await lobby.close()
+
+
 async def wait_until(predicate, what: str, timeout: float = TIMEOUT) -> None:
     """Wait until predicate() holds (the club catching up), failing after
     `timeout` seconds: a failure, not a timing."""

@@ -168,3 +168,32 @@ async def test_a_worker_is_sent_only_what_its_side_may_know(data_dir):
         assert decision.view == view(state, side)
         log = [event for chunk in decision.log for event in pickle.loads(chunk)]
         assert log == [event for _, _, events in steps[: version + 1] for event in events if side in event.visible_to()]
+
+
+async def test_a_resignation_while_the_computer_thinks_leaves_its_late_decision_unplayed(data_dir):
+    """A resignation ends the game without a new version: the computer's
+    decision coming back afterwards was played on the ended game, fell back
+    to level 1 with no legal command, and its task died (IndexError)."""
+    gated = GatedPool()
+    club = await start_club(data_dir, computer_pool=gated.pool)
+    try:
+        alice = club.lobby_client("alice")
+        made = await alice.new_game(ISHIDA, "computer", "planner")
+        await asyncio.to_thread(gated.entered.wait, TIMEOUT)  # the computer's bid is in its worker
+        assert gated.entered.is_set()
+        seat = alice.seat_client(made)
+        task = asyncio.create_task(seat.run())
+        await seat.wait_for(lambda c: c.view is not None and c.connected, TIMEOUT)
+        seat.resign()
+        await seat.wait_for(lambda c: c.result is not None, TIMEOUT)
+        gated.open()
+        await wait_until(lambda: gated.pool.decisions >= 1 and made.game not in club.server.computer._pending, "the late decision")
+        assert club.server.computer.fallbacks == 0
+        assert club.store.load_game(made.game)[1] == []  # nothing stored after the end
+        await seat.close()
+        await task
+        await alice.close()
+    finally:
+        gated.open()
+        await club.stop()
+        gated.close()

@@ -154,6 +154,27 @@ async def test_a_rematch_is_the_swapped_invitation_to_the_same_opponent(audited)
         await client.close()
 
 
+async def test_a_rematch_keeps_the_clock_preset_and_the_time_out_rule(audited):
+    club, _audit = audited
+    alice, bob = club.lobby_client("alice"), club.lobby_client("bob")
+    first = await alice.new_game(ISHIDA, "open", clock="fast", on_time_out="stand-in:random")
+    await bob.join(first.game)
+    await club.server.results.end_outside_rules(club.server.games.find(first.game), "resigned", ISHIDA, "alice")
+    offered = await bob.rematch(first.game)
+    assert club.store.clock_terms(offered.game) == ("fast", "stand-in:random")
+    await alice.join(offered.game)  # both seats taken: its clock starts
+    await wait_until(lambda: offered.game in club.server.clocks.clocks, "the rematch's clock")
+    assert club.server.clocks.clocks[offered.game].preset.name == "fast"
+    assert club.server.clocks.kept[offered.game].on_time_out == "stand-in:random"
+    # a game without a clock gives a rematch without one
+    plain = await alice.new_game(ISHIDA, "open")
+    await bob.join(plain.game)
+    await club.server.results.end_outside_rules(club.server.games.find(plain.game), "resigned", ISHIDA, "alice")
+    assert club.store.clock_terms((await bob.rematch(plain.game)).game) == ("none", "lose")
+    for client in (alice, bob):
+        await client.close()
+
+
 async def test_mine_lists_my_move_first_the_longest_waiting_on_top(audited):
     club, audit = audited
     alice, bob = club.lobby_client("alice"), club.lobby_client("bob")

@@ -39,10 +39,10 @@ async def test_the_ratings_screen_lists_the_club_and_plots_a_history_at_80x24(cl
         beside = ("alice 1471", "bob 1515", "computer 1514")  # each player's rating beside the name
         await until(pilot, lambda: lobby.lobby is not None and all(words in screen_text(app) for words in beside), "the ratings in the lobby")
         text = screen_text(app)
-        assert "signed in as alice" in text and "Your rating: 1471. t: the club's ratings" in text
+        assert "signed in as alice" in text and "Your rating: 1471. e: the club's ratings · t: tournaments" in text
         assert "rated · ishida resigned" in text
 
-        await pilot.press("t")
+        await pilot.press("e")
         await until(pilot, lambda: isinstance(app.screen, RatingsScreen) and "computer:planner  1514" in screen_text(app), "the ratings")
         screen = app.screen
         text = screen_text(app)
@@ -64,7 +64,7 @@ async def test_the_ratings_screen_lists_the_club_and_plots_a_history_at_80x24(cl
         await pilot.press("n")  # the form: Tab to the ratings question, Rated, Enter
         await until(pilot, lambda: isinstance(app.screen, ClubGameDialog), "the form")
         assert "Ratings:" in screen_text(app) and "Private: its players only" in screen_text(app)  # still fits
-        await pilot.press("tab", "tab", "tab", "tab", "down", "enter")
+        await pilot.press("tab", "tab", "tab", "tab", "tab", "down", "enter")  # past the clock, to the ratings
         await until(pilot, lambda: isinstance(app.screen, ClubGameScreen), "the rated game made")
         assert club.store.terms()[app.screen.table.entry.game].rated is True
         await pilot.press("ctrl+l")

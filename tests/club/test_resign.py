@@ -15,7 +15,7 @@ import pytest
 
 import sekigahara_tui
 
-from club_helpers import TIMEOUT, Club, fake_key, start_club
+from club_helpers import TIMEOUT, Club, close_all, fake_key, start_club
 from test_kill import reap, start_serve, stop_serve
 from rules.components import default_components
 from rules.sides import Side
@@ -71,11 +71,7 @@ class Table:
         return (self.alice, self.bob, self.carol)
 
     async def close(self) -> None:
-        for client in self.clients:
-            await client.close()
-        await asyncio.gather(*self.tasks)
-        for lobby in self.lobbies.values():
-            await lobby.close()
+        await close_all(self.clients, self.tasks, self.lobbies.values())
 
 
 def assert_face_up(view, viewer: str) -> None:

@@ -47,3 +47,45 @@ def test_views_in_any_order_are_encoded_as_encode_does():
     for number, _, seen, events in chairs[:400]:
         message = State(number, number + 1, None, seen, 0, (), None, False)
         assert encode_state(message, encoder.encode(seen)) == encode(message)
+
+
+@pytest.mark.parametrize("seed", [5, 8])
+def test_R55_chairs_sharing_texts_each_get_exactly_their_own_views_bytes(seed):
+    """A host's chairs (hosting/chairs.py) encode the fields their views share
+    once for all (SharedTexts, by field and value identity) and lend each other
+    nothing else: over a whole game with undos, asked in a random order each
+    step, each side's and the spectators' JSON is byte for byte the encoding
+    of that chair's own view, never another's field."""
+    from rules.engine import legal_commands
+    from rules.sides import Side
+    from sekigahara_tui.hosting.chairs import SHARED_TEXTS, chair_of, events_json
+    from sekigahara_tui.hosting.games import HostedGame
+    from sekigahara_tui.hosting.host import GameHost
+
+    host = GameHost.new(seed)
+    game = HostedGame(None, host, [], {}, {})
+    chooser = random.Random(seed)
+    shared = steps = 0
+    while True:
+        state = host.state
+        order: list[Side | None] = [*BOTH_SIDES, None]
+        chooser.shuffle(order)
+        for side in order:
+            chair = chair_of(game, side)
+            own = view(state, side) if side is not None else spectator_view(state)
+            assert chair.view == own
+            first = chooser.choice((0, host.step_count - 1, host.step_count))  # a hello's catch-up, or the last step
+            events = tuple(host.step_events(side, first))
+            message = State(steps, host.step_count, None, own, first, events, None, host.is_over)
+            assert encode_state(message, chair.json, events_json(chair, first, events)) == encode(message)
+        shared += len(SHARED_TEXTS.texts) > 0
+        if host.is_over:
+            break
+        undoer = next((s for s in BOTH_SIDES if host.why_no_undo(s) is None), None)
+        if undoer is not None and chooser.random() < 0.1:
+            host.undo(undoer)
+        else:
+            side = next(s for s in BOTH_SIDES if legal_commands(state, s))
+            host.accept(host.propose_listed(chooser.choice(legal_commands(state, side))))
+        steps += 1
+    assert steps > 100 and shared > steps // 2

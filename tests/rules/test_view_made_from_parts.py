@@ -82,3 +82,54 @@ def test_R55_views_made_from_parts_equal_the_plain_views_over_whole_games(seed):
         steps += 1
     assert steps > 100
     assert view(host.state, Side.ISHIDA).enemy_known  # R56: the final board is face up
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_R55_a_view_lent_parts_by_the_last_equals_the_plain_view_after_moves_and_undos(seed):
+    """A host makes each side's view lent the parts of its last view that did
+    not change (view's `last`, hosting/chairs.py): still exactly the plain
+    view, after every command and after undos (the last view is then of a
+    later state), and the parts really are lent (the same objects)."""
+    host = GameHost.new(seed)
+    chooser = random.Random(seed)
+    last: dict[Side, tuple[GameState, PlayerView]] = {}
+    lent = undos = 0
+    while True:
+        state = host.state
+        for side in BOTH_SIDES:
+            made = view(state, side, last.get(side))
+            assert made == plain_view(state, side)
+            lent += side in last and made.own_blocks is last[side][1].own_blocks
+            last[side] = (state, made)
+        if host.is_over:
+            break
+        undoer = next((s for s in BOTH_SIDES if host.why_no_undo(s) is None), None)
+        if undoer is not None and chooser.random() < 0.15:
+            host.undo(undoer)
+            undos += 1
+            continue
+        side = next(s for s in BOTH_SIDES if legal_commands(state, s))
+        host.accept(host.propose_listed(chooser.choice(legal_commands(state, side))))
+    assert undos > 5 and lent > 100
+
+
+def test_R55_the_moving_sides_own_movement_is_never_lent_to_the_other_side():
+    """The parts every chair shares are made once per state, lent by the
+    view of whichever chair asks first. The moving side's last view holds its
+    own stack move: it must not become the enemy's movement, even when the
+    movement is the very same object in the next state."""
+    host = GameHost.new(6)
+    chooser = random.Random(6)
+    while not (host.state.movement is not None and host.state.movement.current is not None):
+        state = host.state
+        side = next(s for s in BOTH_SIDES if legal_commands(state, s))
+        host.accept(host.propose_listed(chooser.choice(legal_commands(state, side))))
+    before = host.state
+    mover = before.active
+    own = view(before, mover)
+    assert own.movement.stack_move is not None
+    after = evolve(before, turn=before.turn)  # another state, the same movement object
+    assert after is not before and after.movement is before.movement
+    assert view(after, mover, (before, own)) == plain_view(after, mover)  # the mover's chair asks first
+    assert view(after, mover.other) == plain_view(after, mover.other)
+    assert view(after, mover.other).movement.stack_move is None

@@ -1,4 +1,5 @@
-"""The club's commands: `serve`, `member add|list|remove`, `club`, `ratings` (docs/club.md)."""
+"""The club's commands: `serve`, `member add|list|remove|web-token|vacation|mute|unmute`,
+`chat list|delete` (the administrator's), `club`, `ratings`, `tournament` (docs/club.md)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,18 @@ def add_club_commands(commands) -> None:
     vacation.add_argument("name")
     vacation.add_argument("--days", type=int, required=True, metavar="N")
     vacation.add_argument("--data", type=Path, required=True, metavar="DIR")
+    for verb, what in (("mute", "refuse a member's chat lines (they still read the chat)"), ("unmute", "let a muted member write in the chat again")):
+        muting = actions.add_parser(verb, help=what)
+        muting.add_argument("name")
+        muting.add_argument("--data", type=Path, required=True, metavar="DIR")
+    chat = commands.add_parser("chat", help="the administrator's view of the club's chat: list lines, delete one")
+    chat_actions = chat.add_subparsers(dest="chat_command", metavar="ACTION", required=True)
+    chat_list = chat_actions.add_parser("list", help="the newest lines of the club's channel, or of a game's chat (--game), with their numbers")
+    chat_list.add_argument("--game", metavar="GAME", help="a game's id (default: the club's channel)")
+    chat_list.add_argument("--data", type=Path, required=True, metavar="DIR")
+    chat_delete = chat_actions.add_parser("delete", help="delete a line by its number: a running club takes it from every screen")
+    chat_delete.add_argument("number", type=int)
+    chat_delete.add_argument("--data", type=Path, required=True, metavar="DIR")
     ratings = commands.add_parser("ratings", help="print the club's ratings (from its finished rated games)")
     ratings.add_argument("--data", type=Path, required=True, metavar="DIR")
     ratings.add_argument("--recompute", action="store_true", help="first rebuild the ratings from the stored results")
@@ -53,6 +66,9 @@ def add_club_commands(commands) -> None:
     club.add_argument("--data", type=Path, metavar="DIR", help="the club's DIR (the club's own Unix user only)")
     club.add_argument("--member", metavar="NAME", help="the member to sign in, with --data or --connect")
     club.add_argument("--connect", metavar="HOST:PORT", help="a club's TCP address (serve --listen), with --member and the member's token in SEKIGAHARA_TOKEN")
+    from sekigahara_tui.club.tournament_cli import add_tournament_command
+
+    add_tournament_command(commands)
 
 
 def _fail(program: str, message: str, status: int) -> int:
@@ -195,6 +211,11 @@ def run_member(args: argparse.Namespace) -> int:
             print(token)
         elif args.member_command == "vacation":
             return _vacation(args)
+        elif args.member_command in ("mute", "unmute"):
+            muted = args.member_command == "mute"
+            members.set_muted(args.data, args.name, muted)
+            _audit(args.data, args.member_command, "their chat lines are refused" if muted else "they may write in the chat again", args.name)
+            print(f"{args.name}: {args.member_command}d")
         elif args.member_command == "list":
             for member in members.list_members(args.data):
                 print(f"{member.name}\t{member.keys} key{'s' if member.keys != 1 else ''}")
@@ -229,6 +250,45 @@ def _vacation(args: argparse.Namespace) -> int:
     until = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(end))
     _audit(args.data, "vacation", f"{args.days} days, until {until}", args.name)
     print(f"{args.name}: on vacation until {until}")
+    return 0
+
+
+def run_chat(args: argparse.Namespace) -> int:
+    """The administrator's: list a chat's lines with their numbers, or delete one
+    (marked in the store; a running club tells every screen within a second)."""
+    import time
+
+    from rules.surface import printable
+    from sekigahara_tui.hosting import members
+    from sekigahara_tui.hosting.chat_store import ChatStore, ChatStoreError
+    from sekigahara_tui.hosting.store import Store, StoreError
+
+    program = f"sekigahara chat {args.chat_command}"
+    path = args.data / members.STORE_FILE
+    if not path.is_file():
+        return _fail(program, f"no club in {args.data}", 1)
+    try:
+        Store.open(path).close()  # brought up to date: an older store gains the chat's table
+        chat = ChatStore(path)
+    except (StoreError, ChatStoreError) as error:
+        return _fail(program, str(error), 1)
+    try:
+        if args.chat_command == "list":
+            for line in chat.lines(args.game):
+                when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(line.at))
+                # printable(): a line is stored as said; the terminal gets no control character of it.
+                print(f"{line.number}\t{when}\t{line.member}\t{printable(line.text, 500)}")
+            return 0
+        deleted = chat.delete(args.number, time.time())
+    except ChatStoreError as error:
+        return _fail(program, str(error), 1)
+    finally:
+        chat.close()
+    if deleted is None:
+        return _fail(program, f"no line {args.number} shown in the chat (none, or deleted already)", 1)
+    where = f"game {deleted.game}" if deleted.game is not None else "the club's channel"
+    _audit(args.data, "chat-deleted", f"line {deleted.number} of {where}", deleted.member)
+    print(f"line {deleted.number} of {where} deleted ({deleted.member}'s)")
     return 0
 
 
@@ -333,4 +393,11 @@ def run_club(args: argparse.Namespace) -> int:
     return 0
 
 
-CLUB_COMMANDS = {"serve": run_serve, "member": run_member, "club": run_club, "ratings": run_ratings}
+def run_tournament(args: argparse.Namespace) -> int:
+    from sekigahara_tui.club.tournament_cli import run_tournament as run
+
+    return run(args)
+
+
+CLUB_COMMANDS = {"serve": run_serve, "member": run_member, "chat": run_chat, "club": run_club, "ratings": run_ratings,
+                 "tournament": run_tournament}

@@ -30,7 +30,6 @@ from sekigahara_tui.club.protocol import (
     Enter,
     Entry,
     GetNotices,
-    GetVacation,
     GetRecord,
     JoinGame,
     ListGames,
@@ -43,18 +42,21 @@ from sekigahara_tui.club.protocol import (
     Notices,
     Record,
     SetNotices,
-    TakeVacation,
-    Vacation,
     Watch,
     WatchGame,
     WithdrawGame,
     Withdrawn,
+    YourMove,
     decode_club_host_message,
 )
 from sekigahara_tui.club.protocol import encode as club_encode
+from sekigahara_tui.club.protocol_vacation import GetVacation, TakeVacation, Vacation
+from sekigahara_tui.club.chat_feed import ChatFeed
+from sekigahara_tui.club.protocol_chat import ChatDeleted, ChatLine, ChatLines, ChatSay, GetChat
 from sekigahara_tui.club.protocol_ratings import GetRatings, Ratings
 from sekigahara_tui.net.client import Client
 from sekigahara_tui.net.locations import Address
+from sekigahara_tui.club.protocol_tournaments import TournamentList, TournamentShown
 from sekigahara_tui.net.protocol import MAX_HOST_LINE, PROTOCOL_VERSION, BadMessage, Ping, Pong, Refused, encode
 from sekigahara_tui.labels import side_name
 from sekigahara_tui.remote import OneSeatTable, RemoteSeat
@@ -108,7 +110,9 @@ class ClubClient:
         self._token = token
         self.member: str | None = None  # as the club names us, after connect()
         self.on_lobby: Callable[[Lobby], None] | None = None
+        self.on_your_move: Callable[[YourMove], None] | None = None  # a decision passed to me in a game I am not in
         self.on_lost: Callable[[str], None] | None = None
+        self.channel = ChatFeed()  # the club's chat channel, once asked for (channel_history)
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._reading: asyncio.Task | None = None
@@ -222,6 +226,12 @@ class ClubClient:
             if self.on_lobby is not None:
                 self.on_lobby(message.lobby())
             return
+        if isinstance(message, YourMove):
+            if self.on_your_move is not None:
+                self.on_your_move(message)
+            return
+        if isinstance(message, (ChatLine, ChatDeleted)) and message.game is None:
+            self.channel.take(message)  # a reply to say() is its future's too
         if self._waiting is None or isinstance(message, Pong):
             return  # an answer to a request given up (timed out, cancelled)
         answers, request_id, future = self._waiting
@@ -329,6 +339,28 @@ class ClubClient:
         message = GetVacation(_fresh_id()) if days is None else TakeVacation(_fresh_id(), days)
         return await self._request(message, lambda reply: isinstance(reply, Vacation) and reply.reply_to == message.id)
 
+    async def tournament(self, message: object) -> object:
+        """A tournament request (club/protocol_tournaments.py; its `id` fresh) and its answer:
+        `tournament`, or for GetTournament without a name `tournaments`; ClubRefused, one line."""
+        return await self._request(message, lambda reply: isinstance(reply, (TournamentShown, TournamentList))
+                                   and reply.reply_to == message.id)
+    async def channel_history(self) -> ChatLines:
+        """The club channel's newest lines; from then on this connection follows the channel (`channel`)."""
+        message = GetChat(_fresh_id())
+        reply = await self._request(message, lambda reply: isinstance(reply, ChatLines) and reply.reply_to == message.id)
+        self.channel.take(reply)
+        return reply
+
+    async def game_chat(self, game: str) -> ChatLines:
+        """The chat of a game I play or played (its replay; ClubRefused for another's)."""
+        message = GetChat(_fresh_id(), game)
+        return await self._request(message, lambda reply: isinstance(reply, ChatLines) and reply.reply_to == message.id)
+
+    async def say(self, text: str) -> ChatLine:
+        """A line in the club's channel (ClubRefused, one line, if the club will not take it)."""
+        message = ChatSay(_fresh_id(), text)
+        return await self._request(message, lambda reply: isinstance(reply, ChatLine) and reply.reply_to == message.id)
+
     async def _entry(self, message: NewGame | JoinGame | Enter | Watch | Rematch) -> Entry:
         reply = await self._request(message, lambda reply: isinstance(reply, Entry) and reply.reply_to == message.id)
         return reply
@@ -392,6 +424,7 @@ class ClubSeatClient(Client):
         self.clocks_at = 0.0  # when they were told (time.monotonic): a running clock counts down from it
         self._end_requests: set[str] = set()
         self.follower: EndingFollower | None = None
+        self.chat = ChatFeed()  # the game's chat with the other player (screens/chat.py)
 
     def resign(self) -> str | None:
         """Give up: the other side wins. The message id; None if not connected."""
@@ -402,6 +435,18 @@ class ClubSeatClient(Client):
 
     def answer_cancel(self, accept: bool) -> str | None:
         return self._ask(AnswerCancel(self._fresh_id(), accept))
+
+    def say(self, text: str) -> str | None:
+        """A line to the other player; the message id, None if not connected."""
+        message = ChatSay(self._fresh_id(), text)
+        if not self._write_line(club_encode(message)):
+            return None
+        self.chat.said(message.id)
+        return message.id
+
+    def ask_chat(self) -> bool:
+        """Ask for the game chat's newest lines (they come to `chat`); False if not connected."""
+        return self._write_line(club_encode(GetChat(self._fresh_id())))
 
     def _ask(self, message: Resign | ProposeCancel | AnswerCancel) -> str | None:
         if not self._write_line(club_encode(message)):
@@ -414,6 +459,9 @@ class ClubSeatClient(Client):
             self.clocks, self.clocks_at = message, time.monotonic()
             self._notify()
             return
+        if self.chat.take(message):
+            self._notify()
+            return
         if not isinstance(message, CancelProposal):
             super()._receive(message)
             return
@@ -424,6 +472,9 @@ class ClubSeatClient(Client):
         self._notify()
 
     def _take_refusal(self, refusal: Refused) -> None:
+        if self.chat.refused(refusal.id, refusal.reason):
+            self._notify()
+            return
         if refusal.id is not None and refusal.id in self._end_requests:
             self._end_requests.discard(refusal.id)
             if self.follower is not None:

@@ -36,14 +36,21 @@ from sekigahara_tui.net.protocol import (
     Pong,
     Refused,
     _parse,
-    decode_client_message,
+    client_message_of,
     decode_host_message,
     make_wire_converter,
 )
 from sekigahara_tui.club.protocol_fields import _bounded
-from sekigahara_tui.club.protocol_notices import GetNotices, Notices, SetNotices
+from sekigahara_tui.club.protocol_notices import GetNotices, Notices, SetNotices, YourMove
+from sekigahara_tui.club.protocol_chat import (
+    CHAT_CLIENT_MESSAGES, CHAT_HOST_MESSAGES, ChatDeleted, ChatLine, ChatLines, ChatSay, GetChat,
+)
 from sekigahara_tui.club.protocol_vacation import GetVacation, TakeVacation, Vacation
 from sekigahara_tui.club.protocol_ratings import GetRatings, Ratings
+from sekigahara_tui.club.protocol_tournaments import (
+    TOURNAMENT_CLIENT_MESSAGES, TOURNAMENT_HOST_MESSAGES, GetTournament, JoinTournament, NewTournament, StartTournament,
+    TournamentList, TournamentShown,
+)
 
 MAX_MEMBER_NAME = 32
 # A lobby lists at most this many games of each kind (the newest).
@@ -273,6 +280,10 @@ class GameLine:
     rated: bool = False  # it counts for its players' ratings
     ishida_rating: int | None = None  # each player's rating now; None: not rated yet
     tokugawa_rating: int | None = None
+    # On the lines of my games in play only: both clocks as of sending (none: no clock),
+    # and the sides whose players are signed in anywhere in the club (hosting/online.py).
+    clocks: ClockLine | None = None
+    online: tuple[Side, ...] = ()
 
     def player(self, side: Side) -> str | None:
         return self.ishida if side is Side.ISHIDA else self.tokugawa
@@ -315,6 +326,12 @@ class LobbyChanged:
         return Lobby(self.member, self.mine, self.open, self.watchable, self.finished, self.warning, self.invitations, self.news)
 
 
+def _clock_key(clocks: ClockLine | None) -> tuple | None:
+    """A clock's seconds left change every second: a lobby is told again when
+    which clock runs changes (the client counts down meanwhile), not each second."""
+    return None if clocks is None else (clocks.preset, clocks.running, clocks.vacation_until, clocks.stood_in)
+
+
 def lobby_key(lobby: Lobby) -> tuple[frozenset, ...]:
     """What a lobby shows, to tell whether it changed: each section's lines
     without their version and time (a move that leaves whose move it is
@@ -322,8 +339,8 @@ def lobby_key(lobby: Lobby) -> tuple[frozenset, ...]:
 
     def shown(lines: tuple[GameLine, ...]) -> frozenset:
         return frozenset((line.game, line.ishida, line.tokugawa, line.to_move, line.status, line.result,
-                          line.invited, line.private, line.where, line.rated, line.ishida_rating, line.tokugawa_rating)
-                         for line in lines)
+                          line.invited, line.private, line.where, line.rated, line.ishida_rating, line.tokugawa_rating,
+                          line.online, _clock_key(line.clocks)) for line in lines)
 
     return (shown(lobby.mine), shown(lobby.open), shown(lobby.watchable), shown(lobby.finished), frozenset({lobby.warning}),
             shown(lobby.invitations), frozenset(lobby.news))
@@ -376,9 +393,10 @@ CLUB_CLIENT_MESSAGES: dict[type, str] = {
     SetNotices: "set_notices",
     GetVacation: "get_vacation",
     TakeVacation: "take_vacation",
+    **CHAT_CLIENT_MESSAGES,
     GetRatings: "get_ratings",
     Ping: "ping",
-}
+} | TOURNAMENT_CLIENT_MESSAGES
 CLUB_HOST_MESSAGES: dict[type, str] = {
     ClubWelcome: "club_welcome",
     Lobby: "lobby",
@@ -389,17 +407,22 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     ClockLine: "clocks",
     Notices: "notices",
     Vacation: "vacation",
+    YourMove: "your_move",
     Record: "record",
+    **CHAT_HOST_MESSAGES,
     Ratings: "ratings",
     Refused: "refused",
     Pong: "pong",
-}
+} | TOURNAMENT_HOST_MESSAGES
 ClubClientMessage = Union[
     ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, DeclineGame, Rematch, GetRecord, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
-    GetNotices, SetNotices, GetVacation, TakeVacation, GetRatings, Ping,
+    GetNotices, SetNotices, GetVacation, TakeVacation, GetRatings, ChatSay, GetChat, Ping, NewTournament, JoinTournament, StartTournament,
+    GetTournament,
 ]
-ClubHostMessage = Union[ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Vacation, Record, Ratings, Refused,
-                        Pong]
+ClubHostMessage = Union[
+    ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Vacation, YourMove, Record, Ratings, ChatLine,
+    ChatLines, ChatDeleted, Refused, Pong, TournamentShown, TournamentList,
+]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 
 converter = make_wire_converter()
@@ -409,7 +432,7 @@ converter = make_wire_converter()
 _OMITTED = override(omit_if_default=True)
 converter.register_unstructure_hook(
     GameLine, make_dict_unstructure_fn(GameLine, converter, invited=_OMITTED, private=_OMITTED, where=_OMITTED, rated=_OMITTED,
-                                       ishida_rating=_OMITTED, tokugawa_rating=_OMITTED))
+                                       ishida_rating=_OMITTED, tokugawa_rating=_OMITTED, clocks=_OMITTED, online=_OMITTED))
 for _lobby in (Lobby, LobbyChanged):
     converter.register_unstructure_hook(
         _lobby, make_dict_unstructure_fn(_lobby, converter, warning=_OMITTED, invitations=_OMITTED, news=_OMITTED))
@@ -418,6 +441,8 @@ for _lobby in (Lobby, LobbyChanged):
 converter.register_unstructure_hook(NewGame, make_dict_unstructure_fn(
     NewGame, converter, level=_OMITTED, clock=_OMITTED, on_time_out=_OMITTED, invite=_OMITTED, private=_OMITTED, rated=_OMITTED))
 converter.register_unstructure_hook(GetRatings, make_dict_unstructure_fn(GetRatings, converter, player=_OMITTED))
+# A chat line says whom it answers on the sayer's copy only.
+converter.register_unstructure_hook(ChatLine, make_dict_unstructure_fn(ChatLine, converter, reply_to=_OMITTED))
 configure_tagged_union(ClubClientMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 configure_tagged_union(ClubHostMessage, converter, tag_name="type", tag_generator=lambda cls: _TAGS[cls])
 
@@ -452,7 +477,7 @@ def decode_club_client_message(line: bytes) -> object:
     kind = data.get("type")
     if isinstance(kind, str) and kind in _CLUB_NAMES:
         return _structure(data, ClubClientMessage, kind)
-    return decode_client_message(line)
+    return client_message_of(data)
 
 
 def decode_club_host_message(line: bytes) -> object:

@@ -56,3 +56,13 @@ class Notices:
     mail: str | None
     kinds: tuple[str, ...]
     mail_offered: bool
+
+
+@frozen
+class YourMove:
+    """Pushed to a member's lobby connections when a decision passes to them in
+    a game they are not looking at, while they are signed in (issue 24): the
+    app rings the terminal's bell and says "Your move in GAME against X"."""
+
+    game: str = field(validator=_bounded(MAX_ID_LENGTH))
+    opponent: str | None = field(validator=_bounded(40))

@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Protocol
 from attrs import define
 
 from rules.surface import BOTH_SIDES, Side
-from sekigahara_tui.club.protocol import MAX_LISTED, GameLine, Lobby
+from sekigahara_tui.club.protocol import MAX_LISTED, ClockLine, GameLine, Lobby
 from sekigahara_tui.hosting.games import Change, HostedGame
 from sekigahara_tui.hosting.store import GameSummary, GameTerms
 
@@ -45,7 +45,8 @@ class CatalogEntry:
             summary.terms or GameTerms(),
         )
 
-    def line(self) -> GameLine:
+    def line(self, clocks: ClockLine | None = None, online: frozenset[str] = frozenset()) -> GameLine:
+        """The lobby's line; `clocks` and who of its players is `online`, for its players' lobbies."""
         return GameLine(
             self.id,
             self.players[Side.ISHIDA],
@@ -58,7 +59,9 @@ class CatalogEntry:
             self.terms.invited if self.open_side is not None else None,
             self.terms.private,
             self.where,
-            self.terms.rated,
+            rated=self.terms.rated,
+            clocks=clocks,
+            online=tuple(side for side in BOTH_SIDES if self.players[side] in online),
         )
 
     def side_of(self, member: str) -> Side | None:
@@ -135,9 +138,11 @@ class Catalog:
             entry.where = f"week {state.week}, turn {state.turn.value}, {state.phase.value}"
         self.changed(entry)
 
-    def lobby_for(self, member: str, load: Callable[[str], object]) -> Lobby:
+    def lobby_for(self, member: str, load: Callable[[str], object], online: frozenset[str] = frozenset(),
+                  clocks_of: Callable[[str], ClockLine | None] = lambda game_id: None) -> Lobby:
         """The member's lobby; a game of theirs whose move is not known yet is
-        loaded (`load`) to know it."""
+        loaded (`load`) to know it. Its games in play say their clocks
+        (`clocks_of`) and which of their players are `online`."""
         mine, open_games, watchable, finished, invitations = [], [], [], [], []
         for entry in self.entries.values():
             side = entry.side_of(member)
@@ -166,7 +171,7 @@ class Catalog:
             waiting = [e for e in entries if e.side_of(member) in (e.to_move or ())]
             others = [e for e in entries if e not in waiting]
             ordered = sorted(waiting, key=lambda e: e.updated) + sorted(others, key=lambda e: e.updated, reverse=True)
-            return tuple(e.line() for e in ordered[:MAX_LISTED])
+            return tuple(e.line(clocks_of(e.id), online) for e in ordered[:MAX_LISTED])
 
         return Lobby(member, my_move_first(mine), newest(open_games), newest(watchable), newest(finished),
                      invitations=newest(invitations))

@@ -17,7 +17,12 @@ from sekigahara_tui.hosting.connections import Connection
 from sekigahara_tui.hosting.games import HostedGame
 from sekigahara_tui.hosting.store import commands_standing
 from sekigahara_tui.net.protocol import State
-from sekigahara_tui.net.state_encoding import ViewEncoder, encode_events, encode_state, notation
+from sekigahara_tui.net.state_encoding import SharedTexts, ViewEncoder, encode_events, encode_state, notation
+
+# The texts of the fields the chairs of the state last viewed share (a game's
+# chairs are all made after its change, one game at a time): one slot for the
+# server, not one per game.
+SHARED_TEXTS = SharedTexts()
 
 
 @define(eq=False)
@@ -32,7 +37,6 @@ class Chair:
     view: PlayerView | None = None
     json: str = ""
     events: dict[int, str] = field(factory=dict)  # first step -> the events' JSON, for `state`
-    legal: dict[str, Command] | None = None  # the view's legal commands by notation, once asked for
 
 
 def chair_of(game: HostedGame, side: Side | None) -> Chair:
@@ -44,11 +48,14 @@ def chair_of(game: HostedGame, side: Side | None) -> Chair:
         chair = game.chairs[side] = Chair()
     state = game.host.state
     if chair.state is not state:
-        chair.view = game.host.view(side) if side is not None else game.host.spectator_view()
-        chair.json = chair.encoder.encode(chair.view)
+        if side is None:
+            chair.view = game.host.spectator_view()
+        else:  # the chair's last view lends what did not change: the same objects, not encoded again
+            last = (chair.state, chair.view) if chair.state is not None and chair.view is not None else None
+            chair.view = game.host.view(side, last)
+        chair.json = chair.encoder.encode(chair.view, SHARED_TEXTS.of(state))
         chair.state = state
         chair.events.clear()
-        chair.legal = None
     return chair
 
 
@@ -66,10 +73,11 @@ def send_state(connection: Connection, game: HostedGame, side: Side | None, repl
 
 def events_json(chair: Chair, first: int, events: tuple) -> str:
     """The JSON of the chair's events from step `first` on (made once for
-    all the chair's connections that hold the same steps)."""
+    all the chair's connections that hold the same steps; each event once
+    for all the chairs that see it)."""
     text = chair.events.get(first)
     if text is None:
-        text = chair.events[first] = encode_events(events)
+        text = chair.events[first] = encode_events(events, SHARED_TEXTS.of(chair.state))
     return text
 
 
@@ -80,9 +88,9 @@ def listed(game: HostedGame, side: Side, text: str) -> Command | None:
     chair = game.chairs.get(side)
     if chair is None or chair.state is not game.host.state or chair.view is None:
         return None
-    if chair.legal is None:
-        chair.legal = {notation(command): command for command in chair.view.legal}
-    return chair.legal.get(text)
+    # A scan that stops at the command, not a table of them all: a state is
+    # mostly submitted to once.
+    return next((command for command in chair.view.legal if notation(command) == text), None)
 
 
 def steps_held(game: HostedGame, seen: int | None) -> int:

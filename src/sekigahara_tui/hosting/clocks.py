@@ -19,38 +19,10 @@ from collections.abc import Iterable, Mapping
 from attrs import evolve, frozen
 
 from rules.surface import Side
-from sekigahara_tui.durations import duration  # a clock in words, shared with the screens
-
-HOUR = 3600.0
-MINUTE = 60.0
+from sekigahara_tui.clock_presets import HOUR, MINUTE, NO_CLOCK, PRESET_NAMES, PRESETS, ClockPreset  # noqa: F401 - shared with the screens
+from sekigahara_tui.durations import duration  # noqa: F401 - a clock in words
 
 Interval = tuple[float, float]  # [start, end) in seconds since the epoch
-
-
-@frozen
-class ClockPreset:
-    name: str
-    initial_s: float
-    increment_s: float
-    cap_s: float
-    correspondence: bool  # played over days: a member's vacation stops it
-
-    def describe(self) -> str:
-        return f"{self.name}: {duration(self.initial_s)} + {duration(self.increment_s)} a move, at most {duration(self.cap_s)}"
-
-
-# Rally the Troops' presets (its "Live" is a day's clock; ours is one sitting).
-PRESETS: dict[str, ClockPreset] = {
-    preset.name: preset
-    for preset in (
-        ClockPreset("live", 45 * MINUTE, 30.0, 60 * MINUTE, correspondence=False),
-        ClockPreset("daily", 24 * HOUR, 4 * HOUR, 72 * HOUR, correspondence=True),
-        ClockPreset("fast", 72 * HOUR, 12 * HOUR, 120 * HOUR, correspondence=True),
-        ClockPreset("slow", 72 * HOUR, 36 * HOUR, 240 * HOUR, correspondence=True),
-    )
-}
-NO_CLOCK = "none"
-PRESET_NAMES = (NO_CLOCK, *PRESETS)
 
 
 def preset_named(name: str) -> ClockPreset | None:

@@ -74,6 +74,16 @@ class ClubGames:
         against_computer = opponent == "computer"
         players = {side: member} | ({side.other: COMPUTER} if against_computer else {})
         level = (level or DEFAULT_LEVEL) if against_computer else None
+        self._create(game_id, players, level, clock, on_time_out, terms)
+        return game_id
+
+    def made_for(self, game_id: str, players: dict[Side, str], level: str | None, clock: str) -> None:
+        """A game the club makes itself (a tournament's, tournaments.py): both
+        seats filled (COMPUTER plays at `level`), its clock started, a time-out loses."""
+        self._create(game_id, players, level, clock, "lose", GameTerms())
+        self.on_join(game_id)  # both seats filled: the clock started in its transaction
+
+    def _create(self, game_id: str, players: dict[Side, str], level: str | None, clock: str, on_time_out: str, terms: GameTerms) -> None:
         seed = secrets.randbelow(2**63)  # decides every hidden draw: never shown
         try:
             info = self.store.create_game(
@@ -87,7 +97,6 @@ class ClubGames:
         if level is not None:
             self.computer.set_level(game_id, level)
             self.games.find(game_id)  # the computer may have a decision at once
-        return game_id
 
     def join(self, member: str, game_id: str) -> Side:
         """Take the open seat of someone else's game; the side taken."""

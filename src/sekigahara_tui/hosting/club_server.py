@@ -12,7 +12,9 @@ overridden; the club adds what it needs by giving it:
   game (club_games.py, ClubCommits);
 - who is present: the computer always sits in its seat (computer_seat.py);
 - what a seat may ask besides playing: resign, propose or answer a
-  cancellation (results.py, the one place a game ends outside the rules);
+  cancellation (results.py, the one place a game ends outside the rules),
+  and talk to the other player (chat.py: never to a spectator, R55; the
+  lobby's channel is chat.py's too);
 - its subscribers, told of every change in this order: the store (a game's
   end, and the ratings it moved: club_ratings.py), the seats' connections, the results (a seat that comes hears a
   standing proposal to cancel), the catalog (catalog.py; and through it the
@@ -20,7 +22,10 @@ overridden; the club adds what it needs by giving it:
   (spectators.py: public information only, R55), the computer seat (it
   decides in worker processes, bots/workers.py, and commits through the same
   path as a client), the game notices (game_notices.py: "your move" to a
-  member who is away, sent by notice_delivery.py without holding up the game);
+  member who is away, sent by notice_delivery.py without holding up the game;
+  and to a member signed in elsewhere, a bell in their lobby), who is online
+  (online.py: the lobby's lines say it of the opponent), the tournaments
+  (tournaments.py: a Swiss's next round once one is over);
 - its doors besides a seat's hello: `club_hello` (lobby.py: list, make, join,
   withdraw, enter and watch games, with seat tokens derived from the club's
   secret, tokens.py) and `watch_game` (a spectator);
@@ -60,6 +65,8 @@ from sekigahara_tui.bots.driver import BUDGET
 from sekigahara_tui.bots.workers import DecisionPool
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
+from sekigahara_tui.hosting.chat import ChatOptions, ChatRoom
+from sekigahara_tui.hosting.chat_store import ChatStore
 from sekigahara_tui.hosting.club_games import ClubCommits, ClubGames
 from sekigahara_tui.hosting.computer_seat import ComputerSeat
 from sekigahara_tui.hosting.connections import Door
@@ -75,6 +82,7 @@ from sekigahara_tui.hosting.game_notices import GameNotices
 from sekigahara_tui.hosting.lobby import WEB_TOKEN_REPLACED, Lobby
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions, NoticeQueue
 from sekigahara_tui.hosting.notice_settings import NoticeSettings
+from sekigahara_tui.hosting.online import Online
 from sekigahara_tui.hosting.results import Results
 from sekigahara_tui.hosting.seats import SeatConnections
 from sekigahara_tui.hosting.sessions import Sessions
@@ -83,6 +91,7 @@ from sekigahara_tui.hosting.store import Store
 from sekigahara_tui.hosting.store_commits import StoreCommits
 from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.hosting.tokens import SeatTokens
+from sekigahara_tui.hosting.tournaments import Tournaments
 from sekigahara_tui.net.protocol import Refused
 
 
@@ -104,6 +113,7 @@ class ClubServer:
         limits: ClubLimits = ClubLimits(),
         notices: NoticeOptions = NoticeOptions(),
         clock_now: Callable[[], float] = time.time,
+        chat: ChatOptions = ChatOptions(),
     ) -> None:
         self.store = store
         self.data_dir = Path(data_dir)
@@ -132,14 +142,15 @@ class ClubServer:
         self.eviction = Eviction(
             self.games,
             busy=(self.spectators.watching, self.computer.deciding),
-            on_evict=(self.spectators.game_gone, self.computer.forget, self.game_notices.forget),
+            on_evict=(self.spectators.game_gone, self.computer.forget, self.game_notices.forget, lambda game_id: self.chat.forget(game_id)),
             evict_after=evict_after,
         )
         self.club_games = ClubGames(store, self.catalog, self.games, self.spectators, self.computer)
         self.limits = MemberLimits(limits, self.catalog)
+        self.chat = ChatRoom(ChatStore(store.path), self.catalog, self.generations.is_guest, self.games.loaded.get, self.audit, self.notices, chat)
         self.lobby = Lobby(
             self.data_dir, self.sessions, self.catalog, self.games, self.club_games, self.tokens, self.limits, self.audit,
-            notices=(self.notice_settings, notices), queue=self.notices,
+            notices=(self.notice_settings, notices), queue=self.notices, requests=self.chat.lobby_requests(),
         )
         self.catalog.follow(self.lobby.push)  # a lobby is pushed when what it shows changed
         self.ratings = self.lobby.ratings = ClubRatings(store, self.catalog)
@@ -147,18 +158,28 @@ class ClubServer:
         self.clocks = GameClocks(ClockStore(store.path), self.games, self.results, self.computer, self.audit, now=clock_now)
         self.club_games.on_join = self.clocks.started
         self.lobby.vacations = Vacations(self.clocks, self.catalog, self.generations.is_guest, self.lobby.push.member_changed, self.audit)
+        # Who is signed in anywhere: the lobby's lines say it of the opponent; its pushes follow it.
+        self.online = Online(self.catalog, self.games.loaded, self.lobby.connections, self.lobby.push.member_changed)
+        self.lobby.online = self.online
+        self.lobby.clocks_of = self.clocks.line_of
+        # A decision passing to a member away from that game, signed in: a bell and a line in their lobby.
+        self.game_notices.ring = self.lobby.ring
+        self.clocks.tell_low = self.game_notices.clock_low  # a clock below a day (a tenth, live): one notice a drop
         self._clocks_started = False
+        self.tournaments = Tournaments(store.path, self.club_games, self.audit)
+        self.lobby.tournaments = self.tournaments
         store_commits = StoreCommits(store)
         self.game_server = GameServer(
             self.games,
             ClubCommits(store_commits, self.catalog, self.clocks.stamp),
-            [store_commits, self.ratings, SeatConnections(), self.clocks, self.results, self.catalog, self.games, self.spectators, self.game_notices, self.computer],
+            [store_commits, self.ratings, SeatConnections(), self.clocks, self.results, self.catalog, self.games, self.spectators,
+             self.game_notices, self.online, self.chat, self.computer, self.tournaments],
             doors=[
                 Door(ClubHello, CLUB_CLIENT_MESSAGES[ClubHello], self.lobby.club_hello),
                 Door(WatchGame, CLUB_CLIENT_MESSAGES[WatchGame], self.spectators.watch_game),
             ],
             decode=decode_club_client_message,
-            seat_requests=self.results.seat_requests(),
+            seat_requests={**self.results.seat_requests(), **self.chat.seat_requests()},
             seated=self.computer.sits,
             idle_timeout=math.inf,
             grace=math.inf,
@@ -238,6 +259,7 @@ class ClubServer:
         self.start_clocks()
         self.eviction.start()
         self.generations.start()
+        self.chat.start()
 
     async def listen_tcp(self, host: str, port: int) -> tuple[str, int]:
         self.start_clocks()
@@ -248,6 +270,7 @@ class ClubServer:
         if not self._clocks_started:
             self._clocks_started = True
             self.clocks.start()
+            self.tournaments.resume()  # a round made or a game ended while the club was down
 
     async def close(self) -> None:
         self.eviction.stop()
@@ -256,4 +279,7 @@ class ClubServer:
         await self.clocks.close()
         await self.generations.close()
         await self.notices.close()  # notices still waiting are reminders: dropped
+        await self.chat.close()
+        self.chat.store.close()
         self.notice_settings.close()
+        self.tournaments.close()

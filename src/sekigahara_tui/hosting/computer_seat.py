@@ -144,8 +144,8 @@ class ComputerSeat:
                 version = game.version
                 text = await self._decide(game, side)
                 async with game.changing:
-                    if self.server.games.loaded.get(game.id) is not game:
-                        return
+                    if self.server.games.loaded.get(game.id) is not game or game.host.is_over:
+                        return  # a resignation or a time-out ends a game without a new version
                     if game.version != version:
                         continue  # the game moved on while the computer thought: look again
                     await self._commit(game, side, text)

@@ -13,6 +13,13 @@ down time may have stopped one) and a side out of time loses
 creation, the computer stands in for it (computer_seat.py plays a side whose
 `game.stood_in` it is; the rules' end is then stored as finished-by-stand-in).
 
+A clock that drops below a day (below a tenth of its start for a preset
+that starts at a day or less: live, daily) gives its member one `clock-low` notice
+(`tell_low`: game_notices.py); once a drop: it is told again only after an
+increment took it back above and it dropped again. The same timer wakes for
+the drop. A clock found low when its game is loaded (a restart) is taken as
+told already.
+
 Charged to nobody: the server's down time (clock_store.py's heartbeat) and,
 on correspondence clocks, a member's vacation.
 """
@@ -30,7 +37,8 @@ from sekigahara_tui.club.protocol import ClockLine
 from sekigahara_tui.club.protocol import encode as club_encode
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.clock_store import ClockedGame, ClockStore
-from sekigahara_tui.hosting.clocks import Clocks, Interval
+from sekigahara_tui.hosting.clocks import Clocks, ClockPreset, Interval
+from sekigahara_tui.durations import duration
 from sekigahara_tui.hosting.games import Change, HostedGame
 from sekigahara_tui.hosting.members import COMPUTER
 from sekigahara_tui.hosting.store import Action
@@ -41,6 +49,21 @@ if TYPE_CHECKING:
     from sekigahara_tui.hosting.store_games import StoreGames
 
 BEAT_EVERY = 1.0  # seconds: the server's down time is known to this
+DAY = 86400.0
+LOW_SHARE = 0.1  # of a live clock's start
+
+
+def low_below(preset: ClockPreset) -> float:
+    """The seconds left under which a clock is low: a day; a tenth of its start
+    for a clock that starts at a day or less (live; and daily, else low from its
+    first second)."""
+    return DAY if preset.initial_s > DAY else LOW_SHARE * preset.initial_s
+
+
+def clock_words(line: ClockLine) -> str:
+    """Both clocks in a notice: 'Ishida 20h 5m (running) · Tokugawa 2d 3h'."""
+    return " · ".join(f"{side.value.capitalize()} {duration(left)}" + (" (running)" if side in line.running else "")
+                      for side, left in zip(BOTH_SIDES, line.left))
 
 
 class GameClocks:
@@ -62,6 +85,9 @@ class GameClocks:
         self._timer: asyncio.TimerHandle | None = None
         self._beating: asyncio.Task | None = None
         self._ending: set[asyncio.Task] = set()
+        self.low: dict[str, set[Side]] = {}  # game id -> sides whose clock is low and were told (or found so)
+        # (game, side, both clocks in words): tell the side's member their clock is low
+        self.tell_low: Callable[[HostedGame, Side, str], None] = lambda game, side, words: None
 
     # --- starting ------------------------------------------------------------------
 
@@ -124,6 +150,7 @@ class GameClocks:
         game.stood_in = kept.stood_in
         if game.id not in self.clocks:
             self.clocks[game.id] = self._handed(kept.clocks, game, undo=bool(game.actions) and game.actions[-1].kind == "undo")
+            self.low[game.id] = set(self._low_sides(game.id, self.now()))  # told before a restart, or as good as
         self._schedule()
 
     # --- what is charged -------------------------------------------------------------
@@ -179,9 +206,11 @@ class GameClocks:
             self._stamped.pop(game.id, None)
             self.clocks.pop(game.id, None)
             self.kept.pop(game.id, None)
+            self.low.pop(game.id, None)
         elif change.action is not None:
             charged = self._stamped.pop(game.id, None) or clocks.at(self.now(), self.excluded(game.id))
             self.clocks[game.id] = self._handed(charged, game, undo=change.action.kind == "undo")
+            self._look_low(game, self.now())
         self.tell(game)
         self._schedule()
 
@@ -197,16 +226,21 @@ class GameClocks:
 
     def line(self, game: HostedGame) -> ClockLine | None:
         """Both clocks, as every seat sees them (public: R55 hides nothing of time)."""
-        clocks = self.clocks.get(game.id)
+        return self.line_of(game.id, game.stood_in)
+
+    def line_of(self, game_id: str, stood_in: Side | None = None) -> ClockLine | None:
+        """The same for a game by its id (the lobby's lines): the stand-in as kept."""
+        clocks = self.clocks.get(game_id)
         if clocks is None:
             return None
         now = self.now()
-        left = clocks.at(now, self.excluded(game.id)).left_s
-        kept = self.kept.get(game.id)
+        left = clocks.at(now, self.excluded(game_id)).left_s
+        kept = self.kept.get(game_id)
+        stood_in = stood_in or (kept.stood_in if kept is not None else None)
         players = kept.players if kept is not None else (None, None)
         away = tuple(self.on_vacation_until(member, now) if clocks.preset.correspondence else None for member in players)
         running = tuple(side for side in BOTH_SIDES if side in clocks.running)
-        return ClockLine(clocks.preset.name, (max(0.0, left[0]), max(0.0, left[1])), running, away, game.stood_in)
+        return ClockLine(clocks.preset.name, (max(0.0, left[0]), max(0.0, left[1])), running, away, stood_in)
 
     def tell(self, game: HostedGame) -> None:
         line = self.line(game)
@@ -225,7 +259,7 @@ class GameClocks:
             self._timer = None
         now = self.now()
         lefts = [
-            clocks.left(side, now, self.excluded(game_id))
+            clocks.left(side, now, self.excluded(game_id)) - (low_below(clocks.preset) if side not in self.low.get(game_id, ()) else 0.0)
             for game_id, clocks in self.clocks.items()
             for side in clocks.running
             if not self._exempt(game_id, side)
@@ -239,6 +273,24 @@ class GameClocks:
         delay = min(lefts)
         delay = delay if delay > 0 else 1.0  # out already but not ended (a store failure): try again in a second
         self._timer = loop.call_at(loop.time() + delay, self._fire)
+
+    def _low_sides(self, game_id: str, now: float) -> list[Side]:
+        clocks = self.clocks.get(game_id)
+        if clocks is None:
+            return []
+        excluded = self.excluded(game_id)
+        return [side for side in BOTH_SIDES if not self._exempt(game_id, side) and clocks.left(side, now, excluded) < low_below(clocks.preset)]
+
+    def _look_low(self, game: HostedGame, now: float) -> None:
+        """Tell each side whose clock dropped low since it was last above; forget a side back above."""
+        low_now = set(self._low_sides(game.id, now))
+        told = self.low.setdefault(game.id, set())
+        told &= low_now  # back above (an increment): a later drop is a new one
+        line = self.line(game)
+        for side in sorted(low_now - told, key=lambda s: s.value):
+            told.add(side)
+            if line is not None:
+                self.tell_low(game, side, clock_words(line))
 
     def _exempt(self, game_id: str, side: Side) -> bool:
         """The computer's seat, or one it stands in for, never runs out."""
@@ -263,6 +315,10 @@ class GameClocks:
             side = next((s for s in BOTH_SIDES if s in clocks.running and not self._exempt(game_id, s)
                          and clocks.left(s, now, excluded) <= 0), None)
             if side is None:
+                if set(self._low_sides(game_id, now)) - self.low.get(game_id, set()):
+                    game = self.games.find(game_id)
+                    if game is not None and not game.host.is_over:
+                        self._look_low(game, now)
                 continue
             game = self.games.find(game_id)
             if game is None or game.host.is_over:

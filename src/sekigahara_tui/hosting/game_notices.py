@@ -17,6 +17,11 @@ it the decision counts as told.
 A seat the computer stands in for (out of time: game_clocks.py) is never
 told "your move"; its member hears of the game's end.
 
+A member who is signed in anywhere in the club (online.py) but not looking
+at the game is also told at once in their lobby (`ring`: a terminal bell
+and a line, lobby.py), whether or not they want notices; that counts as
+telling them.
+
 Only public facts go into a notice (R55): whose decision it is, the catalog's
 players and result, and the week, turn and phase of the public view
 (GameHost.spectator_view), built only when the member wants the notice.
@@ -24,12 +29,14 @@ players and result, and the week, turn and phase of the public view
 
 from __future__ import annotations
 
+from typing import Callable
+
 from rules.surface import BOTH_SIDES, Side
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.games import Change, HostedGame
 from sekigahara_tui.hosting.members import COMPUTER
 from sekigahara_tui.hosting.notice_delivery import NoticeQueue
-from sekigahara_tui.hosting.notices import GAME_OVER, YOUR_MOVE, game_notice
+from sekigahara_tui.hosting.notices import CLOCK_LOW, GAME_OVER, YOUR_MOVE, game_notice
 
 
 def deciding(game: HostedGame) -> frozenset[Side]:
@@ -42,6 +49,8 @@ class GameNotices:
         self.queue = queue
         self._deciding: dict[str, frozenset[Side]] = {}  # game id -> who decided after its last change
         self._told: dict[str, set[Side]] = {}  # game id -> sides told of a hand-over they have not acted on
+        # (member, game, opponent) -> whether the member, signed in somewhere, was told in their lobby
+        self.ring: Callable[[str, str, str | None], bool] = lambda member, game_id, opponent: False
 
     def game_loaded(self, game: HostedGame) -> None:
         now = self._deciding[game.id] = deciding(game)
@@ -75,13 +84,19 @@ class GameNotices:
         handed = [side for side in BOTH_SIDES if side in now and side not in before and side not in told]
         told.update(self._tell(game, entry.players, handed, YOUR_MOVE))
 
+    def clock_low(self, game: HostedGame, side: Side, clocks: str) -> None:
+        """`side`'s clock dropped low (game_clocks.py): its member is told, if away from the game."""
+        entry = self.catalog.get(game.id)
+        if entry is not None:
+            self._tell(game, entry.players, [side], CLOCK_LOW, clocks)
+
     def seat_joined(self, game: HostedGame, side: Side) -> None:
         pass
 
     def seat_left(self, game: HostedGame, side: Side) -> None:
         pass
 
-    def _tell(self, game: HostedGame, players: dict[Side, str | None], sides, kind: str) -> list[Side]:
+    def _tell(self, game: HostedGame, players: dict[Side, str | None], sides, kind: str, clocks: str | None = None) -> list[Side]:
         """Send `kind` to the players of `sides` who want it and are away; the sides told."""
         told = []
         public = None
@@ -91,13 +106,17 @@ class GameNotices:
                 continue
             if kind == YOUR_MOVE and game.stood_in is side:  # the computer finishes that seat: not the member's move
                 continue
+            if kind == YOUR_MOVE and self.ring(member, game.id, players[side.other]):
+                told.append(side)
             if not self.queue.wants(member, kind):
                 continue
             public = public or game.host.spectator_view()
-            names = tuple(players[s] or "?" for s in BOTH_SIDES if s in public.decision.sides) if kind == YOUR_MOVE else ()
+            names = tuple(players[s] or "?" for s in BOTH_SIDES if s in public.decision.sides) if kind in (YOUR_MOVE, CLOCK_LOW) else ()
             result = game.result_text if kind == GAME_OVER else None
             opponent = players[side.other]
-            notice = game_notice(kind, game.id, member, opponent, public, names, resume=self.queue.options.resume, result=result)
+            notice = game_notice(kind, game.id, member, opponent, public, names, resume=self.queue.options.resume, result=result,
+                                 clocks=clocks)
             self.queue.send(member, notice)
-            told.append(side)
+            if side not in told:
+                told.append(side)
         return told

@@ -238,8 +238,8 @@ class GameServer:
 
     # --- commands and undos --------------------------------------------------------
 
-    def _already_applied(self, connection: Connection, game: HostedGame, side: Side, message_id: str) -> bool:
-        if not game.applied(side, message_id):
+    def _already_applied(self, connection: Connection, game: HostedGame, side: Side, message_id: str, version: int) -> bool:
+        if not game.applied(side, message_id, version):
             return False
         send_state(connection, game, side, message_id, game.host.why_no_undo(side))  # a resend: answer it, apply nothing
         return True
@@ -254,7 +254,7 @@ class GameServer:
 
     async def submit(self, connection: Connection, game: HostedGame, side: Side, message: Submit) -> None:
         async with game.changing:
-            if self._already_applied(connection, game, side, message.id) or self._stale(connection, game, message.id, message.version):
+            if self._already_applied(connection, game, side, message.id, message.version) or self._stale(connection, game, message.id, message.version):
                 return
             known = listed(game, side, message.command)
             try:
@@ -265,7 +265,9 @@ class GameServer:
                 connection.send(Refused(message.id, "illegal", printable(str(error), 300)))
                 return
             assert step.command is not None
-            action = Action("command", side, format_command(step.command), message.id, time.time())
+            # A listed command's text is its notation already (chairs.listed).
+            text = message.command if known is not None else format_command(step.command)
+            action = Action("command", side, text, message.id, time.time())
 
             def apply() -> None:
                 game.host.accept(step)
@@ -274,7 +276,7 @@ class GameServer:
 
     async def undo(self, connection: Connection, game: HostedGame, side: Side, message: Undo) -> None:
         async with game.changing:
-            if self._already_applied(connection, game, side, message.id) or self._stale(connection, game, message.id, message.version):
+            if self._already_applied(connection, game, side, message.id, message.version) or self._stale(connection, game, message.id, message.version):
                 return
             reason = game.host.why_no_undo(side)
             if reason is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from itertools import islice
 from typing import TYPE_CHECKING, Protocol
 
 from attrs import define, field, frozen
@@ -25,6 +26,10 @@ from sekigahara_tui.hosting.store import Action, CancelOffer, GameEnd, GameInfo,
 if TYPE_CHECKING:
     from sekigahara_tui.hosting.chairs import Chair
     from sekigahara_tui.hosting.connections import Connection
+
+
+# How far back an id sent again at another version than its own is recognised (games.py, applied).
+RECENT_ROWS = 16
 
 
 @frozen
@@ -65,12 +70,21 @@ class HostedGame:
     def version(self) -> int:
         return len(self.actions)
 
-    def applied(self, side: Side, message_id: str) -> bool:
-        """Whether `side`'s message `message_id` was applied: its row, which
-        names it, is in the record. Looked up newest first (a resend follows
-        its message closely), rather than kept in a table of every id, which
-        would grow with the game beyond its record (issue 23, item 11)."""
-        return any(action.client_id == message_id and action.side is side for action in reversed(self.actions))
+    def applied(self, side: Side, message_id: str, version: int) -> bool:
+        """Whether `side`'s message `message_id`, sent at `version`, was
+        applied. A message is applied only at the version it carries, so its
+        row is the record's row `version`: a resend (the very message, as a
+        client keeps it) is found there however long ago it was applied,
+        without a scan of the record or a table of every id (issue 23, item
+        11). An id applied at another version is recognised among the last
+        RECENT_ROWS rows; an older one is refused by the store (one id a seat
+        per game), and nothing is applied twice either way."""
+        actions = self.actions
+        if 0 <= version < len(actions):
+            row = actions[version]
+            if row.client_id == message_id and row.side is side:
+                return True
+        return any(action.client_id == message_id and action.side is side for action in islice(reversed(actions), RECENT_ROWS))
 
     @property
     def result_text(self) -> str:

@@ -98,8 +98,10 @@ class GameHost:
     def is_over(self) -> bool:
         return self.state.is_over
 
-    def view(self, side: Side) -> PlayerView:
-        return view(self.state, side)
+    def view(self, side: Side, last: tuple[GameState, PlayerView] | None = None) -> PlayerView:
+        """`side`'s view of the current state; `last`, an earlier state of this
+        game and `side`'s view of it, lends the parts that did not change (rules.view.view)."""
+        return view(self.state, side, last)
 
     def spectator_view(self) -> PlayerView:
         """What someone who plays neither side may see (R55 for both sides)."""

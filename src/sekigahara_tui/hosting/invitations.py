@@ -4,7 +4,8 @@ An invitation is a game made with its open seat for one named member
 (store.py GameTerms.invited): it is listed under their "invitations" and
 nobody else's open games; they accept it by joining it, or decline it (the
 game is withdrawn, and its maker's lobby says so). A rematch is an
-invitation to the opponent of a finished game, sides swapped. A private game
+invitation to the opponent of a finished game, sides swapped, with its clock
+preset and its rule for a side out of time. A private game
 is its players' only: to anyone else the club answers about it exactly as
 about a game that does not exist (club_games.unknown); a finished game's
 record (the replay) is its players', and everyone's if it was public. The invited member,
@@ -78,7 +79,8 @@ class Invitations:
 
     def rematch(self, member: str, game_id: str) -> tuple[str, Side, GameTerms]:
         """A new game against the opponent of `member`'s finished game, sides
-        swapped, as an invitation to them: (its id, member's side, terms)."""
+        swapped, its clock and time-out rule kept, as an invitation to them:
+        (its id, member's side, terms)."""
         entry, side = played_entry(self.catalog, game_id, member, "you played neither seat of that game: no rematch to offer")
         if entry.status != "over":
             raise Refusal("illegal", "that game is not over yet: a rematch comes after it")
@@ -86,7 +88,8 @@ class Invitations:
         if opponent is None or opponent == COMPUTER or self.generations.generation_of(opponent) is None:
             raise Refusal("illegal", "a rematch is offered to a member who played that game: start a new game instead")
         terms = GameTerms(opponent, entry.terms.private, rematch_of=game_id, rated=entry.terms.rated)  # rated if the first was
-        new_id = self.club_games.new_game(member, side.other, "open", terms=terms)
+        clock, on_time_out = self.club_games.store.clock_terms(game_id)  # the same clock and time-out rule
+        new_id = self.club_games.new_game(member, side.other, "open", clock=clock, on_time_out=on_time_out, terms=terms)
         self.made(member, new_id, terms, REMATCH)
         return new_id, side.other, terms
 

@@ -23,6 +23,11 @@ Guests (`serve --guest`) may join open games and watch, not make games.
 A member reads and sets their notice settings here (get_notices,
 set_notices: notice_settings.py); a setting refused is one audit line.
 Ratings (club_ratings.py): beside each player's name, and get_ratings.
+The lines of a member's games say their clocks (game_clocks.py) and who of
+their players is signed in (online.py); a decision passing to a member in a
+game they are not looking at is sent to their lobby connections (`ring`:
+your_move, a bell in the app).
+The club's chat channel is asked for here too (chat.py: `requests`).
 A member asks for and takes days away here too (get_vacation, take_vacation: vacations.py).
 """
 
@@ -38,6 +43,7 @@ from attrs import define, evolve
 
 from rules.surface import BOTH_SIDES, Side, printable
 from sekigahara_tui.club.protocol import (
+    ClockLine,
     ClubHello,
     ClubWelcome,
     DeclineGame,
@@ -59,7 +65,9 @@ from sekigahara_tui.club.protocol import (
     Watch,
     WithdrawGame,
     Withdrawn,
+    YourMove,
 )
+from sekigahara_tui.club.protocol_tournaments import TOURNAMENT_CLIENT_MESSAGES
 from sekigahara_tui.hosting import web_tokens
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
@@ -71,6 +79,7 @@ from sekigahara_tui.hosting.limits import TOO_MANY_SIGN_INS, FailedSignIns, Memb
 from sekigahara_tui.hosting.lobby_push import LobbyPush, send_lobby_message
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions, NoticeQueue
 from sekigahara_tui.hosting.notice_settings import NoticeSettings, SettingsError, check_settings
+from sekigahara_tui.hosting.online import Online
 from sekigahara_tui.hosting.sessions import Sessions
 from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.hosting.tokens import SeatTokens
@@ -132,6 +141,7 @@ class Lobby:
         audit: AuditLog | NoAuditLog,
         notices: tuple[NoticeSettings, NoticeOptions] | None = None,
         queue: NoticeQueue | None = None,
+        requests: dict[type, Callable[[Connection, str, object], None]] | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.sessions = sessions
@@ -143,18 +153,23 @@ class Lobby:
         self.audit = audit
         self.limits = limits
         self.notices = notices  # the members' notice settings, and how this club sends them
+        self.requests = requests or {}  # more a member may ask, by message type (the chat's, chat.py); each raises Refusal
         self.vacations: Vacations | None = None  # members' days away (the club server gives it: it needs the clocks)
         self.sign_in_failures = FailedSignIns()  # the TCP door's, per address
         self.connections: dict[str, set[Connection]] = {}  # member -> their lobby connections signed in
+        self.tournaments = None  # tournaments.py's Tournaments, once the club server gives it
         self.push = LobbyPush(self.lobby_for)  # follows the catalog (the club server has it follow)
         self._sign_ins: set[asyncio.Task] = set()  # tokens being checked (TCP lobby connections)
         self._withdrawals: set[asyncio.Task] = set()  # each waits for its game's command being stored
         self.ratings: ClubRatings | None = None  # the club's (club_server.py): ratings beside names, get_ratings
+        self.online: Online | None = None  # who is signed in anywhere (the club server gives it: online.py)
+        self.clocks_of: Callable[[str], ClockLine | None] = lambda game_id: None  # a game's clocks (game_clocks.py)
         self.invitations = Invitations(catalog, club_games, self.generations, lambda member: member in self.connections,
                                        lambda member: self.push.member_changed(member), queue)
 
     def lobby_for(self, member: str) -> LobbyMessage:
-        lobby = self.catalog.lobby_for(member, self.games.find)
+        online = self.online.members() if self.online is not None else frozenset()
+        lobby = self.catalog.lobby_for(member, self.games.find, online, self.clocks_of)
         if self.ratings is not None:
             lobby = self.ratings.lobby(lobby)
         warning = self.notices[0].warning(member) if self.notices is not None else None
@@ -220,6 +235,8 @@ class Lobby:
         connection.session = LobbySession(self, member, generation, limited=limited, web_generation=web_generation, front=front)
         self.connections.setdefault(member, set()).add(connection)
         send_lobby_message(connection, ClubWelcome(PROTOCOL_VERSION, member))
+        if self.online is not None:
+            self.online.changed(member)
 
     def left(self, connection: Connection, member: str) -> None:
         connections = self.connections.get(member)
@@ -227,6 +244,16 @@ class Lobby:
             connections.discard(connection)
             if not connections:
                 del self.connections[member]
+                if self.online is not None:
+                    self.online.changed(member)
+
+    def ring(self, member: str, game_id: str, opponent: str | None) -> bool:
+        """A decision passed to `member` in a game they are not looking at:
+        their lobby connections ring and say so; whether they had any."""
+        connections = self.connections.get(member, ())
+        for connection in connections:
+            send_lobby_message(connection, YourMove(game_id, opponent))
+        return bool(connections)
 
     def revoke(self, member: str, reason: str) -> int:
         """Close the member's lobby connections, telling them why; how many."""
@@ -329,11 +356,17 @@ class Lobby:
                 send_lobby_message(connection, self.ratings.answer(member, message))
             elif isinstance(message, (GetNotices, SetNotices)):
                 self._notices(connection, member, message)
+            elif type(message) in TOURNAMENT_CLIENT_MESSAGES and self.tournaments is not None:
+                # the administrator (the club's own Unix user) may start any, and sign the computer up
+                answer = self.tournaments.take(member, not session.limited, self.generations.is_guest(member), message)
+                send_lobby_message(connection, answer)
             elif isinstance(message, (GetVacation, TakeVacation)) and self.vacations is not None:
                 send_lobby_message(connection, self.vacations.answer(member, message))
             elif isinstance(message, Watch):
                 seen_entry(self.catalog, message.game, member)  # a private game of others: as if it were not
                 self._send_entry(connection, message.id, message.game, None, member)
+            elif (request := self.requests.get(type(message))) is not None:
+                request(connection, member, message)
             else:
                 reason = "a lobby connection takes lobby messages only"
                 self.audit.record("refused", reason, front="club", member=member, address=connection.address)

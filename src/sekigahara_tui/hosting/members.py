@@ -60,6 +60,9 @@ CREATE TABLE IF NOT EXISTS members (
     generation TEXT
 );
 """
+# Members the administrator muted (`sekigahara member mute NAME`): their chat
+# lines are refused (hosting/chat.py), and they still read the chat.
+MUTES_SCHEMA = "CREATE TABLE IF NOT EXISTS chat_mutes (member TEXT PRIMARY KEY, at REAL NOT NULL)"
 # A member's generation: random, made when the name is added; removing the
 # member deletes it, so a name added again has another one. Every seat,
 # spectator and session token the club mints for a member is bound to it
@@ -168,6 +171,7 @@ def open_members(data_dir: Path) -> sqlite3.Connection:
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = FULL")
         db.executescript(MEMBERS_SCHEMA)
+        db.execute(MUTES_SCHEMA)
         _give_generations(db)
     except (sqlite3.Error, OSError) as error:
         raise MemberError(f"cannot open the club store {printable_path(path)}: {error}") from None
@@ -291,6 +295,26 @@ def list_members(data_dir: Path) -> builtins.list[Member]:
         db.close()
     keys = _read_keys(data_dir)
     return [Member(name, sum(1 for _, _, n in keys if n == name), added) for name, added in rows]
+
+
+def set_muted(data_dir: Path, name: str, muted: bool) -> None:
+    """Mute a member's chat (or unmute it); MemberError if they are no member,
+    or already so (nothing changed)."""
+    data_dir = Path(data_dir)
+    if not is_member(data_dir, name):
+        raise MemberError(f"no member {printable(name, 40)!r}")
+    db = open_members(data_dir)
+    try:
+        if muted:
+            changed = db.execute("INSERT OR IGNORE INTO chat_mutes (member, at) VALUES (?, ?)", (name, time.time())).rowcount
+        else:
+            changed = db.execute("DELETE FROM chat_mutes WHERE member = ?", (name,)).rowcount
+    except sqlite3.Error as error:
+        raise MemberError(f"cannot write the club store: {error}") from None
+    finally:
+        db.close()
+    if not changed:
+        raise MemberError(f"{name} is muted already" if muted else f"{name} is not muted")
 
 
 def is_member(data_dir: Path, name: str) -> bool:

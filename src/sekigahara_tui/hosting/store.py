@@ -229,6 +229,15 @@ class Store:
             return None
         return row[0] if row else None
 
+    def clock_terms(self, game_id: str) -> tuple[str, str]:
+        """The game's clock preset ("none": no clock) and what happens on time out
+        ("lose" when it says nothing: a game made before clocks, or an older store)."""
+        try:
+            row = self._db.execute("SELECT clock, on_time_out FROM games WHERE id = ?", (game_id,)).fetchone()
+        except sqlite3.Error:
+            return "none", "lose"
+        return (row[0] or "none", row[1] or "lose") if row else ("none", "lose")
+
     def take_seat(self, game_id: str, side: Side, player: str) -> bool:
         """Give an open seat to `player`; False (nothing changed) if the seat
         is not open. The check and the change are one statement."""
@@ -265,7 +274,7 @@ class Store:
                 ).fetchone()
                 if row is None:
                     return False
-                for table in ("actions", "results", "cancel_offers", "game_clocks", "game_terms"):  # they reference it
+                for table in ("actions", "results", "cancel_offers", "game_clocks", "game_terms", "chat_messages"):  # they reference it
                     self._db.execute(f"DELETE FROM {table} WHERE game = ?", (game_id,))
                 self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
                 return True

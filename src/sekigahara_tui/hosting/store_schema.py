@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import sqlite3
 
+from sekigahara_tui.hosting.chat_store import CHAT_MIGRATION
 from sekigahara_tui.hosting.clock_store import CLOCK_MIGRATION
 from sekigahara_tui.hosting.rating_store import RATING_MIGRATION
+from sekigahara_tui.hosting.tournament_store import TOURNAMENT_MIGRATION
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -43,7 +45,7 @@ CREATE TABLE IF NOT EXISTS computer_levels (
 # The schema's version (PRAGMA user_version). Each step below brings a store
 # of the version before it up to its own, in one transaction, when the store
 # is opened for writing: an older data dir still opens, and a newer one is refused.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 6
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     # 1 (issue 24): how each game ended, by the rules or outside them, and a standing cancel proposal.
     1: (
@@ -80,6 +82,10 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     ),
     # 4 (issue 26): a game's `rated` term, and the ratings derived from the results (rating_store.py).
     4: RATING_MIGRATION,
+    # 5 (issue 26): tournaments (tournament_store.py).
+    5: TOURNAMENT_MIGRATION,
+    # 6 (issue 26): the chat, each game's and the club's channel (chat_store.py).
+    6: CHAT_MIGRATION,
 }
 
 

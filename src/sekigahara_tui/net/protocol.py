@@ -312,7 +312,13 @@ def decode_client_message(line: bytes) -> Hello | Submit | Undo | Ping:
     """A client's line, read strictly; BadMessage says what is wrong in one line."""
     if len(line) > MAX_CLIENT_LINE:
         raise BadMessage(f"a line of more than {MAX_CLIENT_LINE} bytes")
-    return _structure(_parse(line, MAX_CLIENT_DEPTH), ClientMessage, _CLIENT_NAMES)  # type: ignore[return-value]
+    return client_message_of(_parse(line, MAX_CLIENT_DEPTH))
+
+
+def client_message_of(data: dict[str, Any]) -> Hello | Submit | Undo | Ping:
+    """A client's message from its line's JSON object, already parsed
+    strictly (a club server parses each line once, whoever it is for)."""
+    return _structure(data, ClientMessage, _CLIENT_NAMES)  # type: ignore[return-value]
 
 
 def decode_host_message(line: bytes) -> Welcome | State | Refused | Presence | Pong | GameOver:

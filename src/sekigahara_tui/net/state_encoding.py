@@ -23,7 +23,7 @@ from attrs import frozen
 
 from rules.notation import format_command
 from rules.surface import Command, PlayerView
-from sekigahara_tui.net.protocol import MESSAGE_TYPES, State, compact_json, converter
+from sekigahara_tui.net.protocol import MESSAGE_TYPES, AnyEvent, State, compact_json, converter
 
 
 def _field_codecs(cls: type) -> tuple[tuple[str, str, Any, type | None], ...]:
@@ -79,35 +79,44 @@ class _ObjectEncoder:
         self._texts = [""] * len(plan.keys)  # '"name":JSON' per field
         self._before: dict[int, tuple[object, str]] = {}  # field -> the value it held before, its text
 
-    def encode(self, value: object) -> str:
+    def encode(self, value: object, shared: dict[tuple[int, int], tuple[object, str]] | None = None) -> str:
         values = self._plan.get(value)
         old, texts = self._values, self._texts
         if old is None:
             for index, field_value in enumerate(values):
-                texts[index] = self._changed(index, field_value, None)
+                texts[index] = self._changed(index, field_value, None, shared)
         else:
             for index, field_value in enumerate(values):
                 previous = old[index]
                 # Same type as well as equal: 1 == True, but they are written differently.
                 if previous is not field_value and (type(previous) is not type(field_value) or previous != field_value):
-                    texts[index] = self._changed(index, field_value, (previous, texts[index]))
+                    texts[index] = self._changed(index, field_value, (previous, texts[index]), shared)
         self._values = values
         return "{" + ",".join(texts) + "}"
 
-    def _changed(self, index: int, value: object, last: tuple[object, str] | None) -> str:
+    def _changed(self, index: int, value: object, last: tuple[object, str] | None, shared: dict[tuple[int, int], tuple[object, str]] | None) -> str:
         before = self._before.get(index)
         if last is not None:
             self._before[index] = last
+        plan = self._plan
         if before is not None and before[0] is value:
             return before[1]
-        plan = self._plan
+        if shared is not None:
+            # Another chair's view held this very object in this field (a part every chair sees alike): its text.
+            known = shared.get((index, id(value)))
+            if known is not None and known[0] is value:
+                return plan.keys[index] + known[1]
         inner = plan.inner[index]
         if inner is not None and value is not None:
             encoder = self._inner.get(index)
             if encoder is None:
                 encoder = self._inner[index] = _ObjectEncoder(inner)
-            return plan.keys[index] + encoder.encode(value)
-        return plan.keys[index] + compact_json(plan.hooks[index](value))
+            text = encoder.encode(value)
+        else:
+            text = compact_json(plan.hooks[index](value))
+        if shared is not None:
+            shared[index, id(value)] = (value, text)  # the value is held, so its id is not reused meanwhile
+        return plan.keys[index] + text
 
 
 class ViewEncoder:
@@ -121,8 +130,32 @@ class ViewEncoder:
     def __init__(self) -> None:
         self._encoder = _ObjectEncoder(_VIEW_PLAN)
 
-    def encode(self, view: PlayerView) -> str:
-        return self._encoder.encode(view)
+    def encode(self, view: PlayerView, shared: SharedTexts | None = None) -> str:
+        """The view's JSON. `shared`: the texts of the fields other chairs'
+        views of the same state held, by the identity of their values (the
+        parts every chair sees alike are the very same objects,
+        rules/view.py), so that each is encoded once for all chairs."""
+        return self._encoder.encode(view, None if shared is None else shared.texts)
+
+
+class SharedTexts:
+    """The JSON of the view fields already encoded for one state, by field
+    and the identity of their values: a text is a function of its value, so
+    any chair may take it (R55: a chair gets the text of a value only if its
+    own view holds that very value). Holds one state's at a time: a game's
+    views are all made and encoded together after each change."""
+
+    __slots__ = ("_of", "texts")
+
+    def __init__(self) -> None:
+        self._of: object = None
+        self.texts: dict[tuple[int, int], tuple[object, str]] = {}
+
+    def of(self, state: object) -> SharedTexts:
+        """Itself, emptied if it held another state's texts."""
+        if state is not self._of:
+            self._of, self.texts = state, {}
+        return self
 
 
 # The legal list changes at most steps, but is made of the same commands
@@ -167,12 +200,28 @@ def _scalar(value: object) -> str:
 _encode_string = json.encoder.encode_basestring  # as compact_json writes a str (ensure_ascii off)
 
 
-def encode_events(events: tuple[tuple[Any, ...], ...]) -> str:
-    """The JSON of a State's `events`."""
-    return compact_json(_STATE_EVENTS_HOOK(events))
+def encode_events(events: tuple[tuple[Any, ...], ...], shared: SharedTexts | None = None) -> str:
+    """The JSON of a State's `events`. `shared`: the texts of the events other
+    chairs were sent with the same state, by identity (a public event is
+    the same object in every chair's steps; each is encoded once)."""
+    if shared is None:
+        return compact_json(_STATE_EVENTS_HOOK(events))
+    texts = shared.texts
+    steps = []
+    for step in events:
+        parts = []
+        for event in step:
+            known = texts.get((_EVENTS, id(event)))
+            if known is None or known[0] is not event:
+                known = texts[_EVENTS, id(event)] = (event, compact_json(_EVENT_HOOK(event)))
+            parts.append(known[1])
+        steps.append("[" + ",".join(parts) + "]")
+    return "[" + ",".join(steps) + "]"
 
 
 _STATE_EVENTS_HOOK = converter.get_unstructure_hook(attrs.fields(State).events.type)
+_EVENT_HOOK = converter.get_unstructure_hook(AnyEvent)
+_EVENTS = -1  # the events' place in SharedTexts, beside the view's fields (0 on)
 
 
 def encode_state(message: State, view_json: str, events_json: str | None = None) -> bytes:

@@ -30,3 +30,21 @@ def clock_text(clocks: ClockLine | None, told_at: float, now: float | None = Non
             part += " (computer)"
         parts.append(part)
     return " · ".join(parts)
+
+
+def short_clocks(clocks: ClockLine, told_at: float, now: float | None = None, units: int = 2) -> str:
+    """Both clocks for a lobby line, Ishida's then Tokugawa's (its columns'
+    order): '2d 4h⏵/23h 10m' ('2d⏵/23h' in one unit); 'vac' on vacation,
+    'cpu' where the computer stands in."""
+    now = time.monotonic() if now is None else now
+    parts = []
+    for i, side in enumerate(BOTH_SIDES):
+        running = side in clocks.running
+        left = duration(clocks.left[i] - (now - told_at if running else 0.0))
+        part = " ".join(left.split()[:units]) + (RUNNING if running else "")
+        if clocks.vacation_until[i] is not None:
+            part += " vac"
+        if clocks.stood_in is side:
+            part += " cpu"
+        parts.append(part)
+    return "/".join(parts)

@@ -36,6 +36,7 @@ from sekigahara_tui.screens.forced import give_forced_move
 from sekigahara_tui.screens.map_follow import MapFollow
 from sekigahara_tui.screens.battle_summaries import BattleSummaries
 from sekigahara_tui.screens.connection import connection_line
+from sekigahara_tui.screens.chat import NOT_A_PLAYER, game_chat
 from sekigahara_tui.screens.ending import Ending
 from sekigahara_tui.screens.game_over import game_over_screen
 from sekigahara_tui.screens.hand_over import HandOvers
@@ -89,6 +90,7 @@ class GameScreen(Screen[None]):
         # A club seat ends its game early (ending.py): resign (asked twice), cancel by agreement.
         Binding("ctrl+r", "end_early('resign')", "Resign", id="game.resign", priority=True, show=False),
         Binding("ctrl+k", "end_early('cancel')", "Cancel game", id="game.cancel_game", priority=True, show=False),
+        Binding("ctrl+g", "chat", "Chat", id="game.chat", priority=True, show=False),  # a club seat's game chat (chat.py)
     ]
 
     def __init__(self, table: Table, save_dir: Path, give_forced: bool = True) -> None:
@@ -419,6 +421,12 @@ class GameScreen(Screen[None]):
 
     def action_end_early(self, what: str) -> None:
         getattr(self.ending, what)()  # resign or cancel (ending.py)
+
+    def action_chat(self) -> None:
+        panel = game_chat(self)  # None: not a club seat
+        if panel is None:
+            return self.say(NOT_A_PLAYER, error=True)
+        self.app.push_screen(panel)
 
     def action_save(self) -> None:
         if self.table.can_save:

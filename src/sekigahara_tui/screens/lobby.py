@@ -2,13 +2,14 @@
 games waiting for an opponent, games to watch, finished games.
 
 Keys: n a new game (screens/club_game_dialog.py asks: opponent, side, who
-may watch), c a new game against the computer (asks for the side and the
+may watch, clock, time out), c a new game against the computer (asks for the side and the
 computer's level), enter to resume, join or watch the chosen game (or accept
 the chosen invitation), d to decline an invitation, w to watch, x to withdraw
 an open game of mine nobody has joined (asked first), r to refresh (on a
 finished game: its step-by-step replay, screens/replay.py, from the record
 the club sends), s for my notice settings (screens/notice_settings.py), t
-for the club's ratings and a player's history (screens/ratings.py); a
+for the club's ratings and a player's history (screens/ratings.py), g for
+the club's chat channel (screens/chat.py); a
 line under the title says when my notices keep failing, and what became of
 my invitations. A game line says whose move, where the calendar stands and
 when the last move was, and whether it is rated; each player's rating is
@@ -37,17 +38,22 @@ from textual.widgets import DataTable, Static
 from rules.surface import BOTH_SIDES, Side
 from sekigahara_tui.club.client import ClubClient, ClubRefused, ClubTable
 from sekigahara_tui.club.protocol import Entry, GameLine, Lobby
+from sekigahara_tui.club.protocol_notices import YourMove
 from sekigahara_tui.labels import side_name
 from sekigahara_tui.screens.versus_dialog import VersusDialog
 from sekigahara_tui.screens.dialogs import ConfirmDialog
 from sekigahara_tui.screens.game import GameScreen
+from sekigahara_tui.screens.lobby_line import since, status_cell, status_room, whose_move  # noqa: F401 - used by others
 from sekigahara_tui.screens.notice_settings import NoticeSettingsScreen
+from sekigahara_tui.screens.chat import channel_chat, replay_chat
 from sekigahara_tui.widgets.prompt import PromptPanel
 from sekigahara_tui.widgets.steady_footer import SteadyFooter
 
 FAILED = object()  # _ask: the club refused, or could not be reached (said already)
 RETRY_FIRST = 1.0  # seconds before asking again after the club could not be reached
 RETRY_LONGEST = 30.0
+HEADERS = ("", "game", "Ishida", "Tokugawa", "")
+TICK = 30.0  # seconds between redrawing the lines (their clocks and "3h ago") when nothing is pushed
 
 
 class ClubGameScreen(GameScreen):
@@ -84,40 +90,6 @@ class WatchingScreen(ClubGameScreen):
         self.say(WATCHING, error=True)
 
 
-def whose_move(line: GameLine, me: Side | None) -> str:
-    if line.status == "over":
-        return line.result or "over"
-    if any(line.player(side) is None for side in BOTH_SIDES):
-        return "waiting for an opponent"
-    if not line.to_move:
-        return "-"
-    if me is not None and me in line.to_move:
-        return "your move" + (" (both)" if len(line.to_move) == 2 else "")
-    return " and ".join(f"{line.player(side)}'s move" for side in line.to_move)
-
-
-def since(updated: float, now: float) -> str:
-    """How long ago the last move was, in the largest whole unit."""
-    seconds = max(0, int(now - updated))
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            return f"{seconds // size}{unit} ago"
-    return "just now"
-
-
-def status_cell(line: GameLine, me: Side | None, now: float) -> str:
-    """Whether it is rated, whose move, where the calendar stands (week, turn, phase), when the last move was."""
-    parts = [whose_move(line, me)]
-    if line.invited is not None and me is not None:
-        parts = [f"invited {line.invited}"]
-    if line.status == "playing" and line.where:
-        parts.append(line.where)
-    if line.status == "playing":
-        parts.append(since(line.updated, now))
-    # rated first: whoever joins agrees to it, and a long result would push it out of sight
-    return ("rated · " if line.rated else "") + " · ".join(parts) + (" · private" if line.private else "")
-
-
 def player_cell(name: str | None, rating: int | None) -> str:
     """A seat's player, with their rating beside the name once they have one."""
     if name is None:
@@ -140,9 +112,11 @@ def waiting_for_an_opponent(line: GameLine, member: str) -> bool:
     return line.status == "playing" and member in players and None in players
 
 
-def lobby_rows(lobby: Lobby, now: float | None = None) -> list[tuple[str, GameLine, tuple[str, str, str, str, str]]]:
+def lobby_rows(lobby: Lobby, now: float | None = None, told_at: float | None = None,
+               width: int | None = None) -> list[tuple[str, GameLine, tuple[str, str, str, str, str]]]:
     """(action, game, cells) for each row: invitations to me first, my games
-    (my move first: the club sorts them), then open, watchable, finished."""
+    (my move first: the club sorts them), then open, watchable, finished;
+    the last cell within what `width` columns leave it (lobby_line.py)."""
     now = time.time() if now is None else now
     rows = []
     sections = (("invite", "join", lobby.invitations), ("mine", "resume", lobby.mine), ("open", "join", lobby.open),
@@ -153,7 +127,17 @@ def lobby_rows(lobby: Lobby, now: float | None = None) -> list[tuple[str, GameLi
             cells = (label, line.game, player_cell(line.ishida, line.ishida_rating), player_cell(line.tokugawa, line.tokugawa_rating),
                      status_cell(line, me, now))
             rows.append((action, line, cells))
-    return rows
+    return fit_rows(rows, lobby.member, now, told_at, width)
+
+
+def fit_rows(rows: list, member: str, now: float, told_at: float | None, width: int | None) -> list:
+    """Each row's last cell again, with the clocks (`told_at`), within the room the other cells leave."""
+    room = status_room([HEADERS, *(cells for _a, _l, cells in rows)], width) if width is not None else None
+    fitted = []
+    for action, line, cells in rows:
+        me = next((side for side in BOTH_SIDES if line.player(side) == member), None)
+        fitted.append((action, line, (*cells[:-1], status_cell(line, me, now, told_at, room))))
+    return fitted
 
 
 class LobbyScreen(Screen[None]):
@@ -164,7 +148,7 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #games { height: 1fr; }
     """
     BINDINGS = [
-        Binding("n", "new_game_asked", "New game", id="lobby.new"),  # asks: opponent, side, who may watch
+        Binding("n", "new_game_asked", "New game", id="lobby.new"),  # asks: opponent, side, who may watch, clock
         Binding("c", "new_game('computer')", "Computer", id="lobby.computer"),  # the Footer fits 80 columns
         Binding("w", "watch", "Watch", id="lobby.watch"),
         Binding("x", "withdraw", "Withdraw", id="lobby.withdraw"),
@@ -173,7 +157,9 @@ class LobbyScreen(Screen[None]):
         Binding("d", "decline", "Decline", id="lobby.decline", show=False),
         # Not in the Footer: with x shown it would push Quit past 80 columns.
         Binding("s", "notices", "Notices", id="lobby.notices", show=False),
-        Binding("t", "ratings", "Ratings", id="lobby.ratings", show=False),  # said on the line under the title
+        Binding("e", "ratings", "Ratings", id="lobby.ratings", show=False),  # Elo; said on the line under the title
+        Binding("t", "tournaments", "Tournaments", id="lobby.tournaments", show=False),
+        Binding("g", "chat", "Chat", id="lobby.chat", show=False),  # the club's channel (chat.py)
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
     ]
 
@@ -185,12 +171,14 @@ class LobbyScreen(Screen[None]):
         self._rows: dict[str, tuple[str, GameLine]] = {}
         self._retry_in = RETRY_FIRST
         self._retry: Timer | None = None
+        self._told_at = time.monotonic()
+        self._turns: dict[str, str] = {}  # game -> "Your move in GAME against X", the club rang for it
 
     def compose(self) -> ComposeResult:
         yield Static("Connecting to the club…", id="who", markup=False)
         yield Static("", id="warning", markup=False)
         table: DataTable = DataTable(id="games", cursor_type="row", zebra_stripes=True)
-        table.add_columns("", "game", "Ishida", "Tokugawa", "")
+        table.add_columns(*HEADERS)
         yield table
         yield Static("", id="lobby-message", markup=False)
         yield SteadyFooter()
@@ -199,10 +187,12 @@ class LobbyScreen(Screen[None]):
         self.query_one("#games", DataTable).focus()
         self.club.on_lobby = self._pushed
         self.club.on_lost = self._lost
+        self.club.on_your_move = self._your_move
         self.action_refresh()
+        self.set_interval(TICK, self._fill)
 
     def on_unmount(self) -> None:
-        self.club.on_lobby = self.club.on_lost = None
+        self.club.on_lobby = self.club.on_lost = self.club.on_your_move = None
 
     # The club client's reader task calls these, outside Textual's message loop:
     # they post to it (a table changed from outside never lays itself out again).
@@ -210,6 +200,22 @@ class LobbyScreen(Screen[None]):
     def _pushed(self, lobby: Lobby) -> None:
         if self.is_mounted:
             self.call_later(self.show, lobby)
+
+    def _your_move(self, message: YourMove) -> None:
+        if self.is_mounted:
+            self.app.call_later(self._rang, message)
+
+    def _rang(self, message: YourMove) -> None:
+        """A decision passed to me in a game I am not looking at: the bell, and a line
+        under the title until the lobby no longer shows that game as my move."""
+        self.app.bell()
+        self._turns[message.game] = f"Your move in {message.game} against {message.opponent or 'an opponent'}"
+        self._say_news()
+
+    def _say_news(self) -> None:
+        lobby = self.lobby
+        lines = (lobby.warning, *lobby.news) if lobby is not None else ()
+        self.query_one("#warning", Static).update("\n".join(filter(None, (*lines, *self._turns.values()))))
 
     def _lost(self, reason: str) -> None:
         """The lobby connection dropped: no pushes until it is opened again."""
@@ -253,17 +259,30 @@ class LobbyScreen(Screen[None]):
     def show(self, lobby: Lobby) -> None:
         self.lobby = lobby
         rating = my_rating(lobby)
+        self._told_at = time.monotonic()  # the lines' clocks count down from here
         self.query_one("#who", Static).update(
             f"Sekigahara club: signed in as {lobby.member}. "
             f"{len(lobby.mine)} game(s) in play, {len(lobby.open)} open, {len(lobby.watchable)} to watch\n"
-            + (f"Your rating: {rating}" if rating is not None else "Not rated yet") + ". t: the club's ratings"
+            + (f"Your rating: {rating}" if rating is not None else "Not rated yet") + ". e: the club's ratings · t: tournaments"
         )
-        self.query_one("#warning", Static).update("\n".join(filter(None, (lobby.warning, *lobby.news))))
+        mine = {line.game: line for line in lobby.mine}
+        for game in list(self._turns):  # said until it is no longer my move there
+            line = mine.get(game)
+            if line is None or not any(line.player(side) == lobby.member for side in line.to_move):
+                del self._turns[game]
+        self._say_news()
+        self._fill()
+
+    def _fill(self) -> None:
+        """The table from the lobby last shown, its clocks counted down to now."""
+        lobby = self.lobby
+        if lobby is None:
+            return
         table = self.query_one("#games", DataTable)
         chosen = self._chosen_key()
         table.clear()
         self._rows = {}
-        for action, line, cells in lobby_rows(lobby):
+        for action, line, cells in lobby_rows(lobby, told_at=self._told_at, width=self.size.width or self.app.size.width):
             key = f"{cells[0]}:{line.game}"
             self._rows[key] = (action, line)
             table.add_row(*cells, key=key)
@@ -355,7 +374,11 @@ class LobbyScreen(Screen[None]):
         except ValueError as error:
             self.say(f"Cannot replay game {game}: {error}")
             return
-        self.app.push_screen(ReplayScreen(model))
+        try:  # the game's chat, for its players (the club refuses anyone else: no chat then)
+            chat = replay_chat(await self.club.game_chat(game), self.club.member)
+        except (ClubRefused, OSError, TimeoutError):
+            chat = None
+        self.app.push_screen(ReplayScreen(model, chat=chat))
 
     def action_decline(self) -> None:
         row = self.chosen()
@@ -370,6 +393,9 @@ class LobbyScreen(Screen[None]):
             self.say(f"Declined game {game}")
             self.action_refresh()
 
+    def action_chat(self) -> None:
+        self.app.push_screen(channel_chat(self.club))
+
     def action_notices(self) -> None:
         self.app.push_screen(NoticeSettingsScreen(self.club))
 
@@ -377,6 +403,20 @@ class LobbyScreen(Screen[None]):
         from sekigahara_tui.screens.ratings import RatingsScreen
 
         self.app.push_screen(RatingsScreen(self.club))
+
+    def action_tournaments(self) -> None:
+        """The tournaments' standings and games; a game chosen there is watched or replayed here."""
+        from sekigahara_tui.screens.tournament import TournamentScreen
+
+        def chosen(choice: tuple[str, str] | None) -> None:
+            if choice is not None:
+                what, game = choice
+                if what == "replay":
+                    self._replay(game)
+                else:
+                    self._enter(lambda: self.club.watch(game))
+
+        self.app.push_screen(TournamentScreen(self.club), chosen)
 
     def action_new_game(self, opponent: str) -> None:
         if opponent != "computer":
@@ -398,8 +438,8 @@ class LobbyScreen(Screen[None]):
 
         def answered(game: NewClubGame | None) -> None:
             if game is not None:
-                self._enter(lambda: self.club.new_game(game.side, game.opponent, invite=game.invite, private=game.private,
-                                                       rated=game.rated))
+                self._enter(lambda: self.club.new_game(game.side, game.opponent, clock=game.clock, on_time_out=game.on_time_out,
+                                                       invite=game.invite, private=game.private, rated=game.rated))
 
         self.app.push_screen(ClubGameDialog(), answered)
 

@@ -4,13 +4,14 @@ The screen draws frames from a replay model (sekigahara_tui.replay_model),
 which owns the record: for each step, the board as a view (the public one, or
 once the game is over either side's) and what happened in words. Keys: → or n
 a step forward, ← or p back, Home and End the first and last step, w and a
-digit the first step of that week, v whose view of the board, Esc back.
+digit the first step of that week, v whose view of the board, g the game's
+chat (a club game's, replayed for one of its players only: screens/chat.py), Esc back.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from rich.console import Console
 
@@ -66,12 +67,14 @@ class ReplayScreen(Screen[None]):
         Binding("w", "ask_week", "Week", id="replay.week", key_display="w+1-7"),
         *[Binding(str(n), f"week({n})", show=False) for n in range(1, 10)],
         Binding("v", "chair", "View", id="replay.view"),
+        Binding("g", "chat", "Chat", id="replay.chat", show=False),
         Binding("escape", "dismiss", "Back", id="replay.close"),
     ]
 
-    def __init__(self, model: ReplayModel, index: int = 0) -> None:
+    def __init__(self, model: ReplayModel, index: int = 0, chat: Callable[[], Screen] | None = None) -> None:
         super().__init__()
         self.model = model
+        self.chat = chat  # a club game's chat panel, made for one of its players; None: no chat to show
         self.index = max(0, min(index, model.count - 1))
         self.chair: Side | None = None  # whose view of the board: None is the public one
         self._asking_week = False
@@ -157,6 +160,11 @@ class ReplayScreen(Screen[None]):
             self.say(f"The game never reached week {week} (weeks {weeks[0]} to {weeks[-1]}).")
             return
         self.go(start, f"Week {week} begins here.")
+
+    def action_chat(self) -> None:
+        if self.chat is None:
+            return self.say("g: no chat here (a club game's is replayed for its players)")
+        self.app.push_screen(self.chat())
 
     def action_chair(self) -> None:
         chairs = self.model.chairs
