@@ -1,7 +1,7 @@
 """Vacation from the lobby (issue 24; get_vacation, take_vacation): in a real
 club on a fake time source, bob declares days away while his correspondence
 clock runs; alice's seat is told at once (her clock line reads "on vacation
-until ..."), bob's clock is not charged for the days away, and a request
+until ..."), and so is her lobby (its line of the game: "vac"); bob's clock is not charged for the days away, and a request
 beyond the administrator's yearly allowance is refused in one line, one
 audit line, nothing stored."""
 
@@ -11,7 +11,7 @@ import asyncio
 
 import pytest
 
-from club_helpers import TIMEOUT, start_club
+from club_helpers import TIMEOUT, start_club, wait_until
 from rules.surface import Side
 from sekigahara_tui.app import SekigaharaApp
 from sekigahara_tui.club.client import ClubRefused
@@ -21,6 +21,7 @@ from sekigahara_tui.hosting.clock_store import DAY
 from sekigahara_tui.hosting.clocks import HOUR
 from sekigahara_tui.screens.clock_text import clock_text
 from sekigahara_tui.screens.lobby import LobbyScreen
+from sekigahara_tui.screens.lobby_line import status_cell
 from sekigahara_tui.screens.notice_settings import NoticeSettingsScreen
 from test_game_clock_keeper import FakeTime
 from tui.driving import until
@@ -53,12 +54,19 @@ async def test_a_vacation_taken_in_the_lobby_stops_the_clock_and_the_opponent_se
     assert TOKUGAWA in seat.clocks.running and seat.clocks.vacation_until == (None, None)  # both bid (6.3)
     assert (await bob.vacation()).until is None
 
+    shown: list = []  # alice's lobby, pushed
+    alice.on_lobby = shown.append
+    await alice.lobby()
     fake.now = start + HOUR
     answer = await bob.vacation(2)
     assert answer.until == pytest.approx(start + HOUR + 2 * DAY) and (answer.days_taken, answer.days_allowed) == (2, 5)
     await seat.wait_for(lambda c: c.clocks.vacation_until[1] is not None, TIMEOUT)  # told at once, nothing played
     assert seat.clocks.vacation_until == (None, pytest.approx(answer.until))
     assert "Tokugawa" in clock_text(seat.clocks, 0.0, 0.0) and "on vacation until" in clock_text(seat.clocks, 0.0, 0.0)
+    # alice's lobby line of the game says it too, pushed unasked ("vac" by bob's clock)
+    await wait_until(lambda: shown and shown[-1].mine[0].clocks.vacation_until[1] is not None, "alice's lobby pushed")
+    assert shown[-1].mine[0].clocks.vacation_until[1] == pytest.approx(answer.until)
+    assert " vac" in status_cell(shown[-1].mine[0], ISHIDA, fake.now, told_at=0.0).split("/")[1]
     left_then = keeper.line(club.server.games.find(made.game)).left
     fake.now = start + 13 * HOUR  # half a day into bob's vacation: his clock stood still, alice's ran
     left_now = keeper.line(club.server.games.find(made.game)).left
