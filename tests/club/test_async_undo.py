@@ -46,8 +46,9 @@ async def hand_over_undoably(club, seat, game, bob, bob_entry) -> str:
             return last
 
 
-async def test_an_undo_after_the_game_left_memory_is_shown_at_once_and_sends_no_second_notice(notices_club, receiver):
-    club = notices_club
+async def alice_hands_over_and_goes(club, receiver):
+    """alice hands the decision to bob with a command she may take back, bob
+    is told by webhook, and alice's seat goes. (alice, bob, game, the command, notices to bob)."""
     alice, bob, alice_entry, bob_entry = await game_of_alice_and_bob(club, receiver)
     game_id = alice_entry.game
     seat = alice.seat_client(alice_entry, None)
@@ -57,6 +58,14 @@ async def test_an_undo_after_the_game_left_memory_is_shown_at_once_and_sends_no_
     await club.server.notices.idle()
     told = len(to(receiver, "bob"))
     assert told >= 1 and to(receiver, "bob")[-1]["to_move"] == ["bob"]
+    await seat.close()
+    await running
+    return alice, bob, game_id, last, told
+
+
+async def test_an_undo_after_the_game_left_memory_is_shown_at_once_and_sends_no_second_notice(notices_club, receiver):
+    club = notices_club
+    alice, bob, game_id, last, told = await alice_hands_over_and_goes(club, receiver)
 
     # bob, away from the game, has only his lobby open: it follows the game.
     shown: list = []
@@ -69,9 +78,7 @@ async def test_an_undo_after_the_game_left_memory_is_shown_at_once_and_sends_no_
 
     assert bob_sees((Side.TOKUGAWA,))
 
-    # alice goes; the club drops the idle game from memory.
-    await seat.close()
-    await running
+    # alice has gone; the club drops the idle game from memory.
     await wait_until(lambda: not club.server.games.find(game_id).connections, "alice's seat gone")
     assert game_id in club.server.eviction.evict_idle(now=math.inf)
     assert game_id not in club.server.games.loaded
@@ -101,17 +108,7 @@ async def test_an_undo_after_a_restart_sends_no_second_notice(data_dir, receiver
     is gone from memory, and rebuilt from the game (the other side's last
     command handed the decision over: told)."""
     club = await start_club(data_dir, notices=OPTIONS)
-    alice, bob, alice_entry, bob_entry = await game_of_alice_and_bob(club, receiver)
-    game_id = alice_entry.game
-    seat = alice.seat_client(alice_entry, None)
-    running = asyncio.create_task(seat.run())
-    last = await hand_over_undoably(club, seat, club.server.games.find(game_id), bob, bob_entry)
-    await seat.wait_for(lambda c: c.version == club.server.games.find(game_id).version and not c.pending, TIMEOUT)
-    await club.server.notices.idle()
-    told = len(to(receiver, "bob"))
-    assert told >= 1
-    await seat.close()
-    await running
+    alice, bob, game_id, last, told = await alice_hands_over_and_goes(club, receiver)
     await alice.close()
     await bob.close()
     await club.stop()
