@@ -1,8 +1,8 @@
 """An undo in asynchronous play (issue 24, R58): alice hands the decision to
 bob and goes; bob is away, told once by webhook, with only his lobby open.
 Hours later alice comes back (the club has meanwhile dropped the game from
-memory: eviction.py), takes her move back before bob has decided, and hands
-over again. Bob's lobby shows the undo at once (it is alice's move again),
+memory: eviction.py), takes her move back before bob has decided, goes
+again (dropped again), and later hands over again. Bob's lobby shows the undo at once (it is alice's move again),
 and no second "your move" notice goes: it is the same hand-over."""
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ async def alice_hands_over_and_goes(club, receiver):
     return alice, bob, game_id, last, told
 
 
-async def test_an_undo_after_the_game_left_memory_is_shown_at_once_and_sends_no_second_notice(notices_club, receiver):
+async def test_an_undo_and_a_new_hand_over_each_after_the_game_left_memory_send_no_second_notice(notices_club, receiver):
     club = notices_club
     alice, bob, game_id, last, told = await alice_hands_over_and_goes(club, receiver)
 
@@ -78,20 +78,28 @@ async def test_an_undo_after_the_game_left_memory_is_shown_at_once_and_sends_no_
 
     assert bob_sees((Side.TOKUGAWA,))
 
-    # alice has gone; the club drops the idle game from memory.
-    await wait_until(lambda: not club.server.games.find(game_id).connections, "alice's seat gone")
-    assert game_id in club.server.eviction.evict_idle(now=math.inf)
-    assert game_id not in club.server.games.loaded
+    async def evicted() -> None:
+        """alice has gone; the club drops the idle game from memory."""
+        await wait_until(lambda: not club.server.games.find(game_id).connections, "alice's seat gone")
+        assert game_id in club.server.eviction.evict_idle(now=math.inf)
+        assert game_id not in club.server.games.loaded
 
-    # alice comes back and takes her move back (R58: bob has not decided).
+    await evicted()
+    # alice comes back and takes her move back (R58: bob has not decided), and goes again.
     back = alice.seat_client(await alice.enter(game_id), None)
     running = asyncio.create_task(back.run())
     await back.wait_for(lambda c: c.connected and c.view is not None, TIMEOUT)
     assert back.why_no_undo is None
     back.undo()
     await wait_until(lambda: bob_sees((Side.ISHIDA,)), "bob's lobby showing the undo")
+    assert Side.TOKUGAWA not in club.server.games.find(game_id).host.state.decision.sides
+    await back.close()
+    await running
+    await evicted()
+    # Later still she hands over again, the same way.
+    back = alice.seat_client(await alice.enter(game_id), None)
+    running = asyncio.create_task(back.run())
     game = club.server.games.find(game_id)
-    assert Side.TOKUGAWA not in game.host.state.decision.sides
     await back.wait_for(lambda c: c.version == game.version and not c.pending and c.view is not None and c.view.legal, TIMEOUT)
     back.submit(last)  # the same hand-over again
     await wait_until(lambda: bob_sees((Side.TOKUGAWA,)), "bob's lobby showing his move again")
