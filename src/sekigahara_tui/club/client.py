@@ -50,6 +50,7 @@ from sekigahara_tui.club.protocol import (
     decode_club_host_message,
 )
 from sekigahara_tui.club.protocol import encode as club_encode
+from sekigahara_tui.club.protocol_vacation import GetVacation, TakeVacation, Vacation
 from sekigahara_tui.club.chat_feed import ChatFeed
 from sekigahara_tui.club.protocol_chat import ChatDeleted, ChatLine, ChatLines, ChatSay, GetChat
 from sekigahara_tui.club.protocol_ratings import GetRatings, Ratings
@@ -332,6 +333,11 @@ class ClubClient:
         """Set my notice settings, all at once (ClubRefused, one line, if the club will not take them)."""
         message = SetNotices(_fresh_id(), webhook, webhook_format, mail, tuple(kinds))
         return await self._request(message, lambda reply: isinstance(reply, Notices) and reply.reply_to == message.id)
+
+    async def vacation(self, days: int | None = None) -> Vacation:
+        """My vacation; with `days`, take that many days away first (ClubRefused, one line, if not allowed)."""
+        message = GetVacation(_fresh_id()) if days is None else TakeVacation(_fresh_id(), days)
+        return await self._request(message, lambda reply: isinstance(reply, Vacation) and reply.reply_to == message.id)
 
     async def tournament(self, message: object) -> object:
         """A tournament request (club/protocol_tournaments.py; its `id` fresh) and its answer:

@@ -45,6 +45,7 @@ from sekigahara_tui.club.protocol_notices import GetNotices, Notices, SetNotices
 from sekigahara_tui.club.protocol_chat import (
     CHAT_CLIENT_MESSAGES, CHAT_HOST_MESSAGES, ChatDeleted, ChatLine, ChatLines, ChatSay, GetChat,
 )
+from sekigahara_tui.club.protocol_vacation import GetVacation, TakeVacation, Vacation
 from sekigahara_tui.club.protocol_ratings import GetRatings, Ratings
 from sekigahara_tui.club.protocol_tournaments import (
     TOURNAMENT_CLIENT_MESSAGES, TOURNAMENT_HOST_MESSAGES, GetTournament, JoinTournament, NewTournament, StartTournament,
@@ -390,6 +391,8 @@ CLUB_CLIENT_MESSAGES: dict[type, str] = {
     AnswerCancel: "answer_cancel",
     GetNotices: "get_notices",
     SetNotices: "set_notices",
+    GetVacation: "get_vacation",
+    TakeVacation: "take_vacation",
     **CHAT_CLIENT_MESSAGES,
     GetRatings: "get_ratings",
     Ping: "ping",
@@ -403,6 +406,7 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
     CancelProposal: "cancel_proposal",
     ClockLine: "clocks",
     Notices: "notices",
+    Vacation: "vacation",
     YourMove: "your_move",
     Record: "record",
     **CHAT_HOST_MESSAGES,
@@ -412,11 +416,12 @@ CLUB_HOST_MESSAGES: dict[type, str] = {
 } | TOURNAMENT_HOST_MESSAGES
 ClubClientMessage = Union[
     ClubHello, ListGames, NewGame, JoinGame, WithdrawGame, DeclineGame, Rematch, GetRecord, Enter, Watch, WatchGame, Resign, ProposeCancel, AnswerCancel,
-    GetNotices, SetNotices, GetRatings, ChatSay, GetChat, Ping, NewTournament, JoinTournament, StartTournament, GetTournament,
+    GetNotices, SetNotices, GetVacation, TakeVacation, GetRatings, ChatSay, GetChat, Ping, NewTournament, JoinTournament, StartTournament,
+    GetTournament,
 ]
 ClubHostMessage = Union[
-    ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, YourMove, Record, Ratings, ChatLine, ChatLines,
-    ChatDeleted, Refused, Pong, TournamentShown, TournamentList,
+    ClubWelcome, Lobby, LobbyChanged, Entry, Withdrawn, CancelProposal, ClockLine, Notices, Vacation, YourMove, Record, Ratings, ChatLine,
+    ChatLines, ChatDeleted, Refused, Pong, TournamentShown, TournamentList,
 ]
 _TAGS = CLUB_CLIENT_MESSAGES | CLUB_HOST_MESSAGES
 

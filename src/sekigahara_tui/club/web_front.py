@@ -22,6 +22,9 @@ their cookie signs nobody in (it is bound to their web token, deleted with
 them). A member's web token replaced (`member web-token NAME --rotate`) signs
 out every page opened with the old one the same way (club.follow_sign_outs),
 each told in one line and a line each in the audit log.
+
+A signed-in member's finished games' records are downloaded from
+`/records` (club/web_records.py), by the lobby's rule.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
+from sekigahara_tui.club import web_records
 from sekigahara_tui.club.session_caps import SessionCaps
 from sekigahara_tui.club.ssh_front import INHERITED_ENV
 from sekigahara_tui.club.web_sign_in import COOKIE_DAYS, COOKIE_NAME, Cookies, sign_in_page
@@ -74,6 +78,8 @@ PAGE = """<!DOCTYPE html>
       .closed-dialog { display: none; }
       body.-closed .closed-dialog { display: flex; }
       #start { display: none; }
+      #records { position: fixed; right: 4px; bottom: 2px; z-index: 30; font: 11px menlo, monospace;
+        color: #9ab; opacity: 0.7; }
       button { padding: 16px 32px; margin: 16px; background-color: #5e0ba7; color: white;
         border: none; font-family: menlo, monospace; }
     </style>
@@ -87,8 +93,10 @@ PAGE = """<!DOCTYPE html>
       <div class="intro">
         <div class="message">Session ended.</div>
         <button type="button" onClick="refresh()">Start again</button>
+        <div><a href="{{ config.records_url }}" style="color: #9ab">Finished games' records</a></div>
       </div>
     </div>
+    <a id="records" href="{{ config.records_url }}" target="_blank">records</a>
     <div id="terminal" class="textual-terminal"
       data-session-websocket-url="{{ app_websocket_url }}" data-font-size="{{ font_size }}"></div>
   </body>
@@ -263,6 +271,12 @@ class _ClubServer(Server):
         response.del_cookie(COOKIE_NAME, path="/")
         raise response
 
+    async def handle_records(self, request: web.Request) -> web.StreamResponse:
+        return await web_records.handle_records(self.front, request)
+
+    async def handle_record(self, request: web.Request) -> web.StreamResponse:
+        return await web_records.handle_record(self.front, request)
+
     @aiohttp_jinja2.template("app_index.html")
     async def terminal_page(self, request: web.Request) -> dict[str, Any]:
         base = (self.fixed_url or f"{request.scheme}://{request.host}").rstrip("/")
@@ -274,7 +288,7 @@ class _ClubServer(Server):
         return {
             "font_size": font_size,
             "app_websocket_url": ("wss:" if scheme == "https" else "ws:") + rest + "/ws",
-            "config": {"static": {"url": base + "/static/"}},
+            "config": {"static": {"url": base + "/static/"}, "records_url": base + "/records"},
             "application": {"name": self.title},
         }
 
@@ -286,6 +300,8 @@ class _ClubServer(Server):
             web.post("/sign-in", self.handle_sign_in, name="sign_in"),
             web.get("/sign-out", self.handle_sign_out, name="sign_out"),
             web.get("/ws", self.handle_websocket, name="websocket"),
+            web.get("/records", self.handle_records, name="records"),
+            web.get("/record/{game}", self.handle_record, name="record"),
             web.static("/static", self.statics_path, name="static"),
         ])
         return app

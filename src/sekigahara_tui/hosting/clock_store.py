@@ -155,23 +155,33 @@ class ClockStore:
         row = self._db.execute("SELECT value FROM club_settings WHERE key = 'vacation_days_per_year'").fetchone()
         return int(row[0]) if row else DEFAULT_VACATION_DAYS
 
+    def vacation_of(self, member: str, now: float) -> tuple[float | None, int, int]:
+        """Until when `member` is away (None: not now nor later), the days begun
+        this calendar year (UTC), and the year's cap."""
+        taken = self._taken(member, now)
+        until = taken[1] if taken[1] is not None and taken[1] > now else None
+        return until, taken[0], self.vacation_cap()
+
+    def _taken(self, member: str, now: float) -> tuple[int, float | None]:
+        year_start = calendar.timegm((time.gmtime(now).tm_year, 1, 1, 0, 0, 0))
+        seconds, last_end = self._db.execute(
+            "SELECT coalesce(sum(end - start), 0), max(end) FROM vacations WHERE member = ? AND start >= ?", (member, year_start)
+        ).fetchone()
+        return round(seconds / DAY), last_end
+
     def take_vacation(self, member: str, days: int, now: float) -> Interval:
         """`days` away from now (or from the end of the vacation under way),
         within the year's cap (days begun this calendar year, UTC). ValueError
         in one line, nothing stored, if not. Check and insert in one transaction."""
         if not 1 <= days <= 366:
             raise ValueError(f"--days must be between 1 and 366, not {days}")
-        year_start = calendar.timegm((time.gmtime(now).tm_year, 1, 1, 0, 0, 0))
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             cap = self.vacation_cap()
-            taken = self._db.execute(
-                "SELECT coalesce(sum(end - start), 0), max(end) FROM vacations WHERE member = ? AND start >= ?", (member, year_start)
-            ).fetchone()
-            used = round(taken[0] / DAY)
+            used, last_end = self._taken(member, now)
             if used + days > cap:
                 raise ValueError(f"{member} has {max(0, cap - used)} of {cap} vacation days left this year, not {days}")
-            start = max(now, taken[1] or now)
+            start = max(now, last_end or now)
             self._db.execute("INSERT INTO vacations (member, start, end) VALUES (?, ?, ?)", (member, start, start + days * DAY))
             return (start, start + days * DAY)
 

@@ -76,6 +76,7 @@ from sekigahara_tui.hosting.generations import MemberGenerations, NotAMember
 from sekigahara_tui.hosting.limits import ClubLimits, MemberLimits
 from sekigahara_tui.hosting.clock_store import ClockStore
 from sekigahara_tui.hosting.club_ratings import ClubRatings
+from sekigahara_tui.hosting.vacations import Vacations
 from sekigahara_tui.hosting.game_clocks import GameClocks
 from sekigahara_tui.hosting.game_notices import GameNotices
 from sekigahara_tui.hosting.lobby import WEB_TOKEN_REPLACED, Lobby
@@ -156,6 +157,7 @@ class ClubServer:
         self.results = Results(store, self.catalog, self.audit)
         self.clocks = GameClocks(ClockStore(store.path), self.games, self.results, self.computer, self.audit, now=clock_now)
         self.club_games.on_join = self.clocks.started
+        self.lobby.vacations = Vacations(self.clocks, self.catalog, self.generations.is_guest, self.lobby.push.member_changed, self.audit)
         # Who is signed in anywhere: the lobby's lines say it of the opponent; its pushes follow it.
         self.online = Online(self.catalog, self.games.loaded, self.lobby.connections, self.lobby.push.member_changed)
         self.lobby.online = self.online

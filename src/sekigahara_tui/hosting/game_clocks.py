@@ -164,6 +164,20 @@ class GameClocks:
                 out[side] += self._vacations.get(member or "", [])
         return out
 
+    def vacation_taken(self, member: str) -> list[str]:
+        """`member` declared days away (vacations.py): their games' clocks stop
+        for them from its start; both seats of each are told at once, and the
+        timer is set again. The ids of their clocked games in memory."""
+        self._vacations = self.store.all_vacations()
+        told = []
+        for game_id, kept in list(self.kept.items()):
+            game = self.games.loaded.get(game_id)
+            if member in kept.players and game is not None:
+                self.tell(game)
+                told.append(game_id)
+        self._schedule()
+        return told
+
     def on_vacation_until(self, member: str | None, now: float) -> float | None:
         return next((b for a, b in self._vacations.get(member or "", []) if a <= now < b), None)
 

@@ -8,7 +8,14 @@ did not before the change: a whole turn of the other side (every step of a
 stack move, every battle choice) is one hand-over, so one notice. A side told
 of a hand-over is not told again until it has acted itself: when the other
 side takes the hand-over back with an undo (R58 allows it until the side
-handed to decides) and hands over again, no second notice goes.
+handed to decides) and hands over again, no second notice goes. What was
+told outlives the game's eviction (in asynchronous play the one undoing has
+usually been away, and the idle game dropped from memory meanwhile); after a
+restart, a side that decides because the other side's last command handed
+it the decision counts as told.
+
+A seat the computer stands in for (out of time: game_clocks.py) is never
+told "your move"; its member hears of the game's end.
 
 A member who is signed in anywhere in the club (online.py) but not looking
 at the game is also told at once in their lobby (`ring`: a terminal bell
@@ -46,12 +53,16 @@ class GameNotices:
         self.ring: Callable[[str, str, str | None], bool] = lambda member, game_id, opponent: False
 
     def game_loaded(self, game: HostedGame) -> None:
-        self._deciding[game.id] = deciding(game)
+        now = self._deciding[game.id] = deciding(game)
+        if game.id not in self._told:  # first loaded since the start: told of a hand-over if one is standing
+            last = game.actions[-1] if game.actions else None
+            handed = last is not None and last.kind == "command"
+            self._told[game.id] = {side for side in now if handed and last.side is side.other}
 
     def forget(self, game_id: str) -> None:
-        """The game left memory (evicted): it is looked at afresh when loaded."""
+        """The game left memory (evicted): who decides is looked at afresh when
+        loaded; who was told is kept (an undo after the reload is no new hand-over)."""
         self._deciding.pop(game_id, None)
-        self._told.pop(game_id, None)
 
     # --- a subscriber of the game server ----------------------------------------------
 
@@ -92,6 +103,8 @@ class GameNotices:
         for side in sides:
             member = players[side]
             if member is None or member == COMPUTER or game.connections.get(side) is not None:
+                continue
+            if kind == YOUR_MOVE and game.stood_in is side:  # the computer finishes that seat: not the member's move
                 continue
             if kind == YOUR_MOVE and self.ring(member, game.id, players[side.other]):
                 told.append(side)

@@ -28,6 +28,7 @@ their players is signed in (online.py); a decision passing to a member in a
 game they are not looking at is sent to their lobby connections (`ring`:
 your_move, a bell in the app).
 The club's chat channel is asked for here too (chat.py: `requests`).
+A member asks for and takes days away here too (get_vacation, take_vacation: vacations.py).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from sekigahara_tui.club.protocol import (
     GetNotices,
     GetRatings,
     GetRecord,
+    GetVacation,
     JoinGame,
     ListGames,
     Lobby as LobbyMessage,
@@ -59,6 +61,7 @@ from sekigahara_tui.club.protocol import (
     Record,
     Rematch,
     SetNotices,
+    TakeVacation,
     Watch,
     WithdrawGame,
     Withdrawn,
@@ -80,6 +83,7 @@ from sekigahara_tui.hosting.online import Online
 from sekigahara_tui.hosting.sessions import Sessions
 from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.hosting.tokens import SeatTokens
+from sekigahara_tui.hosting.vacations import Vacations
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION, Ping, Pong, Refused
 
 GUESTS_MAKE_NO_GAMES = "guests may join open games and watch them; only members make games"
@@ -150,6 +154,7 @@ class Lobby:
         self.limits = limits
         self.notices = notices  # the members' notice settings, and how this club sends them
         self.requests = requests or {}  # more a member may ask, by message type (the chat's, chat.py); each raises Refusal
+        self.vacations: Vacations | None = None  # members' days away (the club server gives it: it needs the clocks)
         self.sign_in_failures = FailedSignIns()  # the TCP door's, per address
         self.connections: dict[str, set[Connection]] = {}  # member -> their lobby connections signed in
         self.tournaments = None  # tournaments.py's Tournaments, once the club server gives it
@@ -355,6 +360,8 @@ class Lobby:
                 # the administrator (the club's own Unix user) may start any, and sign the computer up
                 answer = self.tournaments.take(member, not session.limited, self.generations.is_guest(member), message)
                 send_lobby_message(connection, answer)
+            elif isinstance(message, (GetVacation, TakeVacation)) and self.vacations is not None:
+                send_lobby_message(connection, self.vacations.answer(member, message))
             elif isinstance(message, Watch):
                 seen_entry(self.catalog, message.game, member)  # a private game of others: as if it were not
                 self._send_entry(connection, message.id, message.game, None, member)

@@ -2,10 +2,14 @@
 and its format (Discord, Slack, plain JSON), a mail address (where the club
 sends mail), and which kinds of notice. Saved all at once (ctrl+s) with the
 club's set_notices; a setting the club refuses is said in one line and
-nothing changes. Fits 80x24.
+nothing changes. Below them, days away (a vacation: the member's
+correspondence clocks stop, within the club's yearly allowance), taken with
+enter or ctrl+o (take_vacation). Fits 80x24.
 """
 
 from __future__ import annotations
+
+import time
 
 from textual import work
 from textual.app import ComposeResult
@@ -15,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Select, SelectionList, Static
 
 from sekigahara_tui.club.client import ClubClient, ClubRefused
-from sekigahara_tui.club.protocol import Notices
+from sekigahara_tui.club.protocol import Notices, Vacation
 from sekigahara_tui.widgets.steady_footer import SteadyFooter
 
 FORMATS = (("Discord", "discord"), ("Slack", "slack"), ("plain JSON", "json"))
@@ -37,9 +41,12 @@ class NoticeSettingsScreen(Screen[None]):
     NoticeSettingsScreen #webhook-format { width: 20; }
     NoticeSettingsScreen #kinds { height: 8; }
     NoticeSettingsScreen #notices-message { height: auto; padding: 0 1; }
+    NoticeSettingsScreen #vacation-days { width: 26; }
+    NoticeSettingsScreen #vacation { width: 1fr; padding: 1 1 0 1; }
     """
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="notices.save"),
+        Binding("ctrl+o", "vacation", "Take days away", id="notices.vacation"),
         Binding("escape", "back", "Lobby", id="notices.back"),
     ]
 
@@ -47,6 +54,7 @@ class NoticeSettingsScreen(Screen[None]):
         super().__init__()
         self.club = club
         self.settings: Notices | None = None
+        self.vacation: Vacation | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -62,12 +70,16 @@ class NoticeSettingsScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Input(placeholder="mail address; blank: none", id="mail")
             yield SelectionList[str](*((label, kind, False) for label, kind in KINDS), id="kinds")
+            with Horizontal(classes="row"):
+                yield Input(placeholder="days away (vacation)", id="vacation-days", restrict=r"[0-9]*", max_length=3)
+                yield Static("", id="vacation", markup=False)
         yield Static("Asking the club…", id="notices-message", markup=False)
         yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#webhook", Input).focus()
         self._load()
+        self._vacation(None)
 
     def say(self, text: str) -> None:
         self.query_one("#notices-message", Static).update(text)
@@ -120,6 +132,44 @@ class NoticeSettingsScreen(Screen[None]):
             self.say(f"Cannot reach the club: {getattr(error, 'strerror', None) or error}")
             return
         self.say("Saved.")
+
+    # --- days away ------------------------------------------------------------------
+
+    def show_vacation(self, vacation: Vacation) -> None:
+        self.vacation = vacation
+        left = f"{vacation.days_allowed - vacation.days_taken} of {vacation.days_allowed} days left"
+        if vacation.until is None:
+            text = f"Not away; {left} this year"
+        else:  # within the 52 columns left at 80
+            text = f"Away until {time.strftime('%b %d %H:%M', time.localtime(vacation.until))}; {left}"
+        self.query_one("#vacation", Static).update(text)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "vacation-days":
+            self.action_vacation()
+
+    def action_vacation(self) -> None:
+        text = self.query_one("#vacation-days", Input).value.strip()
+        if not text.isdigit() or not 1 <= int(text) <= 366:
+            self.say("Days away: a whole number from 1 to 366.")
+            return
+        self._vacation(int(text))
+
+    @work(exclusive=True, group="vacation")
+    async def _vacation(self, days: int | None) -> None:
+        """Read my vacation (days None) or take `days` away."""
+        try:
+            self.show_vacation(await self.club.vacation(days))
+        except ClubRefused as error:
+            if days is not None:
+                self.say(f"No vacation taken: {error}")
+            return
+        except (OSError, TimeoutError) as error:
+            self.say(f"Cannot reach the club: {getattr(error, 'strerror', None) or error}")
+            return
+        if days is not None:
+            self.query_one("#vacation-days", Input).value = ""
+            self.say(f"On vacation for {days} more day{'s' if days != 1 else ''}: your correspondence clocks stop.")
 
     def action_back(self) -> None:
         self.dismiss()
