@@ -70,7 +70,7 @@ async def test_a_spectators_ctrl_g_says_why_not_in_one_line(club, tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: getattr(app.screen, "lobby", None) is not None and app.screen.lobby is not None, "the lobby")
         watch = await app.screen.club.watch(made.game)
-        from sekigahara_tui.club.client import ClubTable
+        from sekigahara_tui.club.club_table import ClubTable
 
         app.push_screen(WatchingScreen(ClubTable(app.screen.club, watch), save_dir=tmp_path))
         await until(pilot, lambda: isinstance(app.screen, WatchingScreen) and app.screen.current.view is not None, "watching")

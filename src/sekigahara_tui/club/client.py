@@ -58,8 +58,6 @@ from sekigahara_tui.net.client import Client
 from sekigahara_tui.net.locations import Address
 from sekigahara_tui.club.protocol_tournaments import TournamentList, TournamentShown
 from sekigahara_tui.net.protocol import MAX_HOST_LINE, PROTOCOL_VERSION, BadMessage, Ping, Pong, Refused, encode
-from sekigahara_tui.labels import side_name
-from sekigahara_tui.remote import OneSeatTable, RemoteSeat
 
 CLUB_ENV = "SEKIGAHARA_CLUB"
 SESSION_ENV = "SEKIGAHARA_SESSION"
@@ -482,25 +480,4 @@ class ClubSeatClient(Client):
         super()._take_refusal(refusal)
 
 
-# --- tables for the game screen ---------------------------------------------------
-
-
-class ClubTable(OneSeatTable):
-    """One seat of a club game, or a spectator's chair (no legal commands)."""
-
-    def __init__(self, club: ClubClient, entry: Entry) -> None:
-        self.club = club  # the lobby connection: a rematch is asked there (screens/game_over.py)
-        self.entry = entry
-        seat = RemoteSeat(entry.seat or Side.ISHIDA)
-        self.spectating = entry.seat is None
-        # A seat may end the game early (screens/ending.py); a spectator may not.
-        self.ending: ClubSeatClient | None = None if self.spectating else club.seat_client(entry, seat)
-        super().__init__(seat, self.ending or club.watch_client(entry, seat))
-
-    def describe(self) -> str:
-        if self.spectating:
-            return f"watching game {self.entry.game}"
-        return f"{side_name(self.seat.side)} in club game {self.entry.game}"
-
-
-__all__ = ["CLUB_ENV", "SESSION_ENV", "ClubClient", "ClubRefused", "ClubSeatClient", "ClubTable", "WatchClient", "encode"]
+__all__ = ["CLUB_ENV", "SESSION_ENV", "ClubClient", "ClubRefused", "ClubSeatClient", "WatchClient", "encode"]

@@ -36,7 +36,8 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
 from rules.surface import BOTH_SIDES, Side
-from sekigahara_tui.club.client import ClubClient, ClubRefused, ClubTable
+from sekigahara_tui.club.client import ClubClient, ClubRefused
+from sekigahara_tui.club.club_table import ClubTable
 from sekigahara_tui.club.protocol import Entry, GameLine, Lobby
 from sekigahara_tui.club.protocol_notices import YourMove
 from sekigahara_tui.labels import side_name
