@@ -12,8 +12,10 @@ from pathlib import Path
 
 
 def add_tournament_command(commands) -> None:
-    from sekigahara_tui.bots.base import LEVELS
-    from sekigahara_tui.hosting.clocks import PRESET_NAMES
+    # Names only: the bots and the engine load when a command runs, not for the parser
+    # (the main menu opens through this parser, without the engine).
+    from sekigahara_tui.cli import BOT_LEVELS as LEVELS
+    from sekigahara_tui.clock_presets import PRESET_NAMES
 
     tournament = commands.add_parser("tournament", help="make, join, start or show a club's tournament (the club must be running)")
     actions = tournament.add_subparsers(dest="tournament_command", metavar="ACTION", required=True)
