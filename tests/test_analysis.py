@@ -88,3 +88,23 @@ async def test_a_on_the_game_over_screen_shows_the_analysis_worked_out_in_a_work
         assert "Analysis: Tokugawa won" in screen_text(app)
         await pilot.press("escape")
         assert isinstance(app.screen, GameOverScreen)
+
+
+def test_a_club_game_ended_outside_the_rules_is_analysed_with_that_end():
+    """A resigned club game's record holds only its commands (the resignation is
+    the club's result, hosting/results.py): given that end, it is analysed as
+    won by the other side; cancelled, won by nobody."""
+    from rules.sides import Side
+
+    game = finished_game()
+    resigned = attrs.evolve(game, commands=game.commands[:-1])  # Ishida resigned before Tokugawa's overrun
+    analysis = analyse(resigned, 1, ended=(Side.TOKUGAWA, "resigned"))
+    assert (analysis.winner, analysis.cause) == (Side.TOKUGAWA, "resigned")
+    cancelled = analyse(resigned, 1, ended=(None, "cancelled"))
+    assert (cancelled.winner, cancelled.cause) == (None, "cancelled")
+    try:
+        analyse(resigned, 1, ended=(Side.TOKUGAWA, "vp"))  # not an end outside the rules
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a cause of the rules was taken for an end outside them")

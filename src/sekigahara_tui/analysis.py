@@ -37,6 +37,7 @@ from rules.infra.record import GameRecord, replay_steps
 from rules.sides import BOTH_SIDES, Side
 from rules.state import GameState, Phase
 from rules.surface import command_label
+from rules.victory import end_outside_rules
 from rules.view import view
 from sekigahara_tui.bots.heuristic import HeuristicBot
 from sekigahara_tui.bots.hints import hint_for
@@ -115,12 +116,17 @@ def _won(state: GameState) -> float:
     return 1.0 if state.result.winner is Side.ISHIDA else 0.0
 
 
-def analyse(record: GameRecord, playouts: int = PLAYOUTS, seed: int = 0) -> Analysis:
-    """The analysis of a finished game's record; AnalysisRefused for a game in progress."""
+def analyse(record: GameRecord, playouts: int = PLAYOUTS, seed: int = 0, ended: tuple[Side | None, str] | None = None) -> Analysis:
+    """The analysis of a finished game's record; AnalysisRefused for a game in progress.
+    `ended`: (winner, cause) of a club game ended outside the rules (a
+    resignation, a time-out: hosting/results.py), which its record of commands
+    does not hold; the club gives a record only once the game is over."""
     if playouts < 1:
         raise AnalysisRefused("the budget must be at least one playout a half-turn")
     steps = list(replay_steps(record))  # a bad record raises RecordError, naming the command
     final = steps[-1][1]
+    if ended is not None and not final.is_over:
+        final = end_outside_rules(final, *ended)  # ValueError for a cause that is not one
     if not final.is_over:
         raise AnalysisRefused("the game is still in progress: only a finished game is analysed "
                               "(the analysis sees every hidden block and card)")
@@ -220,9 +226,10 @@ def report(analysis: Analysis, title: str = "") -> str:
     return "\n".join(lines)
 
 
-def analysis_text(request: tuple[str, int, int]) -> str:
-    """In a worker (the game over screen's `a`): the report for (record JSON, playouts, seed)."""
+def analysis_text(request: tuple) -> str:
+    """In a worker (the game over screen's `a`): the report for (record JSON,
+    playouts, seed[, (winner, cause) of an end outside the rules])."""
     from rules.infra.record import record_from_json
 
-    text, playouts, seed = request
-    return report(analyse(record_from_json(text), playouts, seed))
+    text, playouts, seed, *ended = request
+    return report(analyse(record_from_json(text), playouts, seed, ended[0] if ended else None))

@@ -29,9 +29,10 @@ RecordSource = Callable[[], Awaitable[str]]  # the finished game's record, as JS
 class AnalysisScreen(Screen[None]):
     BINDINGS = [Binding("escape", "dismiss", "Back", id="analysis.close")]
 
-    def __init__(self, record: RecordSource) -> None:
+    def __init__(self, record: RecordSource, ended: tuple | None = None) -> None:
         super().__init__()
         self._record = record
+        self._ended = ended  # (winner, cause) of an end outside the rules, which a record does not hold
         self._pool: DecisionPool | None = None
         self.done = False
 
@@ -59,7 +60,7 @@ class AnalysisScreen(Screen[None]):
         try:
             record = await self._record()
             self._pool = DecisionPool(1, quiet=True)
-            text = await self._pool.run(analysis_text, (record, PLAYOUTS, SEED), TIMEOUT_S)
+            text = await self._pool.run(analysis_text, (record, PLAYOUTS, SEED, self._ended), TIMEOUT_S)
         except (DecisionFailed, ClubRefused, OSError, TimeoutError) as error:
             text = f"No analysis: {getattr(error, 'strerror', None) or error}"
         shown.update(text)

@@ -337,7 +337,8 @@ class GameOverScreen(Screen[None]):
         from sekigahara_tui.screens.analysis import AnalysisScreen
 
         if self._analyse is not None:
-            self.app.push_screen(AnalysisScreen(self._analyse))
+            result = self._view.result  # a club game ended outside the rules: its record does not say so
+            self.app.push_screen(AnalysisScreen(self._analyse, (result.winner, result.cause) if result is not None else None))
 
     def action_replay(self) -> None:
         if self._replay is not None:
