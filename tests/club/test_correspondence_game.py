@@ -92,6 +92,8 @@ async def test_a_correspondence_game_from_invitation_to_replay(data_dir, receive
         to_alice = [got.body for got in receiver.received if got.body["kind"] == "your-move"]
         assert len(to_alice) == hand_overs_to(ISHIDA, club, game_id) >= 2
         assert all(body["game"] == game_id and body["resume"] == RESUME for body in to_alice)
+        # the clocks, Ishida's running: "Ishida 2d 23h (running) · Tokugawa 3d" (game_clocks.clock_words)
+        assert all(body["clocks"].startswith("Ishida ") and "(running) · Tokugawa " in body["clocks"] for body in to_alice)
         told_bob = len(subjects(mail, "Sekigahara: your move"))
 
         # Bob's move: he declares a day away; his clock stands still meanwhile.

@@ -164,6 +164,7 @@ class ClubServer:
         self.lobby.clocks_of = self.clocks.line_of
         # A decision passing to a member away from that game, signed in: a bell and a line in their lobby.
         self.game_notices.ring = self.lobby.ring
+        self.game_notices.clocks_of = self.clocks.words_of  # a your-move notice says both clocks
         self.clocks.tell_low = self.game_notices.clock_low  # a clock below a day (a tenth, live): one notice a drop
         self._clocks_started = False
         self.tournaments = Tournaments(store.path, self.club_games, self.audit)

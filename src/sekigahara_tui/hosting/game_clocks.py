@@ -228,6 +228,11 @@ class GameClocks:
         """Both clocks, as every seat sees them (public: R55 hides nothing of time)."""
         return self.line_of(game.id, game.stood_in)
 
+    def words_of(self, game_id: str) -> str | None:
+        """Both clocks in a notice's words (clock_words); None: the game has no clock."""
+        line = self.line_of(game_id)
+        return clock_words(line) if line is not None else None
+
     def line_of(self, game_id: str, stood_in: Side | None = None) -> ClockLine | None:
         """The same for a game by its id (the lobby's lines): the stand-in as kept."""
         clocks = self.clocks.get(game_id)

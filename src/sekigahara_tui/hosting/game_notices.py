@@ -51,6 +51,8 @@ class GameNotices:
         self._told: dict[str, set[Side]] = {}  # game id -> sides told of a hand-over they have not acted on
         # (member, game, opponent) -> whether the member, signed in somewhere, was told in their lobby
         self.ring: Callable[[str, str, str | None], bool] = lambda member, game_id, opponent: False
+        # A game's clocks in words, for its notices (the club gives game_clocks'); None: no clock.
+        self.clocks_of: Callable[[str], str | None] = lambda game_id: None
 
     def game_loaded(self, game: HostedGame) -> None:
         now = self._deciding[game.id] = deciding(game)
@@ -82,7 +84,7 @@ class GameNotices:
                 self._tell(game, entry.players, BOTH_SIDES, GAME_OVER)
             return
         handed = [side for side in BOTH_SIDES if side in now and side not in before and side not in told]
-        told.update(self._tell(game, entry.players, handed, YOUR_MOVE))
+        told.update(self._tell(game, entry.players, handed, YOUR_MOVE, self.clocks_of(game.id) if handed else None))
 
     def clock_low(self, game: HostedGame, side: Side, clocks: str) -> None:
         """`side`'s clock dropped low (game_clocks.py): its member is told, if away from the game."""
