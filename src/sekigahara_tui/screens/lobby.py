@@ -45,7 +45,7 @@ from sekigahara_tui.screens.versus_dialog import VersusDialog
 from sekigahara_tui.seat import GameTerms
 from sekigahara_tui.screens.dialogs import ConfirmDialog
 from sekigahara_tui.screens.game import GameScreen
-from sekigahara_tui.screens.lobby_line import since, status_cell, status_room, whose_move  # noqa: F401 - used by others
+from sekigahara_tui.screens.lobby_line import status_cell, status_room
 from sekigahara_tui.screens.notice_settings import NoticeSettingsScreen
 from sekigahara_tui.screens.chat import channel_chat, replay_chat
 from sekigahara_tui.widgets.prompt import PromptPanel
