@@ -78,13 +78,16 @@ def _fail(program: str, message: str, status: int) -> int:
 
 
 # The server makes a few hundred short-lived objects per command (states,
-# views, messages), almost none of them in cycles. At the default gen-0
-# threshold of 700 the collector ran often under load, and its older
-# generations walk every resident game. A larger young generation, older
-# collections on a schedule (collect_on_timer), and the modules and components
-# frozen out of the collector's sight after start-up make those walks rare
-# (their pauses show in the p99 that benchmarks/club.py prints).
-GC_THRESHOLDS = (20_000, 50, 30)
+# views, messages), almost none of them in cycles, and keeps many of them for
+# a while (the states undo may go back to, R58; each chair's last view). The
+# collector's middle generation is where those wait, alive: walking it found
+# nothing to free, and paused the server 25-200 ms every 10-30 s under 500
+# games (a gc callback's timings, issue 23). So: a large young generation
+# collected on a timer (collect_on_timer), no middle collection of CPython's
+# own (a middle threshold it never reaches), a full collection on the timer's
+# schedule, and the modules and components frozen out of the collector's
+# sight after start-up.
+GC_THRESHOLDS = (20_000, 10**9, 10**9)
 
 
 def tune_garbage_collector() -> None:
@@ -99,36 +102,26 @@ def tune_garbage_collector() -> None:
 # the threshold, and an old object freed (a host letting go of the states
 # before a final step, R58) counts as a deallocation: under hundreds of games
 # the young generation grows far past the threshold before the count reaches
-# it, and walking it pauses the server. Collected on a timer it stays small
-# (benchmarks/club.py --games 500 --think 1 shows the p99 with it).
+# it, and walking it pauses the server. Collected on a timer it stays small.
 YOUNG_COLLECTION_EVERY = 0.2  # seconds
+# Every this many young collections, a full one (5 minutes): the cycles
+# (asyncio's transports are each in a cycle with their read callback) are
+# freed then, so memory holds at most 5 minutes of them (issue 23, item 11).
+FULL_COLLECTION_EVERY = 1500
 
 
-def generation_due() -> int:
-    """The oldest generation CPython would collect now: the middle one once
-    more young collections than its threshold were made since its last, the
-    oldest once more middle ones. CPython looks only in a collection it
-    started itself, never in one asked for (gc.collect(0)): a timer that
-    asked for young ones alone left every cycle that outlived one of them in
-    memory for good (asyncio's transports are each in a cycle with their read
-    callback: the server grew with every connection it ever had, issue 23,
-    item 11)."""
+async def collect_on_timer(every: float = YOUNG_COLLECTION_EVERY, sleep=asyncio.sleep, full_every: int = FULL_COLLECTION_EVERY) -> None:
+    """Every `every` seconds, for ever, collect the young generation, and every
+    `full_every`-th time all of them, never the middle one alone (see
+    GC_THRESHOLDS). (A test passes its own `sleep`, to count the timer's
+    ticks rather than seconds.)"""
     import gc
 
-    counts, thresholds = gc.get_count(), gc.get_threshold()
-    return next((generation for generation in (2, 1) if counts[generation] > thresholds[generation]), 0)
-
-
-async def collect_on_timer(every: float = YOUNG_COLLECTION_EVERY, sleep=asyncio.sleep) -> None:
-    """Every `every` seconds, for ever, collect the young generation, or the
-    older one that is due (generation_due): with GC_THRESHOLDS the middle one
-    about every 10 s, all of them about every 5 minutes. (A test passes its
-    own `sleep`, to count the timer's ticks rather than seconds.)"""
-    import gc
-
+    ticks = 0
     while True:
         await sleep(every)
-        gc.collect(generation_due())
+        ticks += 1
+        gc.collect(2 if ticks % full_every == 0 else 0)
 
 
 def run_serve(args: argparse.Namespace) -> int:
