@@ -102,12 +102,14 @@ def tune_garbage_collector() -> None:
 # the threshold, and an old object freed (a host letting go of the states
 # before a final step, R58) counts as a deallocation: under hundreds of games
 # the young generation grows far past the threshold before the count reaches
-# it, and walking it pauses the server. Collected on a timer it stays small.
-YOUNG_COLLECTION_EVERY = 0.2  # seconds
+# it, and walking it pauses the server. Collected on a timer it stays small:
+# each young object is walked once whatever the period, so a short period
+# costs no more and makes each pause shorter.
+YOUNG_COLLECTION_EVERY = 0.05  # seconds
 # Every this many young collections, a full one (5 minutes): the cycles
 # (asyncio's transports are each in a cycle with their read callback) are
 # freed then, so memory holds at most 5 minutes of them (issue 23, item 11).
-FULL_COLLECTION_EVERY = 1500
+FULL_COLLECTION_EVERY = 6000
 
 
 async def collect_on_timer(every: float = YOUNG_COLLECTION_EVERY, sleep=asyncio.sleep, full_every: int = FULL_COLLECTION_EVERY) -> None:
