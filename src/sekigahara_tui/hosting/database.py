@@ -394,8 +394,8 @@ class _PostgreSQL(Database):
         return self.execute(sql + " RETURNING id", parameters).rows[0][0]
 
     def script(self, sql: str) -> None:
-        statements = [s.strip() for s in sql.split(";") if s.strip() and not all(
-            line.strip().startswith("--") or not line.strip() for line in s.splitlines())]
+        bare = re.sub(r"--[^\n]*", "", sql)  # a comment may hold a ';' (the DDL's strings hold no '--')
+        statements = [statement.strip() for statement in bare.split(";") if statement.strip()]
         if self._in_transaction:
             for statement in statements:
                 self._run(postgresql_ddl(statement))
@@ -438,11 +438,13 @@ class _PostgreSQL(Database):
             pass  # the connection is gone: the server rolled it back
 
     def schema_version(self) -> int:
-        self._run("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+        if self._run("SELECT to_regclass('schema_version')").rows[0][0] is None:
+            return 0  # a new database (the first step's set_schema_version makes the table)
         rows = self._run("SELECT version FROM schema_version").rows
         return rows[0][0] if rows else 0
 
     def set_schema_version(self, version: int) -> None:
+        self._run("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
         self._run("DELETE FROM schema_version")
         self._run("INSERT INTO schema_version (version) VALUES (%s)", (version,))
 
