@@ -85,6 +85,26 @@ def club_location(data_dir: Path) -> Location:
     return url
 
 
+def record_location(data_dir: Path, url: str) -> None:
+    """`serve --store URL`: DATA_DIR's club keeps its tables at URL from now on
+    (DATA_DIR/store.url, 0600: the URL may hold a password), so the member,
+    chat and ratings commands on DATA_DIR find them too. Error (one line,
+    nothing written) for no postgresql:// URL, or a DATA_DIR bound to another."""
+    if not is_postgresql(url):
+        raise Error(f"--store takes a postgresql:// URL, not {url[:60]!r} (a club's SQLite store is DATA_DIR/club.sqlite)")
+    recorded = club_location(data_dir)
+    if recorded == url:
+        return
+    if is_postgresql(recorded):
+        raise Error(f"{shown(Path(data_dir))} keeps its club at {shown(recorded)}, not {shown(url)} (see {LOCATION_FILE})")
+    from sekigahara_tui.net.locations import write_private
+
+    try:
+        write_private(Path(data_dir) / LOCATION_FILE, url + "\n")
+    except OSError as error:
+        raise Error(f"cannot write {shown(Path(data_dir) / LOCATION_FILE)}: {error.strerror}") from None
+
+
 def club_exists(data_dir: Path) -> bool:
     """Whether DATA_DIR holds a club's store (a SQLite file, or a recorded URL)."""
     return (Path(data_dir) / STORE_FILE).is_file() or (Path(data_dir) / LOCATION_FILE).is_file()

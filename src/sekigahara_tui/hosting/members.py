@@ -177,15 +177,20 @@ def open_members(data_dir: Path) -> Database:
     try:
         location = club_location(Path(data_dir))
         db = connect(location, private=True, wal=True, timeout=10)
-        db.script(MEMBERS_SCHEMA)
-        db.script(MUTES_SCHEMA)
-        if db.dialect == "sqlite":  # a PostgreSQL store was made with generations
-            _give_generations(db)
+        make_member_tables(db)
     except database.Error as error:
         if db is not None:
             db.close()
         raise MemberError(f"cannot open the club store {database.shown(location)}: {error}") from None
     return db
+
+
+def make_member_tables(db: Database) -> None:
+    """The members' tables, made if missing (database.Error)."""
+    db.script(MEMBERS_SCHEMA)
+    db.script(MUTES_SCHEMA)
+    if db.dialect == "sqlite":  # a PostgreSQL store was made with generations
+        _give_generations(db)
 
 
 def _give_generations(db: Database) -> None:
