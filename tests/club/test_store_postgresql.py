@@ -13,16 +13,13 @@ import sys
 import time
 from collections import Counter
 
-import pytest
 
-from club_helpers import fake_key
+from club_helpers import AckingBot, fake_key, start_serve, wait_until
 from helpers import needs_program
 from pg_server import INITDB, WHAT
 from rules.infra.record import replay
 from rules.sides import Side
-from sekigahara_tui.bots.driver import RandomBot
 from sekigahara_tui.club.client import ClubClient
-from sekigahara_tui.club.serve import ADDRESS_FILE
 from sekigahara_tui.hosting import database, members
 from sekigahara_tui.hosting.chat_store import ChatStore
 from sekigahara_tui.hosting.clock_store import ClockStore
@@ -200,40 +197,6 @@ def test_a_copy_that_differs_is_found_row_by_row(postgres, tmp_path):
 # --- a real serve process on PostgreSQL ------------------------------------------
 
 
-def start_serve(data_dir, *arguments: str) -> subprocess.Popen:
-    (data_dir / ADDRESS_FILE).unlink(missing_ok=True)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "sekigahara_tui", "serve", "--data", str(data_dir), "--listen", "127.0.0.1:0", *arguments],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )
-    deadline = time.monotonic() + TIMEOUT
-    while not (data_dir / ADDRESS_FILE).exists():
-        assert process.poll() is None, process.stderr.read()
-        assert time.monotonic() < deadline, "the club server did not start"
-        time.sleep(0.05)
-    return process
-
-
-class AckingBot(RandomBot):
-    """A random bot that notes every command the server acknowledged."""
-
-    def __init__(self, seed: int, acked: set) -> None:
-        super().__init__(seed)
-        self.acked = acked
-
-    def on_state(self, client) -> None:
-        if client.reply_to is not None:
-            self.acked.add((client.game, client.side, client.reply_to))
-        super().on_state(client)
-
-
-async def until(predicate, what: str) -> None:
-    deadline = time.monotonic() + TIMEOUT
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.05)
-
-
 async def play_over_tcp(data_dir, game: str | None, acked: set, versions: int) -> str:
     """alice and bob's bots over TCP (their web tokens) until `versions` more
     actions, in a new game or `game`; then their connections close."""
@@ -249,9 +212,9 @@ async def play_over_tcp(data_dir, game: str | None, acked: set, versions: int) -
         entries = [(alice, await alice.enter(game)), (bob, await bob.enter(game))]
     clients = [club.seat_client(entry, AckingBot(n + len(acked), acked), stop_when_over=True) for n, (club, entry) in enumerate(entries)]
     tasks = [asyncio.create_task(client.run()) for client in clients]
-    await until(lambda: all(c.version is not None for c in clients), "both seats in")
+    await wait_until(lambda: all(c.version is not None for c in clients), "both seats in")
     start = clients[0].version
-    await until(lambda: clients[0].over or (clients[0].version or 0) >= start + versions, "the bots to play")
+    await wait_until(lambda: clients[0].over or (clients[0].version or 0) >= start + versions, "the bots to play")
     for client in clients:
         await client.close()
     await asyncio.gather(*tasks)
@@ -263,7 +226,7 @@ async def play_over_tcp(data_dir, game: str | None, acked: set, versions: int) -
 async def test_serve_on_postgresql_plays_a_bot_game_over_tcp_and_a_restart_keeps_it(postgres, tmp_path):
     url = postgres.new_database()
     data_dir = members.prepare_data_dir(tmp_path / "club")
-    server = start_serve(data_dir, "--store", url)  # DIR records the URL: the member commands find the club
+    server = start_serve(data_dir, "--listen", "127.0.0.1:0", "--store", url)  # DIR records the URL: the member commands find the club
     processes = [server]
     acked: set = set()
     try:
@@ -274,7 +237,7 @@ async def test_serve_on_postgresql_plays_a_bot_game_over_tcp_and_a_restart_keeps
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=20) == 0, server.stderr.read()
         acked_before = set(acked)
-        server = start_serve(data_dir)  # DIR's store.url: PostgreSQL again, without --store
+        server = start_serve(data_dir, "--listen", "127.0.0.1:0")  # DIR's store.url: PostgreSQL again, without --store
         processes.append(server)
         await play_over_tcp(data_dir, game, acked, 20)
         server.send_signal(signal.SIGTERM)
