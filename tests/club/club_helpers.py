@@ -7,6 +7,7 @@ import asyncio
 import base64
 import os
 import secrets
+import signal
 import subprocess
 import sys
 import time
@@ -106,6 +107,19 @@ def start_serve(data_dir: Path, *arguments: str) -> subprocess.Popen:
         assert time.monotonic() < deadline, "the club server did not start"
         time.sleep(0.05)
     return process
+
+
+def stop_serve(process: subprocess.Popen) -> None:
+    """SIGTERM: the club server stops cleanly, exit status 0."""
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=20) == 0, process.stderr.read() if process.stderr else ""
+
+
+def reap(process: subprocess.Popen) -> None:
+    """After a test, pass or fail: no club server left running."""
+    if process.poll() is None:
+        process.kill()
+        process.wait(timeout=10)
 
 
 class AckingBot(RandomBot):

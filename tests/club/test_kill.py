@@ -7,13 +7,12 @@ from __future__ import annotations
 import asyncio
 import signal
 import sqlite3
-import subprocess
 import time
 from collections import Counter
 
 import pytest
 
-from club_helpers import AckingBot, fake_key, start_serve
+from club_helpers import AckingBot, fake_key, reap, start_serve, stop_serve  # noqa: F401 - other tests import them from here
 from rules.infra.record import replay
 from rules.sides import Side
 from sekigahara_tui.hosting import members
@@ -21,19 +20,6 @@ from sekigahara_tui.club.client import ClubClient
 from sekigahara_tui.hosting.store import Store, record_of
 
 TIMEOUT = 60.0
-
-
-def stop_serve(process: subprocess.Popen) -> None:
-    """SIGTERM: the club server stops cleanly, exit status 0."""
-    process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=20) == 0
-
-
-def reap(process: subprocess.Popen) -> None:
-    """After a test, pass or fail: no club server left running."""
-    if process.poll() is None:
-        process.kill()
-        process.wait(timeout=10)
 
 
 async def until(predicate, what: str, timeout: float = TIMEOUT) -> None:

@@ -7,14 +7,13 @@ survives a restart. The server is tests/pg_server.py's (conftest.py)."""
 from __future__ import annotations
 
 import asyncio
-import signal
 import subprocess
 import sys
 import time
 from collections import Counter
 
 
-from club_helpers import AckingBot, fake_key, start_serve, wait_until
+from club_helpers import AckingBot, fake_key, reap, start_serve, stop_serve, wait_until
 from helpers import needs_program
 from pg_server import INITDB, WHAT
 from rules.infra.record import replay
@@ -234,19 +233,15 @@ async def test_serve_on_postgresql_plays_a_bot_game_over_tcp_and_a_restart_keeps
             members.add(data_dir, name, fake_key())
         assert not (data_dir / database.STORE_FILE).exists()  # nothing of the club in SQLite
         game = await play_over_tcp(data_dir, None, acked, 30)
-        server.send_signal(signal.SIGTERM)
-        assert server.wait(timeout=20) == 0, server.stderr.read()
+        stop_serve(server)
         acked_before = set(acked)
         server = start_serve(data_dir, "--listen", "127.0.0.1:0")  # DIR's store.url: PostgreSQL again, without --store
         processes.append(server)
         await play_over_tcp(data_dir, game, acked, 20)
-        server.send_signal(signal.SIGTERM)
-        assert server.wait(timeout=20) == 0, server.stderr.read()
+        stop_serve(server)
     finally:
         for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.wait(timeout=10)
+            reap(process)
     store = Store.open(url, read_only=True)
     try:
         info, actions = store.load_game(game)
