@@ -12,6 +12,7 @@ from pathlib import Path
 def add_club_commands(commands) -> None:
     serve = commands.add_parser("serve", help="run a club server that hosts many games")
     serve.add_argument("--data", type=Path, required=True, metavar="DIR", help="the club's store, keys and socket")
+    serve.add_argument("--store", metavar="postgresql://...", help="keep the club's tables in this PostgreSQL database instead of DIR/club.sqlite (DIR records it; docs/club.md)")
     serve.add_argument("--listen", metavar="HOST:PORT", help="also listen on TCP (port 0: any free port)")
     serve.add_argument("--ssh", metavar="[HOST:]PORT", help="serve members over SSH (HOST: every interface unless given)")
     serve.add_argument("--web", metavar="[HOST:]PORT", help="serve members in the browser (HOST: 127.0.0.1 unless given)")
@@ -66,6 +67,10 @@ def add_club_commands(commands) -> None:
     club.add_argument("--data", type=Path, metavar="DIR", help="the club's DIR (the club's own Unix user only)")
     club.add_argument("--member", metavar="NAME", help="the member to sign in, with --data or --connect")
     club.add_argument("--connect", metavar="HOST:PORT", help="a club's TCP address (serve --listen), with --member and the member's token in SEKIGAHARA_TOKEN")
+    club_actions = club.add_subparsers(dest="club_command", metavar="ACTION")  # none: open the lobby
+    migrate = club_actions.add_parser("migrate", help="copy a stopped SQLite club into an empty PostgreSQL database, then check it row by row")
+    migrate.add_argument("--from", dest="source", type=Path, required=True, metavar="DIR", help="the club's DIR (serve --data)")
+    migrate.add_argument("--to", dest="target", required=True, metavar="postgresql://...", help="an empty PostgreSQL database")
     from sekigahara_tui.club.tournament_cli import add_tournament_command
 
     add_tournament_command(commands)
@@ -165,7 +170,7 @@ def run_serve(args: argparse.Namespace) -> int:
                 return await serve(
                     args.data, listen, ssh, web, say=say, evict_after=args.evict_after, guest=args.guest, notices=notices,
                     computer_workers=args.computer_workers,
-                    vacation_days_per_year=args.vacation_days_per_year,
+                    vacation_days_per_year=args.vacation_days_per_year, store_url=args.store,
                 )
             finally:
                 collector.cancel()
@@ -229,18 +234,20 @@ def _vacation(args: argparse.Namespace) -> int:
 
     from sekigahara_tui.hosting import members
     from sekigahara_tui.hosting.clock_store import ClockStore
+    from sekigahara_tui.hosting.database import Error as DatabaseError, club_location
     from sekigahara_tui.hosting.store import Store, StoreError
 
     if not members.is_member(args.data, args.name):
         return _fail("sekigahara member vacation", f"{args.name}: no such member", 1)
     try:
-        Store.open(args.data / members.STORE_FILE).close()  # created or brought up to date
-        clocks = ClockStore(args.data / members.STORE_FILE)
+        location = club_location(args.data)
+        Store.open(location).close()  # created or brought up to date
+        clocks = ClockStore(location)
         try:
             start, end = clocks.take_vacation(args.name, args.days, time.time())
         finally:
             clocks.close()
-    except (ValueError, StoreError) as error:
+    except (ValueError, StoreError, DatabaseError) as error:
         return _fail("sekigahara member vacation", str(error), 1)
     until = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(end))
     _audit(args.data, "vacation", f"{args.days} days, until {until}", args.name)
@@ -254,18 +261,18 @@ def run_chat(args: argparse.Namespace) -> int:
     import time
 
     from rules.surface import printable
-    from sekigahara_tui.hosting import members
     from sekigahara_tui.hosting.chat_store import ChatStore, ChatStoreError
+    from sekigahara_tui.hosting.database import Error as DatabaseError, club_exists, club_location
     from sekigahara_tui.hosting.store import Store, StoreError
 
     program = f"sekigahara chat {args.chat_command}"
-    path = args.data / members.STORE_FILE
-    if not path.is_file():
+    if not club_exists(args.data):
         return _fail(program, f"no club in {args.data}", 1)
     try:
+        path = club_location(args.data)
         Store.open(path).close()  # brought up to date: an older store gains the chat's table
         chat = ChatStore(path)
-    except (StoreError, ChatStoreError) as error:
+    except (StoreError, ChatStoreError, DatabaseError) as error:
         return _fail(program, str(error), 1)
     try:
         if args.chat_command == "list":
@@ -302,13 +309,12 @@ def run_ratings(args: argparse.Namespace) -> int:
     """Print the ratings table (or a player's history); --recompute rebuilds it first, in one transaction."""
     import time
 
-    from sekigahara_tui.hosting import members
+    from sekigahara_tui.hosting.database import Error as DatabaseError, club_exists, club_location
     from sekigahara_tui.hosting.ratings import ranked, win_rate
     from sekigahara_tui.hosting.store import Store, StoreError
 
-    path = args.data / members.STORE_FILE
     try:
-        store = Store.open(path, read_only=not args.recompute) if path.is_file() else None
+        store = Store.open(club_location(args.data), read_only=not args.recompute) if club_exists(args.data) else None
         if store is None:
             return _fail("sekigahara ratings", f"no club store in {args.data}", 1)
         try:
@@ -329,7 +335,7 @@ def run_ratings(args: argparse.Namespace) -> int:
                 print(f"{rank:>4}  {r.rating:>6}  {r.games:>5}  {ishida:>11}  {tokugawa:>11}  {r.player}")
         finally:
             store.close()
-    except StoreError as error:
+    except (StoreError, DatabaseError) as error:
         return _fail("sekigahara ratings", str(error), 1)
     return 0
 
@@ -358,6 +364,10 @@ def club_client_for(args: argparse.Namespace):
 
 
 def run_club(args: argparse.Namespace) -> int:
+    if getattr(args, "club_command", None) == "migrate":
+        from sekigahara_tui.club.store_migrate import run_migrate
+
+        return run_migrate(args)
     from sekigahara_tui.club.client import ClubRefused
     from sekigahara_tui.club.serve import ClubError
     from sekigahara_tui.crash_log import app_crash_message, data_dir
