@@ -87,7 +87,7 @@ class SideCards:
     discard_pile: tuple[str, ...]
 
 
-@frozen
+@frozen(slots=False)  # evolved at most steps: rules.immutable copies its dict (issue 25)
 class BlockProgress:
     """One block's move so far, within a stack move (7.3.3, 7.3.5)."""
 
@@ -107,7 +107,7 @@ class BlockProgress:
         return len(self.path) - 1
 
 
-@frozen
+@frozen(slots=False)  # evolved at most steps: rules.immutable copies its dict (issue 25)
 class StackMove:
     """The stack move under way: its source and every block that may take part (7.3.1)."""
 
@@ -121,7 +121,7 @@ class StackMove:
         return next(p for p in self.blocks if p.block == block)
 
 
-@frozen
+@frozen(slots=False)  # evolved at most steps: rules.immutable copies its dict (issue 25)
 class MovementPhase:
     """The active player's Movement Phase so far (7.1-7.3)."""
 
@@ -199,7 +199,7 @@ class GameResult:
     vp: Pair[int] | None = None
 
 
-@frozen
+@frozen(slots=False)  # evolved at most steps: rules.immutable copies its dict (issue 25)
 class GameState:
     seed: int
     rng_counter: int
