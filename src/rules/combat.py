@@ -16,13 +16,14 @@ from rules.battle import battle_of, discard_played_cards, impact_total, with_bat
 from rules.casualties import all_pieces, lose_everything_if_due, losses_due
 from rules.commands import ChooseCasualty, ComeOutside, DeclareCombat, Retreat, StayInside
 from rules.components import default_components
-from rules.control import CASTLE_CAPACITY, sides_present, update_castle_control
+from rules.control import CASTLE_CAPACITY, disc_locations, sides_present, update_castle_control
 from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text
 from rules.decks import draw_cards
 from rules.events import CastleFell, CombatDeclared, CombatEnded, Event, NoCombat, PhaseBegan
 from rules.immutable import evolve
 from rules.mori_box import OSAKA, enter_all_from_mori_box
 from rules.pair import Pair
+from rules.places import place_index
 from rules.sides import BOTH_SIDES, Side
 from rules.state import Battle, CombatPhase, Decision, DecisionKind, GameState, Phase
 from rules.victory import end_game, instant_victory
@@ -33,11 +34,11 @@ DONE = Decision(DecisionKind.NONE, frozenset())
 def combat_locations(state: GameState) -> tuple[str, ...]:
     """8.1: every location where both sides have units (blocks or discs, R36)."""
     c = default_components()
-    # Only places with units need a look.
-    occupied = {place for side in BOTH_SIDES for place, _ in state.blocks_by_place(side)}
-    occupied |= {disc.location for disc in c.discs}
-    contested = [place for place in occupied if place in c.location_ids and len(sides_present(state, place)) == 2]
-    return tuple(sorted(contested, key=c.location_order))  # in map order
+    # Where both sides have blocks, read from the place index; only where discs
+    # are printed can a disc make the second side, so only there is it asked.
+    contested = set(place_index(state.positions).shared_places())
+    contested.update(place for place in disc_locations() if len(sides_present(state, place)) == 2)
+    return tuple(sorted((place for place in contested if place in c.location_ids), key=c.location_order))  # map order
 
 
 def begin_combat_phase(state: GameState, side: Side) -> tuple[GameState, list[Event]]:

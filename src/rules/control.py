@@ -7,6 +7,7 @@ location: moves, musters, Mori Box entries, retreats (R5).
 from __future__ import annotations
 
 from functools import cache
+from typing import KeysView
 
 from rules.components import Components, Disc, default_components
 from rules.events import ControlChanged, Event
@@ -26,6 +27,11 @@ def sides_present(state: GameState, location: str) -> frozenset[Side]:
     if discs:
         present = present | {d.side for d in discs if d.id in state.discs}
     return present
+
+
+def disc_locations() -> KeysView[str]:
+    """The locations where discs are printed (9.1, 9.2)."""
+    return _discs_at().keys()
 
 
 @cache

@@ -46,11 +46,24 @@ def _musters_at(side: Side, location: str, box: tuple[str, ...]) -> tuple[Muster
     the box and the printed map only, and the box changes seldom (only musters
     and reinforcement fill or empty it), so each is worked out once."""
     c = default_components()
-    commands = [Muster(side, location, (block,)) for block in box]  # option 2
+    commands = [_one_block(side, location, block) for block in box]  # option 2
     for daimyo in c.location(location).recruitment:  # option 1
-        own = tuple(b for b in box if c.block(b).daimyo == daimyo)
-        commands += [Muster(side, location, blocks) for blocks in _same_kind_choices(own)]
+        commands += _daimyo_musters(side, location, tuple(b for b in box if c.block(b).daimyo == daimyo))
     return tuple(commands)
+
+
+@lru_cache(maxsize=4096)
+def _one_block(side: Side, location: str, block: str) -> Muster:
+    """A muster of one block (option 2), made once: a box's contents change at
+    every muster and reinforcement, its blocks seldom (issue 25)."""
+    return Muster(side, location, (block,))
+
+
+@lru_cache(maxsize=4096)
+def _daimyo_musters(side: Side, location: str, own: tuple[str, ...]) -> tuple[Muster, ...]:
+    """The musters of 2 or more of one daimyo's blocks at its site (option 1),
+    by the daimyo's blocks in the box: they change less often than the box."""
+    return tuple(Muster(side, location, blocks) for blocks in _same_kind_choices(own))
 
 
 def legal_musters(state: GameState, side: Side) -> list[Muster]:

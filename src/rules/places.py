@@ -41,6 +41,13 @@ def _tuples(lists: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
 
 
 @cache
+def _block_indexes() -> dict[str, int]:
+    """Each block's place in `positions`: Components.block_index without its error
+    for an unknown id (every id here is a block's), as a plain dict."""
+    return {block: i for i, (block, _) in enumerate(_block_sides())}
+
+
+@cache
 def _of_ishida() -> dict[str, bool]:
     return dict(_block_sides())
 
@@ -88,22 +95,30 @@ class PlaceIndex:
         """The sides with blocks at a place."""
         return self._sides.get(place, _NO_SIDE)
 
+    def shared_places(self) -> list[str]:
+        """The places holding blocks of both sides."""
+        return [place for place, sides in self._sides.items() if len(sides) == 2]
+
     def by_place(self, side: Side) -> ItemsView[str, tuple[str, ...]]:
         """(place, block ids) for every place holding blocks of `side`."""
         return (self._ishida if side is Side.ISHIDA else self._tokugawa).items()
 
     def after(self, positions: tuple[str, ...], moves: Mapping[str, str]) -> PlaceIndex:
         """The index of `positions`, which are ours with `moves` (block -> place) made."""
-        c = default_components()
+        index_of = _block_indexes()
         new = PlaceIndex.__new__(PlaceIndex)
         new.positions = positions
         new._everyone, new._ishida, new._tokugawa = self._everyone.copy(), self._ishida.copy(), self._tokugawa.copy()
         new._sides = self._sides.copy()
-        touched = {self.positions[c.block_index(b)] for b in moves} | set(moves.values())
+        old = self.positions
+        touched = {old[index_of[b]] for b in moves}
+        touched.update(moves.values())
+        everyone = self._everyone
         for place in touched:
-            staying = [b for b in self.at(place) if b not in moves]
-            arriving = [b for b, to in moves.items() if to == place]
-            new._set(place, tuple(sorted(staying + arriving, key=c.block_index)))
+            blocks = [b for b in everyone.get(place, ()) if b not in moves]
+            blocks += [b for b, to in moves.items() if to == place]
+            blocks.sort(key=index_of.__getitem__)
+            new._set(place, tuple(blocks))
         return new
 
 
@@ -143,10 +158,10 @@ def place_index(positions: tuple[str, ...]) -> PlaceIndex:
 def moved_positions(positions: tuple[str, ...], moves: Mapping[str, str]) -> tuple[str, ...]:
     """`positions` with the given blocks moved to the given places. An index of
     the old tuple is carried over to the new one, patched where blocks moved."""
-    c = default_components()
+    index_of = default_components().block_index  # its KeyError names an unknown block
     changed = list(positions)
     for block, place in moves.items():
-        changed[c.block_index(block)] = place
+        changed[index_of(block)] = place
     result = tuple(changed)
     old = _known(positions)
     if old is not None:

@@ -95,17 +95,34 @@ def movable_blocks(state: GameState, side: Side, location: str) -> tuple[str, ..
     return tuple(b for b in state.blocks_at(location, side) if b not in fixed)
 
 
-def possible_sources(state: GameState, side: Side) -> list[str]:
-    """R15, R57: unused sources with a block that may move, not besieged there."""
+def _sources(state: GameState, side: Side) -> list[tuple[str, tuple[str, ...]]]:
+    """R15, R57: (source, the side's blocks there) for each unused source with
+    a block that may move, not besieged there, in map order."""
     movement = _movement(state)
     c = default_components()
+    locations, used, fixed, besieged = c.location_ids, movement.sources, movement.fixed, state.besieged
     occupied = [
-        place for place, blocks in state.blocks_by_place(side)
-        if place in c.location_ids and place not in movement.sources
-        and not movement.fixed.issuperset(blocks)  # a block there may still move
-        and not is_besieged(state, side, place)
+        (place, blocks) for place, blocks in state.blocks_by_place(side)
+        if place in locations and place not in used
+        and not fixed.issuperset(blocks)  # a block there may still move
+        and (place, side) not in besieged  # is_besieged, inlined: asked for every stack each decision
     ]
-    return sorted(occupied, key=c.location_order)  # in map order, as the locations are listed
+    order = c.location_order
+    occupied.sort(key=lambda entry: order(entry[0]))  # in map order, as the locations are listed
+    return occupied
+
+
+def possible_sources(state: GameState, side: Side) -> list[str]:
+    """R15, R57: unused sources with a block that may move, not besieged there."""
+    return [place for place, _ in _sources(state, side)]
+
+
+@cache
+def _begin_moves(side: Side, source: str) -> tuple[BeginMove, BeginMove]:
+    """The two ways to begin a stack move from a source, made once: the legal
+    lists of every state share them (their hashes are cached, for the club's
+    tables of commands sent, issue 23)."""
+    return BeginMove(side, source), BeginMove(side, source, leader=True)
 
 
 def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
@@ -113,10 +130,13 @@ def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
     (R17); whether the movement option allows a stack move now is
     movement.may_begin_stack_move's to say (7.1)."""
     commands: list[BeginMove] = []
-    for source in possible_sources(state, side):
-        commands.append(BeginMove(side, source))
-        if not place_leadership(state, side, source) and leaders_at(state, side, source):
-            commands.append(BeginMove(side, source, leader=True))
+    leaders = _leader_blocks()
+    for source, blocks in _sources(state, side):
+        plain, declared = _begin_moves(side, source)
+        commands.append(plain)
+        # leaders_at, asked first: most stacks have none, and place_leadership costs more
+        if not leaders.isdisjoint(blocks) and not place_leadership(state, side, source):
+            commands.append(declared)
     return commands
 
 
@@ -185,18 +205,65 @@ def _may_join_selection(current: StackMove, group: list[BlockProgress], progress
     return first.path == progress.path and first.force_march == progress.force_march
 
 
+@cache
+def _roads(at: str) -> tuple[tuple[str, bool, str], ...]:
+    """(neighbour, highway, segment key) of each road from a location, in
+    neighbour order: the printed map, worked out once."""
+    c = default_components()
+    return tuple((to, c.connection(at, to).highway, segment_key(at, to)) for to in c.neighbours(at))
+
+
+@cache
+def _block_commands(side: Side, block: str) -> tuple[Select, Deselect]:
+    """Select and Deselect of one block, made once and shared by every legal list."""
+    return Select(side, block), Deselect(side, block)
+
+
+@cache
+def _force_march(side: Side, card: str) -> ForceMarch:
+    return ForceMarch(side, card)
+
+
+@cache
+def _step(side: Side, to: str) -> Step:
+    return Step(side, to)
+
+
+def _group_may_step(current: StackMove, group: list[BlockProgress], highway: bool) -> bool:
+    """_why_step_illegal's allowance test (7.3.3-7.3.6) for a road of this
+    kind: asked once for highways and once for roads per list, not per road."""
+    size = len(group)
+    leadership = current.leadership
+    for progress in group:
+        limit = allowance(progress.highway_only and highway, leadership, progress.force_march,
+                          max(progress.largest_group, size))
+        if progress.steps + 1 > limit:
+            return False
+    return True
+
+
 def legal_stack_commands(state: GameState, side: Side) -> list:
     current = _current(state)
     group = _selection(current)
-    commands: list = [Select(side, p.block) for p in current.blocks if _may_join_selection(current, group, p)]
-    commands += [Deselect(side, b) for b in current.selection]
+    selection = current.selection
+    if group:  # _may_join_selection, its test for the group made once
+        first = group[0]
+        path, march = first.path, first.force_march
+        joining = [p for p in current.blocks
+                   if not p.done and p.block not in selection and p.path == path and p.force_march == march]
+    else:
+        joining = [p for p in current.blocks if not p.done and p.block not in selection]
+    commands: list = [_block_commands(side, p.block)[0] for p in joining]
+    commands += [_block_commands(side, b)[1] for b in selection]
     if group:
         if _why_force_march_illegal(group) is None:
-            commands += [ForceMarch(side, card) for card in state.cards[side].hand]
-        commands += [
-            Step(side, to) for to in default_components().neighbours(group[0].at)
-            if _why_step_illegal(state, current, group, to) is None
-        ]
+            commands += [_force_march(side, card) for card in state.cards[side].hand]
+        # _why_step_illegal, its tests that do not depend on the road made once
+        if _force_march_kept_together(current, group):
+            used = _movement(state).segments
+            may = {True: _group_may_step(current, group, True), False: _group_may_step(current, group, False)}
+            commands += [_step(side, to) for to, highway, key in _roads(group[0].at)
+                         if key not in used and may[highway]]
         if _why_halt_illegal(current, group) is None:
             commands.append(Halt(side))
     commands.append(EndStackMove(side))
