@@ -55,7 +55,7 @@ def _of_ishida() -> dict[str, bool]:
 class PlaceIndex:
     """The blocks at each place of one positions tuple, in component order."""
 
-    __slots__ = ("positions", "_everyone", "_ishida", "_tokugawa", "_sides")
+    __slots__ = ("positions", "_everyone", "_ishida", "_tokugawa", "_sides", "_on_map")
 
     def __init__(self, positions: tuple[str, ...]) -> None:
         everyone: dict[str, list[str]] = {}
@@ -69,6 +69,7 @@ class PlaceIndex:
         self._ishida = _tuples(ishida)
         self._tokugawa = _tuples(tokugawa)
         self._sides = {place: _SIDE_SETS[place in ishida, place in tokugawa] for place in everyone}
+        self._on_map: dict[Side, list[tuple[str, tuple[str, ...]]]] = {}
 
     def _set(self, place: str, blocks: tuple[str, ...]) -> None:
         """Record the blocks at one place (in component order), for each side too."""
@@ -103,6 +104,20 @@ class PlaceIndex:
         """(place, block ids) for every place holding blocks of `side`."""
         return (self._ishida if side is Side.ISHIDA else self._tokugawa).items()
 
+    def on_map(self, side: Side) -> list[tuple[str, tuple[str, ...]]]:
+        """(location, block ids) for every map location holding blocks of
+        `side`, in map order: the stacks that may move (rules.stack_moves),
+        asked at every decision of a Movement Phase. Worked out once per
+        positions, then patched where blocks move (`after`). Not to be changed."""
+        stacks = self._on_map.get(side)
+        if stacks is None:
+            c = default_components()
+            locations = c.location_ids
+            stacks = [(place, blocks) for place, blocks in self.by_place(side) if place in locations]
+            stacks.sort(key=lambda stack: c.location_order(stack[0]))
+            self._on_map[side] = stacks
+        return stacks
+
     def after(self, positions: tuple[str, ...], moves: Mapping[str, str]) -> PlaceIndex:
         """The index of `positions`, which are ours with `moves` (block -> place) made."""
         index_of = _block_indexes()
@@ -119,6 +134,14 @@ class PlaceIndex:
             blocks += [b for b, to in moves.items() if to == place]
             blocks.sort(key=index_of.__getitem__)
             new._set(place, tuple(blocks))
+        new._on_map = {}
+        for side, stacks in self._on_map.items():  # the stacks elsewhere stay as they were
+            c = default_components()
+            table = new._ishida if side is Side.ISHIDA else new._tokugawa
+            kept = [stack for stack in stacks if stack[0] not in touched]
+            kept += [(place, table[place]) for place in touched if place in table and place in c.location_ids]
+            kept.sort(key=lambda stack: c.location_order(stack[0]))
+            new._on_map[side] = kept
         return new
 
 

@@ -17,7 +17,7 @@ from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, he
 from rules.decks import discard_cards
 from rules.events import BlocksMoved, BlocksStopped, Event, LeaderDeclared, OpponentMovedBlocks
 from rules.immutable import evolve
-from rules.places import moved_positions
+from rules.places import moved_positions, place_index
 from rules.sides import Side
 from rules.state import (
     BlockProgress,
@@ -99,17 +99,13 @@ def _sources(state: GameState, side: Side) -> list[tuple[str, tuple[str, ...]]]:
     """R15, R57: (source, the side's blocks there) for each unused source with
     a block that may move, not besieged there, in map order."""
     movement = _movement(state)
-    c = default_components()
-    locations, used, fixed, besieged = c.location_ids, movement.sources, movement.fixed, state.besieged
-    occupied = [
-        (place, blocks) for place, blocks in state.blocks_by_place(side)
-        if place in locations and place not in used
+    used, fixed, besieged = movement.sources, movement.fixed, state.besieged
+    return [
+        (place, blocks) for place, blocks in place_index(state.positions).on_map(side)
+        if place not in used
         and not fixed.issuperset(blocks)  # a block there may still move
         and (place, side) not in besieged  # is_besieged, inlined: asked for every stack each decision
     ]
-    order = c.location_order
-    occupied.sort(key=lambda entry: order(entry[0]))  # in map order, as the locations are listed
-    return occupied
 
 
 def possible_sources(state: GameState, side: Side) -> list[str]:
@@ -214,59 +210,63 @@ def _roads(at: str) -> tuple[tuple[str, bool, str], ...]:
 
 
 @cache
-def _block_commands(side: Side, block: str) -> tuple[Select, Deselect]:
-    """Select and Deselect of one block, made once and shared by every legal list."""
-    return Select(side, block), Deselect(side, block)
+def _side_commands(side: Side) -> tuple[dict[str, Select], dict[str, Deselect], dict[str, Step],
+                                        dict[str, ForceMarch], Halt, EndStackMove]:
+    """Every stack-move command a side can be offered, made once and shared by
+    every legal list (the club hashes what it sends: a cached hash, issue 23):
+    Select and Deselect by block, Step by location, ForceMarch by card."""
+    c = default_components()
+    blocks = [b.id for b in c.blocks]
+    return (
+        {b: Select(side, b) for b in blocks},
+        {b: Deselect(side, b) for b in blocks},
+        {loc.id: Step(side, loc.id) for loc in c.locations},
+        {card.id: ForceMarch(side, card.id) for card in c.cards},
+        Halt(side),
+        EndStackMove(side),
+    )
 
 
-@cache
-def _force_march(side: Side, card: str) -> ForceMarch:
-    return ForceMarch(side, card)
-
-
-@cache
-def _step(side: Side, to: str) -> Step:
-    return Step(side, to)
-
-
-def _group_may_step(current: StackMove, group: list[BlockProgress], highway: bool) -> bool:
-    """_why_step_illegal's allowance test (7.3.3-7.3.6) for a road of this
-    kind: asked once for highways and once for roads per list, not per road."""
+def _group_may_step(current: StackMove, group: list[BlockProgress]) -> tuple[bool, bool]:
+    """_why_step_illegal's allowance test (7.3.3-7.3.6), by road and by
+    highway: worked out once per list, not once per road."""
     size = len(group)
     leadership = current.leadership
+    by_road = by_highway = True
     for progress in group:
-        limit = allowance(progress.highway_only and highway, leadership, progress.force_march,
-                          max(progress.largest_group, size))
-        if progress.steps + 1 > limit:
-            return False
-    return True
+        # allowance(highway_only, ...) is allowance(False, ...) + highway_only
+        spare = allowance(False, leadership, progress.force_march, max(progress.largest_group, size)) - progress.steps - 1
+        if spare < 0:
+            by_road = False
+            if spare + progress.highway_only < 0:
+                return False, False
+    return by_road, by_highway
 
 
 def legal_stack_commands(state: GameState, side: Side) -> list:
     current = _current(state)
     group = _selection(current)
     selection = current.selection
+    selects, deselects, steps, marches, halt, end = _side_commands(side)
     if group:  # _may_join_selection, its test for the group made once
         first = group[0]
         path, march = first.path, first.force_march
-        joining = [p for p in current.blocks
-                   if not p.done and p.block not in selection and p.path == path and p.force_march == march]
+        commands: list = [selects[p.block] for p in current.blocks
+                          if not p.done and p.block not in selection and p.path == path and p.force_march == march]
     else:
-        joining = [p for p in current.blocks if not p.done and p.block not in selection]
-    commands: list = [_block_commands(side, p.block)[0] for p in joining]
-    commands += [_block_commands(side, b)[1] for b in selection]
+        commands = [selects[p.block] for p in current.blocks if not p.done and p.block not in selection]
+    commands += [deselects[b] for b in selection]
     if group:
         if _why_force_march_illegal(group) is None:
-            commands += [_force_march(side, card) for card in state.cards[side].hand]
+            commands += [marches[card] for card in state.cards[side].hand]
         # _why_step_illegal, its tests that do not depend on the road made once
         if _force_march_kept_together(current, group):
             used = _movement(state).segments
-            may = {True: _group_may_step(current, group, True), False: _group_may_step(current, group, False)}
-            commands += [_step(side, to) for to, highway, key in _roads(group[0].at)
-                         if key not in used and may[highway]]
+            may = _group_may_step(current, group)  # indexed by the road's highway flag
+            commands += [steps[to] for to, highway, key in _roads(group[0].at) if key not in used and may[highway]]
         if _why_halt_illegal(current, group) is None:
-            commands.append(Halt(side))
-    commands.append(EndStackMove(side))
+            commands.append(halt)
+    commands.append(end)
     return commands
 
 
