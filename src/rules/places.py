@@ -48,6 +48,12 @@ def _block_indexes() -> dict[str, int]:
 
 
 @cache
+def _location_order() -> dict[str, int]:
+    """Each map location's place in the map order (Components.location_order)."""
+    return {loc.id: i for i, loc in enumerate(default_components().locations)}
+
+
+@cache
 def _of_ishida() -> dict[str, bool]:
     return dict(_block_sides())
 
@@ -107,14 +113,13 @@ class PlaceIndex:
     def on_map(self, side: Side) -> list[tuple[str, tuple[str, ...]]]:
         """(location, block ids) for every map location holding blocks of
         `side`, in map order: the stacks that may move (rules.stack_moves),
-        asked at every decision of a Movement Phase. Worked out once per
-        positions, then patched where blocks move (`after`). Not to be changed."""
+        asked at every decision of a Movement Phase: worked out once per
+        positions tuple (a stack move that moved nobody keeps it). Not to be changed."""
         stacks = self._on_map.get(side)
         if stacks is None:
-            c = default_components()
-            locations = c.location_ids
-            stacks = [(place, blocks) for place, blocks in self.by_place(side) if place in locations]
-            stacks.sort(key=lambda stack: c.location_order(stack[0]))
+            table = self._ishida if side is Side.ISHIDA else self._tokugawa
+            order = _location_order()
+            stacks = [(place, table[place]) for place in sorted(table.keys() & order.keys(), key=order.__getitem__)]
             self._on_map[side] = stacks
         return stacks
 
@@ -135,13 +140,6 @@ class PlaceIndex:
             blocks.sort(key=index_of.__getitem__)
             new._set(place, tuple(blocks))
         new._on_map = {}
-        for side, stacks in self._on_map.items():  # the stacks elsewhere stay as they were
-            c = default_components()
-            table = new._ishida if side is Side.ISHIDA else new._tokugawa
-            kept = [stack for stack in stacks if stack[0] not in touched]
-            kept += [(place, table[place]) for place in touched if place in table and place in c.location_ids]
-            kept.sort(key=lambda stack: c.location_order(stack[0]))
-            new._on_map[side] = kept
         return new
 
 
