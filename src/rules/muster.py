@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import groupby, product
 
 from rules.alike import Pieces, block_kind
@@ -43,26 +43,32 @@ def _same_kind_choices(blocks: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 @lru_cache(maxsize=4096)
 def _musters_at(side: Side, location: str, box: tuple[str, ...]) -> tuple[Muster, ...]:
     """Every muster of these Recruitment Box blocks at one site. It depends on
-    the box and the printed map only, and the box changes seldom (only musters
-    and reinforcement fill or empty it), so each is worked out once."""
-    c = default_components()
-    commands = [_one_block(side, location, block) for block in box]  # option 2
-    for daimyo in c.location(location).recruitment:  # option 1
-        commands += _daimyo_musters(side, location, tuple(b for b in box if c.block(b).daimyo == daimyo))
+    the box and the printed map only, so each is worked out once; but a box's
+    contents change at every muster and reinforcement, its blocks and their
+    daimyo's choices seldom: those are made once (issue 25)."""
+    singles = _one_block_musters(side, location)
+    commands = [singles[block] for block in box]  # option 2
+    daimyo_of = _daimyo_of()
+    for daimyo in default_components().location(location).recruitment:  # option 1
+        commands += _daimyo_musters(side, location, tuple(b for b in box if daimyo_of[b] == daimyo))
     return tuple(commands)
 
 
-@lru_cache(maxsize=4096)
-def _one_block(side: Side, location: str, block: str) -> Muster:
-    """A muster of one block (option 2), made once: a box's contents change at
-    every muster and reinforcement, its blocks seldom (issue 25)."""
-    return Muster(side, location, (block,))
+@cache
+def _one_block_musters(side: Side, location: str) -> dict[str, Muster]:
+    """The musters of one block (option 2) at a site, by block."""
+    return {b.id: Muster(side, location, (b.id,)) for b in default_components().blocks if b.side is side}
+
+
+@cache
+def _daimyo_of() -> dict[str, str]:
+    return {b.id: b.daimyo for b in default_components().blocks}
 
 
 @lru_cache(maxsize=4096)
 def _daimyo_musters(side: Side, location: str, own: tuple[str, ...]) -> tuple[Muster, ...]:
     """The musters of 2 or more of one daimyo's blocks at its site (option 1),
-    by the daimyo's blocks in the box: they change less often than the box."""
+    by the daimyo's blocks in the box."""
     return tuple(Muster(side, location, blocks) for blocks in _same_kind_choices(own))
 
 
