@@ -26,8 +26,8 @@ def empty_bounded_caches() -> None:
     place indexes (rules/places.py), the notation of commands sent
     (net/state_encoding.py), what the chairs share (rules/view.py) and the
     texts of the state last encoded (hosting/chairs.py, SHARED_TEXTS, one
-    state's), the musters by Recruitment Box contents (rules/muster.py, 4,096
-    entries each) and the engine's last legal list (rules/engine.py, one entry)."""
+    state's), the musters by Recruitment Box contents and by a daimyo's blocks
+    there (rules/muster.py, 4,096 entries each) and the engine's last legal list (rules/engine.py, one entry)."""
     import rules.engine
     import rules.muster
     import rules.places
@@ -40,5 +40,6 @@ def empty_bounded_caches() -> None:
     rules.view._SHARED.clear()
     rules.muster._same_kind_choices.cache_clear()
     rules.muster._musters_at.cache_clear()
+    rules.muster._daimyo_musters.cache_clear()
     rules.engine._last = (None, None, ())
     chairs.SHARED_TEXTS.of(None)
