@@ -28,17 +28,19 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-@cache
-def _plain_fields(cls: type) -> frozenset[str] | None:
-    """The field names of a class whose instance dict may simply be copied, else None."""
+# Per class: its number of fields if its instance dict may simply be copied, else 0.
+_PLAIN: dict[type, int] = {}
+
+
+def _plain_size(cls: type) -> int:
     if "__slots__" in cls.__dict__ or hasattr(cls, "__attrs_post_init__"):
-        return None
+        return 0
     fields = attrs.fields(cls)
     if any(not a.init or a.converter is not None or a.validator is not None or a.alias != a.name for a in fields):
-        return None
+        return 0
     if any(isinstance(value, cached_property) for klass in cls.__mro__ for value in vars(klass).values()):
-        return None  # its cached value would be copied into the changed instance
-    return frozenset(a.name for a in fields)
+        return 0  # its cached value would be copied into the changed instance
+    return len(fields)
 
 
 @cache
@@ -54,10 +56,14 @@ def _rebuilder(cls: type) -> tuple[Callable[[Any], tuple], dict[str, int]] | Non
 def evolve(instance: T, **changes: Any) -> T:
     """A copy of the attrs `instance` with `changes` applied, as attrs.evolve."""
     cls = type(instance)
-    names = _plain_fields(cls)
-    if names is not None and names.issuperset(changes):
+    size = _PLAIN.get(cls)
+    if size is None:
+        size = _PLAIN[cls] = _plain_size(cls)
+    if size:
         values = instance.__dict__.copy()  # a copy keeps the dict's shared keys: no larger than __init__'s
         values.update(changes)
+        if len(values) != size:  # a name that is no field
+            return attrs.evolve(instance, **changes)  # for attrs' own error
         new = _new(cls)
         _set(new, "__dict__", values)  # frozen classes refuse setattr; this is their own __init__'s way
         return new

@@ -183,10 +183,14 @@ def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, l
 
 def _selection(current: StackMove) -> list[BlockProgress]:
     """The selected blocks' progress, in the order they were selected."""
-    if not current.selection:
+    selection = current.selection
+    if not selection:
         return []
+    if len(selection) == 1:  # the most frequent, asked at every decision of a stack move
+        block = selection[0]
+        return [p for p in current.blocks if p.block == block]
     progress = {p.block: p for p in current.blocks}
-    return [progress[b] for b in current.selection]
+    return [progress[b] for b in selection]
 
 
 def _may_join_selection(current: StackMove, group: list[BlockProgress], progress: BlockProgress) -> bool:
