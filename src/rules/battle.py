@@ -10,7 +10,7 @@ from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, he
 from rules.events import BlockDeployed, BlocksDefected, ChallengeRefuted, Event, LoyaltyChallenged, SideDone
 from rules.immutable import evolve
 from rules.sides import BOTH_SIDES, Side
-from rules.state import Battle, Decision, DecisionKind, Deployment, GameState, SideCards
+from rules.state import Battle, Decision, DecisionKind, Deployment, GameState, SideCards, deciding
 
 
 def battle_of(state: GameState) -> Battle:
@@ -198,7 +198,7 @@ def _deploy(state: GameState, side: Side, card_id: str | None, blocks: tuple[str
     challenger = side.other
     if card is not None and not battle.siege and state.cards[challenger].hand:
         battle = evolve(battle, open_play=play)
-        return evolve(with_battle(state, battle), decision=Decision(DecisionKind.CHALLENGE, frozenset({challenger}))), events
+        return evolve(with_battle(state, battle), decision=deciding(DecisionKind.CHALLENGE, challenger)), events
     state, more = next_deployment(with_battle(state, battle))
     return state, events + more
 
@@ -214,7 +214,7 @@ def next_deployment(state: GameState) -> tuple[GameState, list[Event]]:
         battle = evolve(battle, done=battle.done.replace(side, True))
         state, events = next_deployment(with_battle(state, battle))
         return state, [SideDone(side), *events]
-    return evolve(state, decision=Decision(DecisionKind.DEPLOY, frozenset({side}))), []
+    return evolve(state, decision=deciding(DecisionKind.DEPLOY, side)), []
 
 
 def apply_declare_done(state: GameState, command: DeclareDone) -> tuple[GameState, list[Event]]:

@@ -25,7 +25,7 @@ from rules.mori_box import OSAKA, enter_all_from_mori_box
 from rules.pair import Pair
 from rules.places import place_index
 from rules.sides import BOTH_SIDES, Side
-from rules.state import Battle, CombatPhase, Decision, DecisionKind, GameState, Phase
+from rules.state import Battle, CombatPhase, Decision, DecisionKind, GameState, Phase, deciding
 from rules.victory import end_game, instant_victory
 
 DONE = Decision(DecisionKind.NONE, frozenset())
@@ -64,7 +64,7 @@ def next_combat(state: GameState) -> tuple[GameState, list[Event]]:
     state = evolve(state, combat=evolve(state.combat, pending=pending))
     if not pending:
         return evolve(state, decision=DONE, combat=None), []
-    return evolve(state, decision=Decision(DecisionKind.DECLARE_COMBAT, frozenset({state.active}))), []
+    return evolve(state, decision=deciding(DecisionKind.DECLARE_COMBAT, state.active)), []
 
 
 def legal_declarations(state: GameState, side: Side) -> list[DeclareCombat]:
@@ -118,7 +118,7 @@ def set_up_combat(state: GameState, location: str, attacker: Side) -> tuple[Game
             return state, events + [NoCombat(location, attacker)] + more
         return begin_battle(state, location, attacker, siege=True, events=events)
     state = with_battle(state, Battle(location, attacker, siege=False, castle_owner=owner))
-    return evolve(state, decision=Decision(DecisionKind.CASTLE_CHOICE, frozenset({owner}))), events
+    return evolve(state, decision=deciding(DecisionKind.CASTLE_CHOICE, owner)), events
 
 
 def legal_castle_choices(state: GameState, side: Side) -> list:
@@ -183,7 +183,7 @@ def next_casualty(state: GameState) -> tuple[GameState, list[Event]]:
     battle = battle_of(state)
     for side in (battle.attacker, battle.defender):
         if battle.losses[side] > 0 and all_pieces(state, battle, side):
-            return evolve(state, decision=Decision(DecisionKind.CASUALTY, frozenset({side}))), []
+            return evolve(state, decision=deciding(DecisionKind.CASUALTY, side)), []
     result = instant_victory(state)  # R50: once the combat's casualties are all taken
     if result is not None:
         return end_game(state, result)
@@ -197,7 +197,7 @@ def after_casualties(state: GameState) -> tuple[GameState, list[Event]]:
         return finish_combat(state)
     loser = battle.defender if battle.winner is battle.attacker else battle.attacker
     if state.blocks_at(battle.location, loser):
-        return evolve(state, decision=Decision(DecisionKind.RETREAT, frozenset({loser}))), []
+        return evolve(state, decision=deciding(DecisionKind.RETREAT, loser)), []
     return finish_combat(state)
 
 

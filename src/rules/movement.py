@@ -23,7 +23,7 @@ from rules.immutable import evolve
 from rules.mori_box import MORI_ENTRY, legal_mori_entries
 from rules.pair import Pair
 from rules.sides import Side
-from rules.state import Decision, DecisionKind, GameState, MovementOption, MovementPhase, Phase
+from rules.state import Decision, DecisionKind, GameState, MovementOption, MovementPhase, Phase, deciding
 
 PHASE_DONE = Decision(DecisionKind.NONE, frozenset())
 _END_MOVEMENT = Pair.of(EndMovement)  # listed at every MOVE decision: made once
@@ -125,7 +125,7 @@ def begin_movement_phase(state: GameState, side: Side) -> tuple[GameState, list[
         phase=Phase.MOVEMENT,
         active=side,
         movement=MovementPhase(),
-        decision=Decision(DecisionKind.CHOOSE_MOVEMENT, frozenset({side})),
+        decision=deciding(DecisionKind.CHOOSE_MOVEMENT, side),
     )
     return state, [PhaseBegan(state.week, state.turn, Phase.MOVEMENT, side)]
 

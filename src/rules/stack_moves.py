@@ -21,11 +21,11 @@ from rules.places import moved_positions, place_index
 from rules.sides import Side
 from rules.state import (
     BlockProgress,
-    Decision,
     DecisionKind,
     GameState,
     MovementPhase,
     StackMove,
+    deciding,
     segment_key,
 )
 
@@ -155,6 +155,13 @@ def why_begin_move_illegal(state: GameState, command: BeginMove) -> str | None:
     return None
 
 
+@cache
+def _starting(block: str, source: str) -> BlockProgress:
+    """A block's progress before it moves, made once per block and source:
+    immutable, so every stack move from there shares it (issue 25)."""
+    return BlockProgress(block, (source,))
+
+
 def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, list[Event]]:
     side, source = command.side, command.source
     leadership = place_leadership(state, side, source) or command.leader
@@ -162,7 +169,7 @@ def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, l
         source=source,
         leadership=leadership,
         leader_declared=command.leader,
-        blocks=tuple(BlockProgress(b, (source,)) for b in movable_blocks(state, side, source)),
+        blocks=tuple(_starting(b, source) for b in movable_blocks(state, side, source)),
     )
     movement = _movement(state)
     movement = evolve(
@@ -171,7 +178,7 @@ def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, l
         sources=movement.sources | {source},
         current=current,
     )
-    state = evolve(state, movement=movement, decision=Decision(DecisionKind.STACK_MOVE, frozenset({side})))
+    state = evolve(state, movement=movement, decision=deciding(DecisionKind.STACK_MOVE, side))
     events: list[Event] = []
     if command.leader:
         events.append(LeaderDeclared(side, source))
@@ -449,7 +456,7 @@ def apply_end_stack_move(state: GameState, command: EndStackMove) -> tuple[GameS
     current = _current(state)
     movement = _movement(state)
     movement = evolve(movement, current=None, fixed=movement.fixed | {p.block for p in current.blocks})
-    return evolve(state, movement=movement, decision=Decision(DecisionKind.MOVE, frozenset({command.side}))), []
+    return evolve(state, movement=movement, decision=deciding(DecisionKind.MOVE, command.side)), []
 
 
 # --- helpers -----------------------------------------------------------------------

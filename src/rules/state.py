@@ -10,6 +10,7 @@ blocks in it, so no bag order exists to leak.
 from __future__ import annotations
 
 from enum import Enum
+from functools import cache
 from typing import ItemsView
 
 from attrs import frozen
@@ -76,6 +77,13 @@ class MovementOption(str, Enum):
 class Decision:
     kind: DecisionKind
     sides: frozenset[Side]
+
+
+@cache
+def deciding(kind: DecisionKind, side: Side) -> Decision:
+    """The decision of one side, made once per kind and side: a stack move
+    makes two at each of its ends (issue 25)."""
+    return Decision(kind, frozenset({side}))
 
 
 @frozen
