@@ -44,13 +44,17 @@ def legal_mori_entries(state: GameState, side: Side) -> list[EnterFromMoriBox]:
     if side is not Side.ISHIDA or entry_blocked(state):
         return []
     hand = state.cards[side].hand
-    return [_entry(block, card) for block in next_entrants(state) for card in hand]
+    entries = []
+    for block in next_entrants(state):
+        by_card = _entries(block)
+        entries += [by_card[card] for card in hand]
+    return entries
 
 
 @cache
-def _entry(block: str, card: str) -> EnterFromMoriBox:
-    """Each entry made once: listed at every Ishida MOVE decision (issue 25)."""
-    return EnterFromMoriBox(Side.ISHIDA, block, card)
+def _entries(block: str) -> dict[str, EnterFromMoriBox]:
+    """A block's entries by card, made once: listed at every Ishida MOVE decision (issue 25)."""
+    return {card.id: EnterFromMoriBox(Side.ISHIDA, block, card.id) for card in default_components().cards}
 
 
 def why_mori_entry_illegal(state: GameState, command: EnterFromMoriBox) -> str | None:

@@ -86,7 +86,7 @@ def deciding(kind: DecisionKind, side: Side) -> Decision:
     return Decision(kind, frozenset({side}))
 
 
-@frozen
+@frozen(slots=False)  # evolved at most steps: rules.immutable copies its dict (issue 25)
 class SideCards:
     """One side's deck (3.3). The draw pile's top is index 0; the discard pile's top is last."""
 
@@ -166,7 +166,7 @@ class Deployment:
         return self.impact - self.special if self.defected else self.impact
 
 
-@frozen
+@frozen(slots=False)  # evolved at most steps: rules.immutable copies its dict (issue 25)
 class Battle:
     """A battle or siege under way at one location (8.2-8.10)."""
 
@@ -189,7 +189,7 @@ class Battle:
         return self.attacker.other
 
 
-@frozen
+@frozen(slots=False)  # evolved at most steps: rules.immutable copies its dict (issue 25)
 class CombatPhase:
     """The active player's Combat Phase (8.1)."""
 
