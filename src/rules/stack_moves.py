@@ -80,7 +80,7 @@ def _movement(state: GameState) -> MovementPhase:
 
 
 def _current(state: GameState) -> StackMove:
-    current = _movement(state).current
+    current = state.movement.current  # asked only within a stack move
     assert current is not None
     return current
 
@@ -98,7 +98,7 @@ def movable_blocks(state: GameState, side: Side, location: str) -> tuple[str, ..
 def _sources(state: GameState, side: Side) -> list[tuple[str, tuple[str, ...]]]:
     """R15, R57: (source, the side's blocks there) for each unused source with
     a block that may move, not besieged there, in map order."""
-    movement = _movement(state)
+    movement = state.movement  # asked only at MOVE decisions
     used, fixed, besieged = movement.sources, movement.fixed, state.besieged
     return [
         (place, blocks) for place, blocks in place_index(state.positions).on_map(side)
@@ -272,7 +272,7 @@ def legal_stack_commands(state: GameState, side: Side) -> list:
             commands += [marches[card] for card in state.cards[side].hand]
         # _why_step_illegal, its tests that do not depend on the road made once
         if _force_march_kept_together(current, group):
-            used = _movement(state).segments
+            used = state.movement.segments
             may = _group_may_step(current, group)  # indexed by the road's highway flag
             commands += [steps[to] for to, highway, key in _roads(group[0].at) if key not in used and may[highway]]
         if _why_halt_illegal(current, group) is None:

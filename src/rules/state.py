@@ -251,15 +251,19 @@ class GameState:
         blocks of `side`; the ids in component order."""
         return place_index(self.positions).by_place(side)
 
-    # A scan of a few pairs, asked many times a decision: cheaper than a dict built each time.
+    # A scan of a few pairs, asked many times a decision: cheaper than a dict
+    # built each time, and a plain loop is cheaper than a generator.
     def control_of_resource(self, location: str) -> Side | None:
-        return next((side for place, side in self.resource_control if place == location), None)
+        for place, side in self.resource_control:
+            if place == location:
+                return side
+        return None
 
     def control_of_castle(self, location: str) -> Side:
-        side = next((side for place, side in self.castle_control if place == location), None)
-        if side is None:
-            raise KeyError(location)
-        return side
+        for place, side in self.castle_control:
+            if place == location and side is not None:
+                return side
+        raise KeyError(location)
 
     @property
     def is_over(self) -> bool:
