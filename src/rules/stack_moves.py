@@ -114,11 +114,12 @@ def possible_sources(state: GameState, side: Side) -> list[str]:
 
 
 @cache
-def _begin_moves(side: Side, source: str) -> tuple[BeginMove, BeginMove]:
-    """The two ways to begin a stack move from a source, made once: the legal
-    lists of every state share them (their hashes are cached, for the club's
-    tables of commands sent, issue 23)."""
-    return BeginMove(side, source), BeginMove(side, source, leader=True)
+def _side_begins(side: Side) -> dict[str, tuple[BeginMove, BeginMove]]:
+    """The two ways to begin a stack move from each location, made once: the
+    legal lists of every state share them (their hashes are cached, for the
+    club's tables of commands sent, issue 23)."""
+    return {loc.id: (BeginMove(side, loc.id), BeginMove(side, loc.id, leader=True))
+            for loc in default_components().locations}
 
 
 def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
@@ -127,8 +128,9 @@ def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
     movement.may_begin_stack_move's to say (7.1)."""
     commands: list[BeginMove] = []
     leaders = _leader_blocks()
+    begins = _side_begins(side)
     for source, blocks in _sources(state, side):
-        plain, declared = _begin_moves(side, source)
+        plain, declared = begins[source]
         commands.append(plain)
         # leaders_at, asked first: most stacks have none, and place_leadership costs more
         if not leaders.isdisjoint(blocks) and not place_leadership(state, side, source):
@@ -243,40 +245,44 @@ def _group_may_step(current: StackMove, group: list[BlockProgress]) -> tuple[boo
     highway: worked out once per list, not once per road."""
     size = len(group)
     leadership = current.leadership
-    by_road = by_highway = True
+    by_road = True
     for progress in group:
         # allowance(highway_only, ...) is allowance(False, ...) + highway_only
-        spare = allowance(False, leadership, progress.force_march, max(progress.largest_group, size)) - progress.steps - 1
+        spare = allowance(False, leadership, progress.force_march, max(progress.largest_group, size)) - len(progress.path)
         if spare < 0:
             by_road = False
             if spare + progress.highway_only < 0:
                 return False, False
-    return by_road, by_highway
+    return by_road, True
 
 
 def legal_stack_commands(state: GameState, side: Side) -> list:
-    current = _current(state)
-    group = _selection(current)
+    """Select, deselect, force march, step, halt, end (7.3): the checks of
+    each, worked out once for the selected group rather than once per command."""
+    current = state.movement.current  # asked only within a stack move
     selection = current.selection
     selects, deselects, steps, marches, halt, end = _side_commands(side)
-    if group:  # _may_join_selection, its test for the group made once
-        first = group[0]
-        path, march = first.path, first.force_march
-        commands: list = [selects[p.block] for p in current.blocks
-                          if not p.done and p.block not in selection and p.path == path and p.force_march == march]
-    else:
-        commands = [selects[p.block] for p in current.blocks if not p.done and p.block not in selection]
+    if not selection:  # most decisions: any block still moving may be selected, nothing else but the end
+        commands: list = [selects[p.block] for p in current.blocks if not p.done]
+        commands.append(end)
+        return commands
+    group = _selection(current)
+    first = group[0]
+    path, march = first.path, first.force_march
+    # _may_join_selection, its test for the group made once
+    commands = [selects[p.block] for p in current.blocks
+                if not p.done and p.block not in selection and p.path == path and p.force_march == march]
     commands += [deselects[b] for b in selection]
-    if group:
-        if _why_force_march_illegal(group) is None:
-            commands += [marches[card] for card in state.cards[side].hand]
-        # _why_step_illegal, its tests that do not depend on the road made once
-        if _force_march_kept_together(current, group):
-            used = state.movement.segments
-            may = _group_may_step(current, group)  # indexed by the road's highway flag
-            commands += [steps[to] for to, highway, key in _roads(group[0].at) if key not in used and may[highway]]
-        if _why_halt_illegal(current, group) is None:
-            commands.append(halt)
+    # _why_force_march_illegal: no block of the group marched or moved yet (7.3.3, R16)
+    if all(not p.force_march and len(p.path) == 1 for p in group):
+        commands += [marches[card] for card in state.cards[side].hand]
+    together = _force_march_kept_together(current, group)
+    if together:  # _why_step_illegal, its tests that do not depend on the road made once
+        used = state.movement.segments
+        may = _group_may_step(current, group)  # indexed by the road's highway flag
+        commands += [steps[to] for to, highway, key in _roads(first.at) if key not in used and may[highway]]
+    if together and len(path) > 1:  # _why_halt_illegal: the group has moved (7.3.1)
+        commands.append(halt)
     commands.append(end)
     return commands
 
