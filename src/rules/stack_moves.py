@@ -412,13 +412,15 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
                         largest_group=max(p.largest_group, len(group)))
         for p in group
     }
-    movement = _movement(state)
+    # The segment used and the moved blocks' progress go into the movement
+    # once, after the arrival: an arrival reads neither, and one that ends
+    # the game clears the movement (victory.end_game) (issue 25: one evolve
+    # of the state and of the movement fewer at each step).
     state = evolve(
         state,
         positions=moved_positions(state.positions, {block: to for block in moved}),
-        revealed=state.revealed - set(moved),  # R62: a block that moves is hidden again
+        revealed=state.revealed.difference(moved),  # R62: a block that moves is hidden again
         entered_from=record_entry(state.entered_from, to, side, at),
-        movement=evolve(movement, segments=movement.segments | {segment_key(at, to)}),
     )
     blocks = tuple(moved.get(p.block, p) for p in current.blocks)
     events: list[Event] = [BlocksMoved(side, tuple(moved), at, to), OpponentMovedBlocks(side, len(moved), at, to)]
@@ -431,7 +433,10 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
         blocks = tuple(evolve(p, done=True) if p.block in moved else p for p in blocks)
         selection = ()
         events.append(BlocksStopped(side, to))
-    return _with_current(state, evolve(current, blocks=blocks, selection=selection)), events
+    movement = _movement(state)
+    movement = evolve(movement, segments=movement.segments | {segment_key(at, to)},
+                      current=evolve(current, blocks=blocks, selection=selection))
+    return evolve(state, movement=movement), events
 
 
 def _why_halt_illegal(current: StackMove, group: list[BlockProgress]) -> str | None:
