@@ -77,21 +77,6 @@ class PlaceIndex:
         self._sides = {place: _SIDE_SETS[place in ishida, place in tokugawa] for place in everyone}
         self._on_map: dict[Side, list[tuple[str, tuple[str, ...]]]] = {}
 
-    def _set(self, place: str, blocks: tuple[str, ...]) -> None:
-        """Record the blocks at one place (in component order), for each side too."""
-        of_ishida = _of_ishida()
-        ishida = tuple([b for b in blocks if of_ishida[b]])  # a list first: cheaper than a generator
-        tokugawa = tuple([b for b in blocks if not of_ishida[b]])
-        for table, value in ((self._everyone, blocks), (self._ishida, ishida), (self._tokugawa, tokugawa)):
-            if value:
-                table[place] = value
-            else:
-                table.pop(place, None)
-        if blocks:
-            self._sides[place] = _SIDE_SETS[bool(ishida), bool(tokugawa)]
-        else:
-            self._sides.pop(place, None)
-
     def at(self, place: str, side: Side | None = None) -> tuple[str, ...]:
         """Block ids at a place, optionally only one side's, in component order."""
         if side is None:
@@ -124,22 +109,44 @@ class PlaceIndex:
         return stacks
 
     def after(self, positions: tuple[str, ...], moves: Mapping[str, str]) -> PlaceIndex:
-        """The index of `positions`, which are ours with `moves` (block -> place) made."""
-        index_of = _block_indexes()
+        """The index of `positions`, which are ours with `moves` (block -> place) made.
+        Only the places blocks left or reached change, and at those only the
+        tables of the sides whose blocks moved (issue 25: a step moves one
+        side's blocks from one place to another)."""
+        index_of, of_ishida = _block_indexes(), _of_ishida()
         new = PlaceIndex.__new__(PlaceIndex)
         new.positions = positions
-        new._everyone, new._ishida, new._tokugawa = self._everyone.copy(), self._ishida.copy(), self._tokugawa.copy()
-        new._sides = self._sides.copy()
+        new._everyone, new._sides = everyone, sides = self._everyone.copy(), self._sides.copy()
+        new._ishida, new._tokugawa = ishida, tokugawa = self._ishida.copy(), self._tokugawa.copy()
+        new._on_map = {}
         old = self.positions
         touched = {old[index_of[b]] for b in moves}
         touched.update(moves.values())
-        everyone = self._everyone
+        for table, of_side in ((ishida, True), (tokugawa, False)):
+            side_moves = {block: to for block, to in moves.items() if of_ishida[block] is of_side}
+            if not side_moves:
+                continue
+            for place in touched:
+                blocks = [b for b in table.get(place, ()) if b not in side_moves]
+                arriving = [b for b, to in side_moves.items() if to == place]
+                if arriving:
+                    blocks += arriving
+                    blocks.sort(key=index_of.__getitem__)
+                if blocks:
+                    table[place] = tuple(blocks)
+                else:
+                    table.pop(place, None)
         for place in touched:
-            blocks = [b for b in everyone.get(place, ()) if b not in moves]
-            blocks += [b for b, to in moves.items() if to == place]
-            blocks.sort(key=index_of.__getitem__)
-            new._set(place, tuple(blocks))
-        new._on_map = {}
+            of_ishida_there, of_tokugawa_there = ishida.get(place, ()), tokugawa.get(place, ())
+            if of_ishida_there and of_tokugawa_there:
+                everyone[place] = tuple(sorted(of_ishida_there + of_tokugawa_there, key=index_of.__getitem__))
+            elif of_ishida_there or of_tokugawa_there:
+                everyone[place] = of_ishida_there or of_tokugawa_there
+            else:
+                everyone.pop(place, None)
+                sides.pop(place, None)
+                continue
+            sides[place] = _SIDE_SETS[bool(of_ishida_there), bool(of_tokugawa_there)]
         return new
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from rules.arrival import arrive, has_enemy_units, record_entry
+from rules.command_tables import begin_moves, stack_commands
 from rules.commands import BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
 from rules.components import default_components
 from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text
@@ -108,27 +109,13 @@ def _sources(state: GameState, side: Side) -> list[tuple[str, tuple[str, ...]]]:
     ]
 
 
-def possible_sources(state: GameState, side: Side) -> list[str]:
-    """R15, R57: unused sources with a block that may move, not besieged there."""
-    return [place for place, _ in _sources(state, side)]
-
-
-@cache
-def _side_begins(side: Side) -> dict[str, tuple[BeginMove, BeginMove]]:
-    """The two ways to begin a stack move from each location, made once: the
-    legal lists of every state share them (their hashes are cached, for the
-    club's tables of commands sent, issue 23)."""
-    return {loc.id: (BeginMove(side, loc.id), BeginMove(side, loc.id, leader=True))
-            for loc in default_components().locations}
-
-
 def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
     """A source, and whether a leader block there is declared for leadership
     (R17); whether the movement option allows a stack move now is
     movement.may_begin_stack_move's to say (7.1)."""
     commands: list[BeginMove] = []
     leaders = _leader_blocks()
-    begins = _side_begins(side)
+    begins = begin_moves(side)
     for source, blocks in _sources(state, side):
         plain, declared = begins[source]
         commands.append(plain)
@@ -222,24 +209,6 @@ def _roads(at: str) -> tuple[tuple[str, bool, str], ...]:
     return tuple((to, c.connection(at, to).highway, segment_key(at, to)) for to in c.neighbours(at))
 
 
-@cache
-def _side_commands(side: Side) -> tuple[dict[str, Select], dict[str, Deselect], dict[str, Step],
-                                        dict[str, ForceMarch], Halt, EndStackMove]:
-    """Every stack-move command a side can be offered, made once and shared by
-    every legal list (the club hashes what it sends: a cached hash, issue 23):
-    Select and Deselect by block, Step by location, ForceMarch by card."""
-    c = default_components()
-    blocks = [b.id for b in c.blocks]
-    return (
-        {b: Select(side, b) for b in blocks},
-        {b: Deselect(side, b) for b in blocks},
-        {loc.id: Step(side, loc.id) for loc in c.locations},
-        {card.id: ForceMarch(side, card.id) for card in c.cards},
-        Halt(side),
-        EndStackMove(side),
-    )
-
-
 def _group_may_step(current: StackMove, group: list[BlockProgress]) -> tuple[bool, bool]:
     """_why_step_illegal's allowance test (7.3.3-7.3.6), by road and by
     highway: worked out once per list, not once per road."""
@@ -261,7 +230,7 @@ def legal_stack_commands(state: GameState, side: Side) -> list:
     each, worked out once for the selected group rather than once per command."""
     current = state.movement.current  # asked only within a stack move
     selection = current.selection
-    selects, deselects, steps, marches, halt, end = _side_commands(side)
+    selects, deselects, steps, marches, halt, end = stack_commands(side)
     if not selection:  # most decisions: any block still moving may be selected, nothing else but the end
         commands: list = [selects[p.block] for p in current.blocks if not p.done]
         commands.append(end)
