@@ -20,6 +20,11 @@ def _with_cards(state: GameState, side: Side, cards: SideCards) -> GameState:
 def draw_cards(state: GameState, side: Side, count: int) -> tuple[GameState, list[Event]]:
     """3.3: draw `count` cards; an empty draw pile is refilled by shuffling the
     discard pile. If both are empty, no more cards are drawn (R45)."""
+    cards = side_cards(state, side)
+    if 0 < count <= len(cards.draw_pile):  # no reshuffle on the way: all at once, as the loop below would
+        drawn_now = cards.draw_pile[:count]
+        state = _with_cards(state, side, evolve(cards, hand=cards.hand + drawn_now, draw_pile=cards.draw_pile[count:]))
+        return state, [CardsDrawn(side, drawn_now), OpponentDrewCards(side, count)]
     events: list[Event] = []
     drawn: list[str] = []
     for _ in range(count):

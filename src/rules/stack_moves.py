@@ -93,7 +93,7 @@ def is_besieged(state: GameState, side: Side, location: str) -> bool:
 def movable_blocks(state: GameState, side: Side, location: str) -> tuple[str, ...]:
     """Blocks that may still move from here this phase (7.2, 7.3.1, 9.3)."""
     fixed = _movement(state).fixed
-    return tuple(b for b in state.blocks_at(location, side) if b not in fixed)
+    return tuple([b for b in state.blocks_at(location, side) if b not in fixed])  # a list first: no generator
 
 
 def _sources(state: GameState, side: Side) -> list[tuple[str, tuple[str, ...]]]:
@@ -158,7 +158,7 @@ def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, l
         source=source,
         leadership=leadership,
         leader_declared=command.leader,
-        blocks=tuple(_starting(b, source) for b in movable_blocks(state, side, source)),
+        blocks=tuple([_starting(b, source) for b in movable_blocks(state, side, source)]),
     )
     movement = _movement(state)
     movement = evolve(
