@@ -12,7 +12,7 @@ from rules.components import default_components
 from rules.events import BlocksMustered, BlocksPlaced, Event, OpponentPlacedBlocks
 from rules.immutable import evolve
 from rules.sides import Side
-from rules.places import moved_positions
+from rules.places import moved_positions, place_index
 from rules.state import GameState, recruitment_box
 
 
@@ -74,11 +74,17 @@ def _daimyo_musters(side: Side, location: str, own: tuple[str, ...]) -> tuple[Mu
 
 def legal_musters(state: GameState, side: Side) -> list[Muster]:
     """Every muster of the Recruitment Box's blocks; whether the movement
-    option allows one now is movement.may_muster's to say (7.1)."""
+    option allows one now is movement.may_muster's to say (7.1). They depend
+    on the positions and the discs alone: kept with the positions' index."""
+    memo = place_index(state.positions).memo
+    known = memo.get(("musters", side))
+    if known is not None and known[0] == state.discs:
+        return list(known[1])
     box = state.blocks_at(recruitment_box(side), side)
     commands: list[Muster] = []
     for location in muster_sites(state, side):
         commands += _musters_at(side, location, box)
+    memo["musters", side] = (state.discs, tuple(commands))
     return commands
 
 

@@ -16,7 +16,7 @@ are untouched.
 from __future__ import annotations
 
 from functools import cache
-from typing import ItemsView, Mapping
+from typing import Any, Hashable, ItemsView, Mapping
 
 from rules.components import default_components
 from rules.sides import Side
@@ -61,7 +61,7 @@ def _of_ishida() -> dict[str, bool]:
 class PlaceIndex:
     """The blocks at each place of one positions tuple, in component order."""
 
-    __slots__ = ("positions", "_everyone", "_ishida", "_tokugawa", "_sides", "_on_map")
+    __slots__ = ("positions", "_everyone", "_ishida", "_tokugawa", "_sides", "memo")
 
     def __init__(self, positions: tuple[str, ...]) -> None:
         everyone: dict[str, list[str]] = {}
@@ -75,7 +75,10 @@ class PlaceIndex:
         self._ishida = _tuples(ishida)
         self._tokugawa = _tuples(tokugawa)
         self._sides = {place: _SIDE_SETS[place in ishida, place in tokugawa] for place in everyone}
-        self._on_map: dict[Side, list[tuple[str, tuple[str, ...]]]] = {}
+        # Answers the rules work out from these positions (and what else they
+        # name in their key), kept as long as the index: a stack move that
+        # moves nobody keeps the positions, and they are asked again.
+        self.memo: dict[Hashable, Any] = {}
 
     def at(self, place: str, side: Side | None = None) -> tuple[str, ...]:
         """Block ids at a place, optionally only one side's, in component order."""
@@ -100,12 +103,12 @@ class PlaceIndex:
         `side`, in map order: the stacks that may move (rules.stack_moves),
         asked at every decision of a Movement Phase: worked out once per
         positions tuple (a stack move that moved nobody keeps it). Not to be changed."""
-        stacks = self._on_map.get(side)
+        stacks = self.memo.get(side)
         if stacks is None:
             table = self._ishida if side is Side.ISHIDA else self._tokugawa
             order = _location_order()
             stacks = [(place, table[place]) for place in sorted(table.keys() & order.keys(), key=order.__getitem__)]
-            self._on_map[side] = stacks
+            self.memo[side] = stacks
         return stacks
 
     def after(self, positions: tuple[str, ...], moves: Mapping[str, str]) -> PlaceIndex:
@@ -118,7 +121,7 @@ class PlaceIndex:
         new.positions = positions
         new._everyone, new._sides = everyone, sides = self._everyone.copy(), self._sides.copy()
         new._ishida, new._tokugawa = ishida, tokugawa = self._ishida.copy(), self._tokugawa.copy()
-        new._on_map = {}
+        new.memo = {}
         old = self.positions
         touched = {old[index_of[b]] for b in moves}
         touched.update(moves.values())

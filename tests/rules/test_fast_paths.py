@@ -14,6 +14,7 @@ from rules.commands import BeginMove, Deselect, EndStackMove, ForceMarch, Halt, 
 from rules.components import default_components
 from rules.control import update_castle_control
 from rules.engine import legal_commands
+from rules.muster import _musters_at, legal_musters, muster_sites
 from rules.infra.selfplay import random_game
 from rules.places import PlaceIndex, place_index
 from rules.sides import BOTH_SIDES
@@ -30,7 +31,7 @@ from rules.stack_moves import (
     why_select_illegal,
     why_step_illegal,
 )
-from rules.state import DecisionKind
+from rules.state import RECRUITMENT_BOX, DecisionKind
 
 SEEDS = (4, 6)  # seed 4 leaves a captured castle empty: control reverts at the origin (4.3)
 
@@ -68,11 +69,17 @@ def plain_stack_commands(state, side) -> list:
     return commands + [EndStackMove(side)]
 
 
+def plain_musters(state, side) -> list:
+    box = state.blocks_at(RECRUITMENT_BOX[side], side)
+    return [muster for site in muster_sites(state, side) for muster in _musters_at(side, site, box)]
+
+
 def check_step(before, command, after, events) -> None:
     state = after
     if state.decision.kind is DecisionKind.MOVE:
         side = state.active
         assert legal_begin_moves(state, side) == plain_begin_moves(state, side)
+        assert legal_musters(state, side) == plain_musters(state, side)
     if state.decision.kind is DecisionKind.STACK_MOVE:
         side = state.active
         assert legal_stack_commands(state, side) == plain_stack_commands(state, side)
