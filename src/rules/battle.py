@@ -8,7 +8,7 @@ from rules.commands import AllowPlay, Challenge, DeclareDone, Deploy, DeployLead
 from rules.components import Block, Card, default_components
 from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text, in_hand
 from rules.events import BlockDeployed, BlocksDefected, ChallengeRefuted, Event, LoyaltyChallenged, SideDone
-from rules.immutable import evolve
+from rules.immutable import evolve, with_field
 from rules.sides import BOTH_SIDES, Side
 from rules.state import Battle, Decision, DecisionKind, Deployment, GameState, SideCards, deciding
 
@@ -20,7 +20,7 @@ def battle_of(state: GameState) -> Battle:
 
 def with_battle(state: GameState, battle: Battle | None) -> GameState:
     assert state.combat is not None
-    return evolve(state, combat=evolve(state.combat, battle=battle))
+    return with_field(state, "combat", with_field(state.combat, "battle", battle))
 
 
 # --- what is in the battle ------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.events import CardsDiscarded, CardsDrawn, DrawPileReshuffled, Event, OpponentDrewCards
-from rules.immutable import evolve
+from rules.immutable import evolve, with_field
 from rules.randomness import shuffled
 from rules.sides import Side
 from rules.state import GameState, SideCards
@@ -14,7 +14,7 @@ def side_cards(state: GameState, side: Side) -> SideCards:
 
 
 def _with_cards(state: GameState, side: Side, cards: SideCards) -> GameState:
-    return evolve(state, cards=state.cards.replace(side, cards))
+    return with_field(state, "cards", state.cards.replace(side, cards))
 
 
 def draw_cards(state: GameState, side: Side, count: int) -> tuple[GameState, list[Event]]:

@@ -78,3 +78,18 @@ def evolve(instance: T, **changes: Any) -> T:
     except KeyError:
         return attrs.evolve(instance, **changes)  # for attrs' own error
     return cls(*values)
+
+
+def with_field(instance: T, name: str, value: Any) -> T:
+    """evolve(instance, **{name: value}): one field changed, as most steps
+    change it, without the keyword arguments (issue 25: 40% fewer
+    instructions than evolve for the state classes)."""
+    cls = type(instance)
+    if _PLAIN.get(cls):
+        values = instance.__dict__.copy()
+        if name in values:
+            values[name] = value
+            new = _new(cls)
+            _set(new, "__dict__", values)
+            return new
+    return evolve(instance, **{name: value})

@@ -17,7 +17,7 @@ from rules.components import default_components
 from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text
 from rules.decks import discard_cards
 from rules.events import BlocksMoved, BlocksStopped, Event, LeaderDeclared, OpponentMovedBlocks
-from rules.immutable import evolve
+from rules.immutable import evolve, with_field
 from rules.places import moved_positions, place_index
 from rules.sides import Side
 from rules.state import (
@@ -274,7 +274,7 @@ def why_select_illegal(state: GameState, command: Select) -> str | None:
 
 def apply_select(state: GameState, command: Select) -> tuple[GameState, list[Event]]:
     current = _current(state)
-    return _with_current(state, evolve(current, selection=current.selection + (command.block,))), []
+    return _with_current(state, with_field(current, "selection", current.selection + (command.block,))), []
 
 
 def why_deselect_illegal(state: GameState, command: Deselect) -> str | None:
@@ -286,7 +286,7 @@ def why_deselect_illegal(state: GameState, command: Deselect) -> str | None:
 def apply_deselect(state: GameState, command: Deselect) -> tuple[GameState, list[Event]]:
     current = _current(state)
     selection = tuple(b for b in current.selection if b != command.block)
-    return _with_current(state, evolve(current, selection=selection)), []
+    return _with_current(state, with_field(current, "selection", selection)), []
 
 
 def _why_force_march_illegal(group: list[BlockProgress]) -> str | None:
@@ -405,7 +405,7 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
     movement = _movement(state)
     movement = evolve(movement, segments=movement.segments | {segment_key(at, to)},
                       current=evolve(current, blocks=blocks, selection=selection))
-    return evolve(state, movement=movement), events
+    return with_field(state, "movement", movement), events
 
 
 def _why_halt_illegal(current: StackMove, group: list[BlockProgress]) -> str | None:
@@ -443,7 +443,7 @@ def apply_end_stack_move(state: GameState, command: EndStackMove) -> tuple[GameS
 
 
 def _with_current(state: GameState, current: StackMove) -> GameState:
-    return evolve(state, movement=evolve(_movement(state), current=current))
+    return with_field(state, "movement", with_field(_movement(state), "current", current))
 
 
 STACK_MOVE = DecisionRules(

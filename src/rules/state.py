@@ -16,7 +16,7 @@ from typing import ItemsView
 from attrs import frozen
 
 from rules.components import Components, default_components
-from rules.immutable import evolve
+from rules.immutable import with_field
 from rules.pair import Pair
 from rules.places import moved_positions, place_index
 from rules.sides import Side
@@ -272,7 +272,7 @@ class GameState:
 
 def with_positions(state: GameState, moves: dict[str, str]) -> GameState:
     """A new state with the given blocks moved to the given places."""
-    return evolve(state, positions=moved_positions(state.positions, moves))
+    return with_field(state, "positions", moved_positions(state.positions, moves))
 
 
 def sorted_pairs(mapping: dict[str, Side]) -> tuple[tuple[str, Side], ...]:
