@@ -9,11 +9,15 @@ at every decision of whole random games, with and without contact.
 
 from __future__ import annotations
 
+import attrs
+import pytest
+
 from helpers import no_contact
 from rules.commands import BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
 from rules.components import default_components
 from rules.control import update_castle_control
-from rules.engine import legal_commands
+from rules.engine import legal_commands, start_game
+from rules.immutable import evolve, with_field
 from rules.muster import _musters_at, legal_musters, muster_sites
 from rules.infra.selfplay import random_game
 from rules.places import PlaceIndex, place_index
@@ -31,7 +35,7 @@ from rules.stack_moves import (
     why_select_illegal,
     why_step_illegal,
 )
-from rules.state import RECRUITMENT_BOX, DecisionKind
+from rules.state import RECRUITMENT_BOX, DecisionKind, MovementPhase
 
 SEEDS = (4, 6)  # seed 4 leaves a captured castle empty: control reverts at the origin (4.3)
 
@@ -111,3 +115,19 @@ def test_listed_commands_are_made_once() -> None:
 
     random_game(3, on_step=on_step, trusted=True)
     assert len(shared) > 1000 and all(shared)
+
+
+def test_evolve_and_with_field_copy_as_attrs_evolve() -> None:
+    """rules.immutable copies a state class's instance dict instead of calling
+    __init__: the copy equals attrs.evolve's, the original is untouched, and a
+    name that is no field is refused as attrs refuses it."""
+    state, _ = start_game(1)
+    before = attrs.evolve(state)
+    changed = {"week": 3, "revealed": frozenset({"x"}), "movement": MovementPhase()}
+    for name, value in changed.items():
+        assert with_field(state, name, value) == evolve(state, **{name: value}) == attrs.evolve(state, **{name: value})
+    assert evolve(state, **changed) == attrs.evolve(state, **changed)
+    assert state == before and state.week == 1
+    for change in (lambda: evolve(state, nonsense=1), lambda: with_field(state, "nonsense", 1)):
+        with pytest.raises(TypeError):
+            change()
