@@ -26,11 +26,20 @@ def empty_bounded_caches() -> None:
     place indexes (rules/places.py), the notation of commands sent
     (net/state_encoding.py), what the chairs share (rules/view.py) and the
     texts of the state last encoded (hosting/chairs.py, SHARED_TEXTS, one
-    state's), the musters by Recruitment Box contents (rules/muster.py, 4,096
-    entries each) and the engine's last legal list (rules/engine.py, one entry)."""
+    state's), the musters by Recruitment Box contents and by a daimyo's blocks
+    there (rules/muster.py, 4,096 entries each), the engine's last legal list
+    (rules/engine.py, one entry), and the commands and progress made once and
+    shared (issue 25: rules/command_tables.py, and the tables of stack_moves,
+    movement, mori_box, muster and state, bounded by the components' numbers,
+    filled as the games first ask them)."""
+    import rules.command_tables
     import rules.engine
+    import rules.mori_box
+    import rules.movement
     import rules.muster
     import rules.places
+    import rules.stack_moves
+    import rules.state
     import rules.view
     import sekigahara_tui.hosting.chairs as chairs
     import sekigahara_tui.net.state_encoding as state_encoding
@@ -40,5 +49,12 @@ def empty_bounded_caches() -> None:
     rules.view._SHARED.clear()
     rules.muster._same_kind_choices.cache_clear()
     rules.muster._musters_at.cache_clear()
+    rules.muster._daimyo_musters.cache_clear()
     rules.engine._last = (None, None, ())
+    for made_once in (
+        rules.command_tables.begin_moves, rules.command_tables.stack_commands, rules.stack_moves._starting,
+        rules.stack_moves._roads, rules.movement._choice, rules.mori_box._entries, rules.mori_box._entrants,
+        rules.muster._one_block_musters, rules.state.deciding,
+    ):
+        made_once.cache_clear()
     chairs.SHARED_TEXTS.of(None)

@@ -8,9 +8,9 @@ from rules.commands import AllowPlay, Challenge, DeclareDone, Deploy, DeployLead
 from rules.components import Block, Card, default_components
 from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text, in_hand
 from rules.events import BlockDeployed, BlocksDefected, ChallengeRefuted, Event, LoyaltyChallenged, SideDone
-from rules.immutable import evolve
+from rules.immutable import evolve, with_field
 from rules.sides import BOTH_SIDES, Side
-from rules.state import Battle, Decision, DecisionKind, Deployment, GameState, SideCards
+from rules.state import Battle, Decision, DecisionKind, Deployment, GameState, SideCards, deciding
 
 
 def battle_of(state: GameState) -> Battle:
@@ -20,7 +20,7 @@ def battle_of(state: GameState) -> Battle:
 
 def with_battle(state: GameState, battle: Battle | None) -> GameState:
     assert state.combat is not None
-    return evolve(state, combat=evolve(state.combat, battle=battle))
+    return with_field(state, "combat", with_field(state.combat, "battle", battle))
 
 
 # --- what is in the battle ------------------------------------------------------------
@@ -198,7 +198,7 @@ def _deploy(state: GameState, side: Side, card_id: str | None, blocks: tuple[str
     challenger = side.other
     if card is not None and not battle.siege and state.cards[challenger].hand:
         battle = evolve(battle, open_play=play)
-        return evolve(with_battle(state, battle), decision=Decision(DecisionKind.CHALLENGE, frozenset({challenger}))), events
+        return evolve(with_battle(state, battle), decision=deciding(DecisionKind.CHALLENGE, challenger)), events
     state, more = next_deployment(with_battle(state, battle))
     return state, events + more
 
@@ -214,7 +214,7 @@ def next_deployment(state: GameState) -> tuple[GameState, list[Event]]:
         battle = evolve(battle, done=battle.done.replace(side, True))
         state, events = next_deployment(with_battle(state, battle))
         return state, [SideDone(side), *events]
-    return evolve(state, decision=Decision(DecisionKind.DEPLOY, frozenset({side}))), []
+    return evolve(state, decision=deciding(DecisionKind.DEPLOY, side)), []
 
 
 def apply_declare_done(state: GameState, command: DeclareDone) -> tuple[GameState, list[Event]]:

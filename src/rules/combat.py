@@ -16,15 +16,16 @@ from rules.battle import battle_of, discard_played_cards, impact_total, with_bat
 from rules.casualties import all_pieces, lose_everything_if_due, losses_due
 from rules.commands import ChooseCasualty, ComeOutside, DeclareCombat, Retreat, StayInside
 from rules.components import default_components
-from rules.control import CASTLE_CAPACITY, sides_present, update_castle_control
+from rules.control import CASTLE_CAPACITY, disc_locations, sides_present, update_castle_control
 from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text
 from rules.decks import draw_cards
 from rules.events import CastleFell, CombatDeclared, CombatEnded, Event, NoCombat, PhaseBegan
 from rules.immutable import evolve
 from rules.mori_box import OSAKA, enter_all_from_mori_box
 from rules.pair import Pair
+from rules.places import place_index
 from rules.sides import BOTH_SIDES, Side
-from rules.state import Battle, CombatPhase, Decision, DecisionKind, GameState, Phase
+from rules.state import Battle, CombatPhase, Decision, DecisionKind, GameState, Phase, deciding
 from rules.victory import end_game, instant_victory
 
 DONE = Decision(DecisionKind.NONE, frozenset())
@@ -33,11 +34,11 @@ DONE = Decision(DecisionKind.NONE, frozenset())
 def combat_locations(state: GameState) -> tuple[str, ...]:
     """8.1: every location where both sides have units (blocks or discs, R36)."""
     c = default_components()
-    # Only places with units need a look.
-    occupied = {place for side in BOTH_SIDES for place, _ in state.blocks_by_place(side)}
-    occupied |= {disc.location for disc in c.discs}
-    contested = [place for place in occupied if place in c.location_ids and len(sides_present(state, place)) == 2]
-    return tuple(sorted(contested, key=c.location_order))  # in map order
+    # Where both sides have blocks, read from the place index; only where discs
+    # are printed can a disc make the second side, so only there is it asked.
+    contested = set(place_index(state.positions).shared_places())
+    contested.update(place for place in disc_locations() if len(sides_present(state, place)) == 2)
+    return tuple(sorted((place for place in contested if place in c.location_ids), key=c.location_order))  # map order
 
 
 def begin_combat_phase(state: GameState, side: Side) -> tuple[GameState, list[Event]]:
@@ -63,7 +64,7 @@ def next_combat(state: GameState) -> tuple[GameState, list[Event]]:
     state = evolve(state, combat=evolve(state.combat, pending=pending))
     if not pending:
         return evolve(state, decision=DONE, combat=None), []
-    return evolve(state, decision=Decision(DecisionKind.DECLARE_COMBAT, frozenset({state.active}))), []
+    return evolve(state, decision=deciding(DecisionKind.DECLARE_COMBAT, state.active)), []
 
 
 def legal_declarations(state: GameState, side: Side) -> list[DeclareCombat]:
@@ -117,7 +118,7 @@ def set_up_combat(state: GameState, location: str, attacker: Side) -> tuple[Game
             return state, events + [NoCombat(location, attacker)] + more
         return begin_battle(state, location, attacker, siege=True, events=events)
     state = with_battle(state, Battle(location, attacker, siege=False, castle_owner=owner))
-    return evolve(state, decision=Decision(DecisionKind.CASTLE_CHOICE, frozenset({owner}))), events
+    return evolve(state, decision=deciding(DecisionKind.CASTLE_CHOICE, owner)), events
 
 
 def legal_castle_choices(state: GameState, side: Side) -> list:
@@ -182,7 +183,7 @@ def next_casualty(state: GameState) -> tuple[GameState, list[Event]]:
     battle = battle_of(state)
     for side in (battle.attacker, battle.defender):
         if battle.losses[side] > 0 and all_pieces(state, battle, side):
-            return evolve(state, decision=Decision(DecisionKind.CASUALTY, frozenset({side}))), []
+            return evolve(state, decision=deciding(DecisionKind.CASUALTY, side)), []
     result = instant_victory(state)  # R50: once the combat's casualties are all taken
     if result is not None:
         return end_game(state, result)
@@ -196,7 +197,7 @@ def after_casualties(state: GameState) -> tuple[GameState, list[Event]]:
         return finish_combat(state)
     loser = battle.defender if battle.winner is battle.attacker else battle.attacker
     if state.blocks_at(battle.location, loser):
-        return evolve(state, decision=Decision(DecisionKind.RETREAT, frozenset({loser}))), []
+        return evolve(state, decision=deciding(DecisionKind.RETREAT, loser)), []
     return finish_combat(state)
 
 

@@ -3,6 +3,10 @@
 Every command names the side that gives it, so simultaneous decisions (6.2's
 discards, 6.3's bid) can come from either side in any order. Each has a
 one-line text form (rules.notation) that starts with its VERB.
+
+Every field is immutable, so each command caches its hash: the legal lists
+are made of commands made once and shared (issue 25), and the club looks each
+listed command up in its table of notations at every state (issue 23).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ def _sorted_cards(cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     return tuple(sorted(cards))
 
 
-@frozen
+@frozen(cache_hash=True)
 class ReinforcementDiscard:
     """6.2 step 1: put one card aside, secretly, toward discarding half the hand."""
 
@@ -30,7 +34,7 @@ class ReinforcementDiscard:
     card: str
 
 
-@frozen
+@frozen(cache_hash=True)
 class Bid:
     """6.3: bid one card for the choice of first player."""
 
@@ -40,7 +44,7 @@ class Bid:
     card: str
 
 
-@frozen
+@frozen(cache_hash=True)
 class ChooseFirstPlayer:
     """6.3: the bid's winner names the first player of both turns this week."""
 
@@ -50,7 +54,7 @@ class ChooseFirstPlayer:
     first: Side
 
 
-@frozen
+@frozen(cache_hash=True)
 class ChooseMovement:
     """7.1: take a movement option, discarding the cards it costs."""
 
@@ -61,7 +65,7 @@ class ChooseMovement:
     cards: tuple[str, ...] = field(default=(), converter=_sorted_cards)
 
 
-@frozen
+@frozen(cache_hash=True)
 class ExchangeCard:
     """7.1 "no movement": discard one card, to be replaced when the exchange ends."""
 
@@ -71,7 +75,7 @@ class ExchangeCard:
     card: str
 
 
-@frozen
+@frozen(cache_hash=True)
 class EndExchange:
     """7.1 "no movement": draw as many cards as were discarded; the phase ends."""
 
@@ -80,7 +84,7 @@ class EndExchange:
     side: Side
 
 
-@frozen
+@frozen(cache_hash=True)
 class EndMovement:
     """End the Movement Phase (7.1); the Combat Phase follows (6.4)."""
 
@@ -89,7 +93,7 @@ class EndMovement:
     side: Side
 
 
-@frozen
+@frozen(cache_hash=True)
 class BeginMove:
     """7.3.1: start a stack move from a source location. `leader`: the move
     relies on a leader block there for leadership and declares it, without
@@ -102,7 +106,7 @@ class BeginMove:
     leader: bool = False
 
 
-@frozen
+@frozen(cache_hash=True)
 class Select:
     """Add a block to the group that moves next (7.3.1, R14)."""
 
@@ -112,7 +116,7 @@ class Select:
     block: str
 
 
-@frozen
+@frozen(cache_hash=True)
 class Deselect:
     """Take a block out of the group that moves next."""
 
@@ -122,7 +126,7 @@ class Deselect:
     block: str
 
 
-@frozen
+@frozen(cache_hash=True)
 class ForceMarch:
     """7.3.3, R16: discard a card for +1 movement to the selected group,
     which must then move and end together."""
@@ -133,7 +137,7 @@ class ForceMarch:
     card: str
 
 
-@frozen
+@frozen(cache_hash=True)
 class Step:
     """Move the selected group one location along a road (7.3)."""
 
@@ -143,7 +147,7 @@ class Step:
     to: str
 
 
-@frozen
+@frozen(cache_hash=True)
 class Halt:
     """The selected group ends its move where it stands (R14: drop-off)."""
 
@@ -152,7 +156,7 @@ class Halt:
     side: Side
 
 
-@frozen
+@frozen(cache_hash=True)
 class EndStackMove:
     """The stack move is over: every block of it stops where it stands."""
 
@@ -161,7 +165,7 @@ class EndStackMove:
     side: Side
 
 
-@frozen
+@frozen(cache_hash=True)
 class Muster:
     """7.2: bring blocks from the Recruitment Box to a recruitment location:
     one block of any daimyo, hidden (option 2), or several of the location's
@@ -174,7 +178,7 @@ class Muster:
     blocks: tuple[str, ...] = field(converter=_sorted_cards)
 
 
-@frozen
+@frozen(cache_hash=True)
 class EnterFromMoriBox:
     """9.3, R40, R42: discard a card to bring one Mori block into Osaka."""
 
@@ -185,7 +189,7 @@ class EnterFromMoriBox:
     card: str
 
 
-@frozen
+@frozen(cache_hash=True)
 class DeclareCombat:
     """8.1, R47: the attacker names the next location where combat is fought."""
 
@@ -195,7 +199,7 @@ class DeclareCombat:
     location: str
 
 
-@frozen
+@frozen(cache_hash=True)
 class StayInside:
     """8.9.2: the castle's owner (2 blocks or fewer) stays inside: a siege,
     or no combat if the owner is the active player (R37)."""
@@ -205,7 +209,7 @@ class StayInside:
     side: Side
 
 
-@frozen
+@frozen(cache_hash=True)
 class ComeOutside:
     """8.9.2: the castle's owner fights outside: a battle."""
 
@@ -214,7 +218,7 @@ class ComeOutside:
     side: Side
 
 
-@frozen
+@frozen(cache_hash=True)
 class Deploy:
     """8.2.2-8.2.3: play a card to deploy a block of its mon (a double card
     one or two, 8.4.2); Ishida Mitsunari and Ii Naomasa take any daimyo card."""
@@ -226,7 +230,7 @@ class Deploy:
     blocks: tuple[str, ...] = field(converter=_sorted_cards)
 
 
-@frozen
+@frozen(cache_hash=True)
 class DeployLeader:
     """8.2.4: deploy a leader without a card, before the side's first card deployment."""
 
@@ -236,7 +240,7 @@ class DeployLeader:
     block: str
 
 
-@frozen
+@frozen(cache_hash=True)
 class DeclareDone:
     """8.5, R23, R29: deploy no more in this battle; the initiative passes for good."""
 
@@ -245,7 +249,7 @@ class DeclareDone:
     side: Side
 
 
-@frozen
+@frozen(cache_hash=True)
 class Challenge:
     """8.6, R48: play a Loyalty Challenge card against the play just made."""
 
@@ -255,7 +259,7 @@ class Challenge:
     card: str
 
 
-@frozen
+@frozen(cache_hash=True)
 class AllowPlay:
     """R48: let the play just made stand without a challenge."""
 
@@ -264,7 +268,7 @@ class AllowPlay:
     side: Side
 
 
-@frozen
+@frozen(cache_hash=True)
 class ChooseCasualty:
     """8.7.2, R32, R53: lose this block (or, in a siege, disc)."""
 
@@ -274,7 +278,7 @@ class ChooseCasualty:
     piece: str
 
 
-@frozen
+@frozen(cache_hash=True)
 class Retreat:
     """8.8, R34: retreat to an adjacent location (`to`), putting up to 2
     blocks (`garrison`) into the castle; `to` is "castle" when all stay inside."""

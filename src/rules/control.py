@@ -7,6 +7,7 @@ location: moves, musters, Mori Box entries, retreats (R5).
 from __future__ import annotations
 
 from functools import cache
+from typing import KeysView
 
 from rules.components import Components, Disc, default_components
 from rules.events import ControlChanged, Event
@@ -26,6 +27,11 @@ def sides_present(state: GameState, location: str) -> frozenset[Side]:
     if discs:
         present = present | {d.side for d in discs if d.id in state.discs}
     return present
+
+
+def disc_locations() -> KeysView[str]:
+    """The locations where discs are printed (9.1, 9.2)."""
+    return _discs_at().keys()
 
 
 @cache
@@ -77,20 +83,31 @@ def update_castle_control(
     every castle, or only those among `places` where units came or went
     (control elsewhere is up to date already: every move ends here)."""
     c = default_components()
-    current = dict(state.castle_control)
+    order = _castle_order()
+    if places is None:
+        castles: list[str] | dict[str, int] = order
+    else:  # the castles among the places, in map order: a look at each place, not at each castle
+        castles = sorted({place for place in places if place in order}, key=order.__getitem__)
     events: list[Event] = []
-    castles = c.castles() if places is None else [castle for castle in c.castles() if castle.id in places]
     for castle in castles:
-        controller = castle_controller(state, castle.id, c)
-        if current[castle.id] is not controller:
-            current[castle.id] = controller
-            events.append(ControlChanged(castle.id, controller))
-    besieged = tuple(entry for entry in state.besieged if len(sides_present(state, entry[0])) == 2)
-    if besieged != state.besieged:  # a siege ends when one side is gone (8.9.6)
-        state = evolve(state, besieged=besieged)
+        controller = castle_controller(state, castle, c)
+        if state.control_of_castle(castle) is not controller:
+            events.append(ControlChanged(castle, controller))
+    if state.besieged:
+        besieged = tuple(entry for entry in state.besieged if len(sides_present(state, entry[0])) == 2)
+        if besieged != state.besieged:  # a siege ends when one side is gone (8.9.6)
+            state = evolve(state, besieged=besieged)
     if not events:
         return state, []
+    current = dict(state.castle_control)
+    current.update((event.location, event.side) for event in events)
     return evolve(state, castle_control=sorted_pairs(current)), events
+
+
+@cache
+def _castle_order() -> dict[str, int]:
+    """Each castle's place among the castles, in map order (Components.castles)."""
+    return {castle.id: i for i, castle in enumerate(default_components().castles())}
 
 
 def castles_controlled(state: GameState, side: Side) -> int:

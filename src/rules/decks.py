@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.events import CardsDiscarded, CardsDrawn, DrawPileReshuffled, Event, OpponentDrewCards
-from rules.immutable import evolve
+from rules.immutable import evolve, with_field
 from rules.randomness import shuffled
 from rules.sides import Side
 from rules.state import GameState, SideCards
@@ -14,12 +14,17 @@ def side_cards(state: GameState, side: Side) -> SideCards:
 
 
 def _with_cards(state: GameState, side: Side, cards: SideCards) -> GameState:
-    return evolve(state, cards=state.cards.replace(side, cards))
+    return with_field(state, "cards", state.cards.replace(side, cards))
 
 
 def draw_cards(state: GameState, side: Side, count: int) -> tuple[GameState, list[Event]]:
     """3.3: draw `count` cards; an empty draw pile is refilled by shuffling the
     discard pile. If both are empty, no more cards are drawn (R45)."""
+    cards = side_cards(state, side)
+    if 0 < count <= len(cards.draw_pile):  # no reshuffle on the way: all at once, as the loop below would
+        drawn_now = cards.draw_pile[:count]
+        state = _with_cards(state, side, evolve(cards, hand=cards.hand + drawn_now, draw_pile=cards.draw_pile[count:]))
+        return state, [CardsDrawn(side, drawn_now), OpponentDrewCards(side, count)]
     events: list[Event] = []
     drawn: list[str] = []
     for _ in range(count):

@@ -156,5 +156,7 @@ def apply_trusted(state: GameState, command: Command) -> tuple[GameState, tuple[
 def _carry_out(state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
     handler = DECISIONS[state.decision.kind].answers[type(command)].apply
     state, events = handler(state, command)
-    state, more = advance(state)
-    return state, tuple(events + more)
+    if state.decision.kind is DecisionKind.NONE:  # advance's own test, asked here first: most commands leave a decision
+        state, more = advance(state)
+        events = events + more  # a new list: the handler's may be anyone's
+    return state, tuple(events)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from rules.alike import Pieces, block_kind, card_kind, one_of_each
 from rules.arrival import arrive, has_enemy_units, held_against
 from rules.commands import EnterFromMoriBox
@@ -25,8 +27,13 @@ def entry_blocked(state: GameState) -> bool:
 def next_entrants(state: GameState) -> tuple[str, ...]:
     """R40: the Mori leader enters last. Alike blocks are interchangeable, so
     one block of each kind is offered."""
+    return _entrants(state.blocks_at(MORI_BOX, Side.ISHIDA))
+
+
+@cache
+def _entrants(box: tuple[str, ...]) -> tuple[str, ...]:
+    """next_entrants by the box's contents: 9 blocks, leaving one by one."""
     c = default_components()
-    box = state.blocks_at(MORI_BOX, Side.ISHIDA)
     others = [b for b in sorted(box) if not c.block(b).is_leader]
     if not others:
         return box
@@ -37,7 +44,17 @@ def legal_mori_entries(state: GameState, side: Side) -> list[EnterFromMoriBox]:
     if side is not Side.ISHIDA or entry_blocked(state):
         return []
     hand = state.cards[side].hand
-    return [EnterFromMoriBox(side, block, card) for block in next_entrants(state) for card in hand]
+    entries = []
+    for block in next_entrants(state):
+        by_card = _entries(block)
+        entries += [by_card[card] for card in hand]
+    return entries
+
+
+@cache
+def _entries(block: str) -> dict[str, EnterFromMoriBox]:
+    """A block's entries by card, made once: listed at every Ishida MOVE decision (issue 25)."""
+    return {card.id: EnterFromMoriBox(Side.ISHIDA, block, card.id) for card in default_components().cards}
 
 
 def why_mori_entry_illegal(state: GameState, command: EnterFromMoriBox) -> str | None:

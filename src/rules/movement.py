@@ -9,6 +9,7 @@ option allows is decided here, from the table.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
 
 from attrs import frozen
@@ -20,10 +21,12 @@ from rules.decks import discard_cards, draw_cards
 from rules.events import Event, MovementChosen, MovementEnded, PhaseBegan
 from rules.immutable import evolve
 from rules.mori_box import MORI_ENTRY, legal_mori_entries
+from rules.pair import Pair
 from rules.sides import Side
-from rules.state import Decision, DecisionKind, GameState, MovementOption, MovementPhase, Phase
+from rules.state import Decision, DecisionKind, GameState, MovementOption, MovementPhase, Phase, deciding
 
 PHASE_DONE = Decision(DecisionKind.NONE, frozenset())
+_END_MOVEMENT = Pair.of(EndMovement)  # listed at every MOVE decision: made once
 
 
 # --- the movement options (7.1) -----------------------------------------------------
@@ -122,7 +125,7 @@ def begin_movement_phase(state: GameState, side: Side) -> tuple[GameState, list[
         phase=Phase.MOVEMENT,
         active=side,
         movement=MovementPhase(),
-        decision=Decision(DecisionKind.CHOOSE_MOVEMENT, frozenset({side})),
+        decision=deciding(DecisionKind.CHOOSE_MOVEMENT, side),
     )
     return state, [PhaseBegan(state.week, state.turn, Phase.MOVEMENT, side)]
 
@@ -131,10 +134,16 @@ def legal_movement_choices(state: GameState, side: Side) -> list[ChooseMovement]
     """7.1, R10: each option with every way of paying its 0, 1 or 2 cards."""
     hand = sorted(state.cards[side].hand)
     return [
-        ChooseMovement(side, option, cards)
+        _choice(side, option, cards)
         for option in MovementOption
         for cards in combinations(hand, card_cost(option))
     ]
+
+
+@cache
+def _choice(side: Side, option: MovementOption, cards: tuple[str, ...]) -> ChooseMovement:
+    """Each choice made once (a side's cards and their pairs are few, issue 25)."""
+    return ChooseMovement(side, option, cards)
 
 
 def why_movement_choice_illegal(state: GameState, command: ChooseMovement) -> str | None:
@@ -198,7 +207,7 @@ def legal_moves(state: GameState, side: Side) -> list:
     assert state.movement is not None
     begins = stack_moves.legal_begin_moves(state, side) if may_begin_stack_move(state.movement) else []
     musters = muster.legal_musters(state, side) if may_muster(state.movement) else []
-    return [*begins, *musters, *legal_mori_entries(state, side), EndMovement(side)]
+    return [*begins, *musters, *legal_mori_entries(state, side), _END_MOVEMENT[side]]
 
 
 def apply_end_movement(state: GameState, command: EndMovement) -> tuple[GameState, list[Event]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import groupby, product
 
 from rules.alike import Pieces, block_kind
@@ -12,7 +12,7 @@ from rules.components import default_components
 from rules.events import BlocksMustered, BlocksPlaced, Event, OpponentPlacedBlocks
 from rules.immutable import evolve
 from rules.sides import Side
-from rules.places import moved_positions
+from rules.places import moved_positions, place_index
 from rules.state import GameState, recruitment_box
 
 
@@ -43,23 +43,48 @@ def _same_kind_choices(blocks: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 @lru_cache(maxsize=4096)
 def _musters_at(side: Side, location: str, box: tuple[str, ...]) -> tuple[Muster, ...]:
     """Every muster of these Recruitment Box blocks at one site. It depends on
-    the box and the printed map only, and the box changes seldom (only musters
-    and reinforcement fill or empty it), so each is worked out once."""
-    c = default_components()
-    commands = [Muster(side, location, (block,)) for block in box]  # option 2
-    for daimyo in c.location(location).recruitment:  # option 1
-        own = tuple(b for b in box if c.block(b).daimyo == daimyo)
-        commands += [Muster(side, location, blocks) for blocks in _same_kind_choices(own)]
+    the box and the printed map only, so each is worked out once; but a box's
+    contents change at every muster and reinforcement, its blocks and their
+    daimyo's choices seldom: those are made once (issue 25)."""
+    singles = _one_block_musters(side, location)
+    commands = [singles[block] for block in box]  # option 2
+    daimyo_of = _daimyo_of()
+    for daimyo in default_components().location(location).recruitment:  # option 1
+        commands += _daimyo_musters(side, location, tuple(b for b in box if daimyo_of[b] == daimyo))
     return tuple(commands)
+
+
+@cache
+def _one_block_musters(side: Side, location: str) -> dict[str, Muster]:
+    """The musters of one block (option 2) at a site, by block."""
+    return {b.id: Muster(side, location, (b.id,)) for b in default_components().blocks if b.side is side}
+
+
+@cache
+def _daimyo_of() -> dict[str, str]:
+    return {b.id: b.daimyo for b in default_components().blocks}
+
+
+@lru_cache(maxsize=4096)
+def _daimyo_musters(side: Side, location: str, own: tuple[str, ...]) -> tuple[Muster, ...]:
+    """The musters of 2 or more of one daimyo's blocks at its site (option 1),
+    by the daimyo's blocks in the box."""
+    return tuple(Muster(side, location, blocks) for blocks in _same_kind_choices(own))
 
 
 def legal_musters(state: GameState, side: Side) -> list[Muster]:
     """Every muster of the Recruitment Box's blocks; whether the movement
-    option allows one now is movement.may_muster's to say (7.1)."""
+    option allows one now is movement.may_muster's to say (7.1). They depend
+    on the positions and the discs alone: kept with the positions' index."""
+    memo = place_index(state.positions).memo
+    known = memo.get(("musters", side))
+    if known is not None and known[0] == state.discs:
+        return list(known[1])
     box = state.blocks_at(recruitment_box(side), side)
     commands: list[Muster] = []
     for location in muster_sites(state, side):
         commands += _musters_at(side, location, box)
+    memo["musters", side] = (state.discs, tuple(commands))
     return commands
 
 

@@ -16,7 +16,7 @@ are untouched.
 from __future__ import annotations
 
 from functools import cache
-from typing import ItemsView, Mapping
+from typing import Any, Hashable, ItemsView, Mapping
 
 from rules.components import default_components
 from rules.sides import Side
@@ -41,6 +41,19 @@ def _tuples(lists: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
 
 
 @cache
+def _block_indexes() -> dict[str, int]:
+    """Each block's place in `positions`: Components.block_index without its error
+    for an unknown id (every id here is a block's), as a plain dict."""
+    return {block: i for i, (block, _) in enumerate(_block_sides())}
+
+
+@cache
+def _location_order() -> dict[str, int]:
+    """Each map location's place in the map order (Components.location_order)."""
+    return {loc.id: i for i, loc in enumerate(default_components().locations)}
+
+
+@cache
 def _of_ishida() -> dict[str, bool]:
     return dict(_block_sides())
 
@@ -48,7 +61,7 @@ def _of_ishida() -> dict[str, bool]:
 class PlaceIndex:
     """The blocks at each place of one positions tuple, in component order."""
 
-    __slots__ = ("positions", "_everyone", "_ishida", "_tokugawa", "_sides")
+    __slots__ = ("positions", "_everyone", "_ishida", "_tokugawa", "_sides", "memo")
 
     def __init__(self, positions: tuple[str, ...]) -> None:
         everyone: dict[str, list[str]] = {}
@@ -62,21 +75,10 @@ class PlaceIndex:
         self._ishida = _tuples(ishida)
         self._tokugawa = _tuples(tokugawa)
         self._sides = {place: _SIDE_SETS[place in ishida, place in tokugawa] for place in everyone}
-
-    def _set(self, place: str, blocks: tuple[str, ...]) -> None:
-        """Record the blocks at one place (in component order), for each side too."""
-        of_ishida = _of_ishida()
-        ishida = tuple(b for b in blocks if of_ishida[b])
-        tokugawa = tuple(b for b in blocks if not of_ishida[b])
-        for table, value in ((self._everyone, blocks), (self._ishida, ishida), (self._tokugawa, tokugawa)):
-            if value:
-                table[place] = value
-            else:
-                table.pop(place, None)
-        if blocks:
-            self._sides[place] = _SIDE_SETS[bool(ishida), bool(tokugawa)]
-        else:
-            self._sides.pop(place, None)
+        # Answers the rules work out from these positions (and what else they
+        # name in their key), kept as long as the index: a stack move that
+        # moves nobody keeps the positions, and they are asked again.
+        self.memo: dict[Hashable, Any] = {}
 
     def at(self, place: str, side: Side | None = None) -> tuple[str, ...]:
         """Block ids at a place, optionally only one side's, in component order."""
@@ -88,22 +90,66 @@ class PlaceIndex:
         """The sides with blocks at a place."""
         return self._sides.get(place, _NO_SIDE)
 
+    def shared_places(self) -> list[str]:
+        """The places holding blocks of both sides."""
+        return [place for place, sides in self._sides.items() if len(sides) == 2]
+
     def by_place(self, side: Side) -> ItemsView[str, tuple[str, ...]]:
         """(place, block ids) for every place holding blocks of `side`."""
         return (self._ishida if side is Side.ISHIDA else self._tokugawa).items()
 
+    def on_map(self, side: Side) -> list[tuple[str, tuple[str, ...]]]:
+        """(location, block ids) for every map location holding blocks of
+        `side`, in map order: the stacks that may move (rules.stack_moves),
+        asked at every decision of a Movement Phase: worked out once per
+        positions tuple (a stack move that moved nobody keeps it). Not to be changed."""
+        stacks = self.memo.get(side)
+        if stacks is None:
+            table = self._ishida if side is Side.ISHIDA else self._tokugawa
+            order = _location_order()
+            stacks = [(place, table[place]) for place in sorted(table.keys() & order.keys(), key=order.__getitem__)]
+            self.memo[side] = stacks
+        return stacks
+
     def after(self, positions: tuple[str, ...], moves: Mapping[str, str]) -> PlaceIndex:
-        """The index of `positions`, which are ours with `moves` (block -> place) made."""
-        c = default_components()
+        """The index of `positions`, which are ours with `moves` (block -> place) made.
+        Only the places blocks left or reached change, and at those only the
+        tables of the sides whose blocks moved (issue 25: a step moves one
+        side's blocks from one place to another)."""
+        index_of, of_ishida = _block_indexes(), _of_ishida()
         new = PlaceIndex.__new__(PlaceIndex)
         new.positions = positions
-        new._everyone, new._ishida, new._tokugawa = self._everyone.copy(), self._ishida.copy(), self._tokugawa.copy()
-        new._sides = self._sides.copy()
-        touched = {self.positions[c.block_index(b)] for b in moves} | set(moves.values())
+        new._everyone, new._sides = everyone, sides = self._everyone.copy(), self._sides.copy()
+        new._ishida, new._tokugawa = ishida, tokugawa = self._ishida.copy(), self._tokugawa.copy()
+        new.memo = {}
+        old = self.positions
+        touched = {old[index_of[b]] for b in moves}
+        touched.update(moves.values())
+        for table, of_side in ((ishida, True), (tokugawa, False)):
+            side_moves = {block: to for block, to in moves.items() if of_ishida[block] is of_side}
+            if not side_moves:
+                continue
+            for place in touched:
+                blocks = [b for b in table.get(place, ()) if b not in side_moves]
+                arriving = [b for b, to in side_moves.items() if to == place]
+                if arriving:
+                    blocks += arriving
+                    blocks.sort(key=index_of.__getitem__)
+                if blocks:
+                    table[place] = tuple(blocks)
+                else:
+                    table.pop(place, None)
         for place in touched:
-            staying = [b for b in self.at(place) if b not in moves]
-            arriving = [b for b, to in moves.items() if to == place]
-            new._set(place, tuple(sorted(staying + arriving, key=c.block_index)))
+            of_ishida_there, of_tokugawa_there = ishida.get(place, ()), tokugawa.get(place, ())
+            if of_ishida_there and of_tokugawa_there:
+                everyone[place] = tuple(sorted(of_ishida_there + of_tokugawa_there, key=index_of.__getitem__))
+            elif of_ishida_there or of_tokugawa_there:
+                everyone[place] = of_ishida_there or of_tokugawa_there
+            else:
+                everyone.pop(place, None)
+                sides.pop(place, None)
+                continue
+            sides[place] = _SIDE_SETS[bool(of_ishida_there), bool(of_tokugawa_there)]
         return new
 
 
@@ -143,10 +189,10 @@ def place_index(positions: tuple[str, ...]) -> PlaceIndex:
 def moved_positions(positions: tuple[str, ...], moves: Mapping[str, str]) -> tuple[str, ...]:
     """`positions` with the given blocks moved to the given places. An index of
     the old tuple is carried over to the new one, patched where blocks moved."""
-    c = default_components()
+    index_of = default_components().block_index  # its KeyError names an unknown block
     changed = list(positions)
     for block, place in moves.items():
-        changed[c.block_index(block)] = place
+        changed[index_of(block)] = place
     result = tuple(changed)
     old = _known(positions)
     if old is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Sequence, TypeVar
 
-from rules.immutable import evolve
+from rules.immutable import with_field
 from rules.state import GameState
 
 T = TypeVar("T")
@@ -19,7 +19,7 @@ T = TypeVar("T")
 
 def next_generator(state: GameState) -> tuple[random.Random, GameState]:
     generator = random.Random(f"sekigahara/{state.seed}/{state.rng_counter}")
-    return generator, evolve(state, rng_counter=state.rng_counter + 1)
+    return generator, with_field(state, "rng_counter", state.rng_counter + 1)
 
 
 def shuffled(state: GameState, items: Sequence[T]) -> tuple[tuple[T, ...], GameState]:

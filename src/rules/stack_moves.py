@@ -11,21 +11,22 @@ from __future__ import annotations
 from functools import cache
 
 from rules.arrival import arrive, has_enemy_units, record_entry
+from rules.command_tables import begin_moves, stack_commands
 from rules.commands import BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
 from rules.components import default_components
 from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text
 from rules.decks import discard_cards
 from rules.events import BlocksMoved, BlocksStopped, Event, LeaderDeclared, OpponentMovedBlocks
-from rules.immutable import evolve
-from rules.places import moved_positions
+from rules.immutable import evolve, with_field
+from rules.places import moved_positions, place_index
 from rules.sides import Side
 from rules.state import (
     BlockProgress,
-    Decision,
     DecisionKind,
     GameState,
     MovementPhase,
     StackMove,
+    deciding,
     segment_key,
 )
 
@@ -80,7 +81,7 @@ def _movement(state: GameState) -> MovementPhase:
 
 
 def _current(state: GameState) -> StackMove:
-    current = _movement(state).current
+    current = state.movement.current  # asked only within a stack move
     assert current is not None
     return current
 
@@ -92,20 +93,20 @@ def is_besieged(state: GameState, side: Side, location: str) -> bool:
 def movable_blocks(state: GameState, side: Side, location: str) -> tuple[str, ...]:
     """Blocks that may still move from here this phase (7.2, 7.3.1, 9.3)."""
     fixed = _movement(state).fixed
-    return tuple(b for b in state.blocks_at(location, side) if b not in fixed)
+    return tuple([b for b in state.blocks_at(location, side) if b not in fixed])  # a list first: no generator
 
 
-def possible_sources(state: GameState, side: Side) -> list[str]:
-    """R15, R57: unused sources with a block that may move, not besieged there."""
-    movement = _movement(state)
-    c = default_components()
-    occupied = [
-        place for place, blocks in state.blocks_by_place(side)
-        if place in c.location_ids and place not in movement.sources
-        and not movement.fixed.issuperset(blocks)  # a block there may still move
-        and not is_besieged(state, side, place)
+def _sources(state: GameState, side: Side) -> list[tuple[str, tuple[str, ...]]]:
+    """R15, R57: (source, the side's blocks there) for each unused source with
+    a block that may move, not besieged there, in map order."""
+    movement = state.movement  # asked only at MOVE decisions
+    used, fixed, besieged = movement.sources, movement.fixed, state.besieged
+    return [
+        (place, blocks) for place, blocks in place_index(state.positions).on_map(side)
+        if place not in used
+        and not fixed.issuperset(blocks)  # a block there may still move
+        and (place, side) not in besieged  # is_besieged, inlined: asked for every stack each decision
     ]
-    return sorted(occupied, key=c.location_order)  # in map order, as the locations are listed
 
 
 def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
@@ -113,10 +114,14 @@ def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
     (R17); whether the movement option allows a stack move now is
     movement.may_begin_stack_move's to say (7.1)."""
     commands: list[BeginMove] = []
-    for source in possible_sources(state, side):
-        commands.append(BeginMove(side, source))
-        if not place_leadership(state, side, source) and leaders_at(state, side, source):
-            commands.append(BeginMove(side, source, leader=True))
+    leaders = _leader_blocks()
+    begins = begin_moves(side)
+    for source, blocks in _sources(state, side):
+        plain, declared = begins[source]
+        commands.append(plain)
+        # leaders_at, asked first: most stacks have none, and place_leadership costs more
+        if not leaders.isdisjoint(blocks) and not place_leadership(state, side, source):
+            commands.append(declared)
     return commands
 
 
@@ -139,6 +144,13 @@ def why_begin_move_illegal(state: GameState, command: BeginMove) -> str | None:
     return None
 
 
+@cache
+def _starting(block: str, source: str) -> BlockProgress:
+    """A block's progress before it moves, made once per block and source:
+    immutable, so every stack move from there shares it (issue 25)."""
+    return BlockProgress(block, (source,))
+
+
 def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, list[Event]]:
     side, source = command.side, command.source
     leadership = place_leadership(state, side, source) or command.leader
@@ -146,7 +158,7 @@ def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, l
         source=source,
         leadership=leadership,
         leader_declared=command.leader,
-        blocks=tuple(BlockProgress(b, (source,)) for b in movable_blocks(state, side, source)),
+        blocks=tuple([_starting(b, source) for b in movable_blocks(state, side, source)]),
     )
     movement = _movement(state)
     movement = evolve(
@@ -155,7 +167,7 @@ def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, l
         sources=movement.sources | {source},
         current=current,
     )
-    state = evolve(state, movement=movement, decision=Decision(DecisionKind.STACK_MOVE, frozenset({side})))
+    state = evolve(state, movement=movement, decision=deciding(DecisionKind.STACK_MOVE, side))
     events: list[Event] = []
     if command.leader:
         events.append(LeaderDeclared(side, source))
@@ -167,10 +179,14 @@ def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, l
 
 def _selection(current: StackMove) -> list[BlockProgress]:
     """The selected blocks' progress, in the order they were selected."""
-    if not current.selection:
+    selection = current.selection
+    if not selection:
         return []
+    if len(selection) == 1:  # the most frequent, asked at every decision of a stack move
+        block = selection[0]
+        return [p for p in current.blocks if p.block == block]
     progress = {p.block: p for p in current.blocks}
-    return [progress[b] for b in current.selection]
+    return [progress[b] for b in selection]
 
 
 def _may_join_selection(current: StackMove, group: list[BlockProgress], progress: BlockProgress) -> bool:
@@ -185,21 +201,58 @@ def _may_join_selection(current: StackMove, group: list[BlockProgress], progress
     return first.path == progress.path and first.force_march == progress.force_march
 
 
+@cache
+def _roads(at: str) -> tuple[tuple[str, bool, str], ...]:
+    """(neighbour, highway, segment key) of each road from a location, in
+    neighbour order: the printed map, worked out once."""
+    c = default_components()
+    return tuple((to, c.connection(at, to).highway, segment_key(at, to)) for to in c.neighbours(at))
+
+
+def _group_may_step(current: StackMove, group: list[BlockProgress]) -> tuple[bool, bool]:
+    """_why_step_illegal's allowance test (7.3.3-7.3.6), by road and by
+    highway: worked out once per list, not once per road."""
+    size = len(group)
+    leadership = current.leadership
+    by_road = True
+    for progress in group:
+        # allowance(highway_only, ...) is allowance(False, ...) + highway_only
+        spare = allowance(False, leadership, progress.force_march, max(progress.largest_group, size)) - len(progress.path)
+        if spare < 0:
+            by_road = False
+            if spare + progress.highway_only < 0:
+                return False, False
+    return by_road, True
+
+
 def legal_stack_commands(state: GameState, side: Side) -> list:
-    current = _current(state)
+    """Select, deselect, force march, step, halt, end (7.3): the checks of
+    each, worked out once for the selected group rather than once per command."""
+    current = state.movement.current  # asked only within a stack move
+    selection = current.selection
+    selects, deselects, steps, marches, halt, end = stack_commands(side)
+    if not selection:  # most decisions: any block still moving may be selected, nothing else but the end
+        commands: list = [selects[p.block] for p in current.blocks if not p.done]
+        commands.append(end)
+        return commands
     group = _selection(current)
-    commands: list = [Select(side, p.block) for p in current.blocks if _may_join_selection(current, group, p)]
-    commands += [Deselect(side, b) for b in current.selection]
-    if group:
-        if _why_force_march_illegal(group) is None:
-            commands += [ForceMarch(side, card) for card in state.cards[side].hand]
-        commands += [
-            Step(side, to) for to in default_components().neighbours(group[0].at)
-            if _why_step_illegal(state, current, group, to) is None
-        ]
-        if _why_halt_illegal(current, group) is None:
-            commands.append(Halt(side))
-    commands.append(EndStackMove(side))
+    first = group[0]
+    path, march = first.path, first.force_march
+    # _may_join_selection, its test for the group made once
+    commands = [selects[p.block] for p in current.blocks
+                if not p.done and p.block not in selection and p.path == path and p.force_march == march]
+    commands += [deselects[b] for b in selection]
+    # _why_force_march_illegal: no block of the group marched or moved yet (7.3.3, R16)
+    if all(not p.force_march and len(p.path) == 1 for p in group):
+        commands += [marches[card] for card in state.cards[side].hand]
+    together = _force_march_kept_together(current, group)
+    if together:  # _why_step_illegal, its tests that do not depend on the road made once
+        used = state.movement.segments
+        may = _group_may_step(current, group)  # indexed by the road's highway flag
+        commands += [steps[to] for to, highway, key in _roads(first.at) if key not in used and may[highway]]
+    if together and len(path) > 1:  # _why_halt_illegal: the group has moved (7.3.1)
+        commands.append(halt)
+    commands.append(end)
     return commands
 
 
@@ -221,7 +274,7 @@ def why_select_illegal(state: GameState, command: Select) -> str | None:
 
 def apply_select(state: GameState, command: Select) -> tuple[GameState, list[Event]]:
     current = _current(state)
-    return _with_current(state, evolve(current, selection=current.selection + (command.block,))), []
+    return _with_current(state, with_field(current, "selection", current.selection + (command.block,))), []
 
 
 def why_deselect_illegal(state: GameState, command: Deselect) -> str | None:
@@ -233,7 +286,7 @@ def why_deselect_illegal(state: GameState, command: Deselect) -> str | None:
 def apply_deselect(state: GameState, command: Deselect) -> tuple[GameState, list[Event]]:
     current = _current(state)
     selection = tuple(b for b in current.selection if b != command.block)
-    return _with_current(state, evolve(current, selection=selection)), []
+    return _with_current(state, with_field(current, "selection", selection)), []
 
 
 def _why_force_march_illegal(group: list[BlockProgress]) -> str | None:
@@ -328,13 +381,15 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
                         largest_group=max(p.largest_group, len(group)))
         for p in group
     }
-    movement = _movement(state)
+    # The segment used and the moved blocks' progress go into the movement
+    # once, after the arrival: an arrival reads neither, and one that ends
+    # the game clears the movement (victory.end_game) (issue 25: one evolve
+    # of the state and of the movement fewer at each step).
     state = evolve(
         state,
         positions=moved_positions(state.positions, {block: to for block in moved}),
-        revealed=state.revealed - set(moved),  # R62: a block that moves is hidden again
+        revealed=state.revealed.difference(moved),  # R62: a block that moves is hidden again
         entered_from=record_entry(state.entered_from, to, side, at),
-        movement=evolve(movement, segments=movement.segments | {segment_key(at, to)}),
     )
     blocks = tuple(moved.get(p.block, p) for p in current.blocks)
     events: list[Event] = [BlocksMoved(side, tuple(moved), at, to), OpponentMovedBlocks(side, len(moved), at, to)]
@@ -347,7 +402,10 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
         blocks = tuple(evolve(p, done=True) if p.block in moved else p for p in blocks)
         selection = ()
         events.append(BlocksStopped(side, to))
-    return _with_current(state, evolve(current, blocks=blocks, selection=selection)), events
+    movement = _movement(state)
+    movement = evolve(movement, segments=movement.segments | {segment_key(at, to)},
+                      current=evolve(current, blocks=blocks, selection=selection))
+    return with_field(state, "movement", movement), events
 
 
 def _why_halt_illegal(current: StackMove, group: list[BlockProgress]) -> str | None:
@@ -378,14 +436,14 @@ def apply_end_stack_move(state: GameState, command: EndStackMove) -> tuple[GameS
     current = _current(state)
     movement = _movement(state)
     movement = evolve(movement, current=None, fixed=movement.fixed | {p.block for p in current.blocks})
-    return evolve(state, movement=movement, decision=Decision(DecisionKind.MOVE, frozenset({command.side}))), []
+    return evolve(state, movement=movement, decision=deciding(DecisionKind.MOVE, command.side)), []
 
 
 # --- helpers -----------------------------------------------------------------------
 
 
 def _with_current(state: GameState, current: StackMove) -> GameState:
-    return evolve(state, movement=evolve(_movement(state), current=current))
+    return with_field(state, "movement", with_field(_movement(state), "current", current))
 
 
 STACK_MOVE = DecisionRules(

@@ -10,12 +10,13 @@ blocks in it, so no bag order exists to leak.
 from __future__ import annotations
 
 from enum import Enum
+from functools import cache
 from typing import ItemsView
 
 from attrs import frozen
 
 from rules.components import Components, default_components
-from rules.immutable import evolve
+from rules.immutable import with_field
 from rules.pair import Pair
 from rules.places import moved_positions, place_index
 from rules.sides import Side
@@ -78,7 +79,14 @@ class Decision:
     sides: frozenset[Side]
 
 
-@frozen
+@cache
+def deciding(kind: DecisionKind, side: Side) -> Decision:
+    """The decision of one side, made once per kind and side: a stack move
+    makes two at each of its ends (issue 25)."""
+    return Decision(kind, frozenset({side}))
+
+
+@frozen(slots=False)  # evolved at most steps: rules.immutable copies its dict (issue 25)
 class SideCards:
     """One side's deck (3.3). The draw pile's top is index 0; the discard pile's top is last."""
 
@@ -87,7 +95,7 @@ class SideCards:
     discard_pile: tuple[str, ...]
 
 
-@frozen
+@frozen(slots=False)  # evolved at most steps: rules.immutable copies its dict (issue 25)
 class BlockProgress:
     """One block's move so far, within a stack move (7.3.3, 7.3.5)."""
 
@@ -107,7 +115,7 @@ class BlockProgress:
         return len(self.path) - 1
 
 
-@frozen
+@frozen(slots=False)  # evolved at most steps: rules.immutable copies its dict (issue 25)
 class StackMove:
     """The stack move under way: its source and every block that may take part (7.3.1)."""
 
@@ -121,7 +129,7 @@ class StackMove:
         return next(p for p in self.blocks if p.block == block)
 
 
-@frozen
+@frozen(slots=False)  # evolved at most steps: rules.immutable copies its dict (issue 25)
 class MovementPhase:
     """The active player's Movement Phase so far (7.1-7.3)."""
 
@@ -158,7 +166,7 @@ class Deployment:
         return self.impact - self.special if self.defected else self.impact
 
 
-@frozen
+@frozen(slots=False)  # evolved at most steps: rules.immutable copies its dict (issue 25)
 class Battle:
     """A battle or siege under way at one location (8.2-8.10)."""
 
@@ -181,7 +189,7 @@ class Battle:
         return self.attacker.other
 
 
-@frozen
+@frozen(slots=False)  # evolved at most steps: rules.immutable copies its dict (issue 25)
 class CombatPhase:
     """The active player's Combat Phase (8.1)."""
 
@@ -199,7 +207,7 @@ class GameResult:
     vp: Pair[int] | None = None
 
 
-@frozen
+@frozen(slots=False)  # evolved at most steps: rules.immutable copies its dict (issue 25)
 class GameState:
     seed: int
     rng_counter: int
@@ -243,15 +251,19 @@ class GameState:
         blocks of `side`; the ids in component order."""
         return place_index(self.positions).by_place(side)
 
-    # A scan of a few pairs, asked many times a decision: cheaper than a dict built each time.
+    # A scan of a few pairs, asked many times a decision: cheaper than a dict
+    # built each time, and a plain loop is cheaper than a generator.
     def control_of_resource(self, location: str) -> Side | None:
-        return next((side for place, side in self.resource_control if place == location), None)
+        for place, side in self.resource_control:
+            if place == location:
+                return side
+        return None
 
     def control_of_castle(self, location: str) -> Side:
-        side = next((side for place, side in self.castle_control if place == location), None)
-        if side is None:
-            raise KeyError(location)
-        return side
+        for place, side in self.castle_control:
+            if place == location and side is not None:
+                return side
+        raise KeyError(location)
 
     @property
     def is_over(self) -> bool:
@@ -260,7 +272,7 @@ class GameState:
 
 def with_positions(state: GameState, moves: dict[str, str]) -> GameState:
     """A new state with the given blocks moved to the given places."""
-    return evolve(state, positions=moved_positions(state.positions, moves))
+    return with_field(state, "positions", moved_positions(state.positions, moves))
 
 
 def sorted_pairs(mapping: dict[str, Side]) -> tuple[tuple[str, Side], ...]:

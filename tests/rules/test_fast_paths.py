@@ -1,0 +1,133 @@
+"""The engine's fast paths say what the plain rules say (issue 25).
+
+The legal lists of the Movement Phase are worked out from caches and tables
+(stack sources kept with the place index, commands made once, the allowance
+tested once per road kind); castle control after an arrival looks only at the
+arrival's two places. Each is checked here against the rule written plainly,
+at every decision of whole random games, with and without contact.
+"""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from helpers import no_contact
+from rules.commands import BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
+from rules.components import default_components
+from rules.control import update_castle_control
+from rules.engine import legal_commands, start_game
+from rules.immutable import evolve, with_field
+from rules.muster import _musters_at, legal_musters, muster_sites
+from rules.infra.selfplay import random_game
+from rules.places import PlaceIndex, place_index
+from rules.sides import BOTH_SIDES
+from rules.stack_moves import (
+    is_besieged,
+    leaders_at,
+    legal_begin_moves,
+    legal_stack_commands,
+    movable_blocks,
+    place_leadership,
+    why_deselect_illegal,
+    why_force_march_illegal,
+    why_halt_illegal,
+    why_select_illegal,
+    why_step_illegal,
+)
+from rules.state import RECRUITMENT_BOX, DecisionKind, MovementPhase
+
+SEEDS = (4, 6)  # seed 4 leaves a captured castle empty: control reverts at the origin (4.3)
+
+
+def plain_begin_moves(state, side) -> list[BeginMove]:
+    """R15, R17, R57, 7.3.4 read off the map location by location, in map order."""
+    commands = []
+    for location in default_components().locations:
+        source = location.id
+        if source in state.movement.sources or is_besieged(state, side, source):
+            continue
+        if not movable_blocks(state, side, source):
+            continue
+        commands.append(BeginMove(side, source))
+        if leaders_at(state, side, source) and not place_leadership(state, side, source):
+            commands.append(BeginMove(side, source, leader=True))
+    return commands
+
+
+def plain_stack_commands(state, side) -> list:
+    """Every stack-move command a player could type, kept where its check finds nothing wrong."""
+    current = state.movement.current
+    c = default_components()
+    candidates = (
+        [Select(side, p.block) for p in current.blocks]
+        + [Deselect(side, b) for b in current.selection]
+        + [ForceMarch(side, card) for card in state.cards[side].hand]
+        + [Step(side, to) for to in (c.neighbours(current.progress(current.selection[0]).at) if current.selection else ())]
+    )
+    checks = {Select: why_select_illegal, Deselect: why_deselect_illegal, ForceMarch: why_force_march_illegal,
+              Step: why_step_illegal}
+    commands = [command for command in candidates if checks[type(command)](state, command) is None]
+    if why_halt_illegal(state, Halt(side)) is None:
+        commands.append(Halt(side))
+    return commands + [EndStackMove(side)]
+
+
+def plain_musters(state, side) -> list:
+    box = state.blocks_at(RECRUITMENT_BOX[side], side)
+    return [muster for site in muster_sites(state, side) for muster in _musters_at(side, site, box)]
+
+
+def check_step(before, command, after, events) -> None:
+    state = after
+    if state.decision.kind is DecisionKind.MOVE:
+        side = state.active
+        assert legal_begin_moves(state, side) == plain_begin_moves(state, side)
+        assert legal_musters(state, side) == plain_musters(state, side)
+    if state.decision.kind is DecisionKind.STACK_MOVE:
+        side = state.active
+        assert legal_stack_commands(state, side) == plain_stack_commands(state, side)
+    # Control was brought up to date at the arrival's places: a rescan of every castle finds nothing to change.
+    assert update_castle_control(state) == (state, [])
+    # The stacks kept with a patched index are those of an index built afresh.
+    fresh = PlaceIndex(state.positions)
+    for side in BOTH_SIDES:
+        assert place_index(state.positions).on_map(side) == fresh.on_map(side)
+
+
+def test_movement_lists_and_castle_control_agree_with_the_plain_rules() -> None:
+    for seed in SEEDS:
+        random_game(seed, on_step=check_step, trusted=True)
+        random_game(seed, on_step=check_step, trusted=True, avoid=no_contact)
+
+
+def test_listed_commands_are_made_once() -> None:
+    """Two states' lists share their commands (the club's notation table hashes
+    each listed command at every state: a cached hash is computed once)."""
+    seen: dict = {}
+    shared = []
+
+    def on_step(before, command, after, events) -> None:
+        for side in after.decision.sides:
+            for listed in legal_commands(after, side):
+                if type(listed) in (BeginMove, Select, Step, EndStackMove):
+                    shared.append(seen.setdefault(listed, listed) is listed)
+
+    random_game(3, on_step=on_step, trusted=True)
+    assert len(shared) > 1000 and all(shared)
+
+
+def test_evolve_and_with_field_copy_as_attrs_evolve() -> None:
+    """rules.immutable copies a state class's instance dict instead of calling
+    __init__: the copy equals attrs.evolve's, the original is untouched, and a
+    name that is no field is refused as attrs refuses it."""
+    state, _ = start_game(1)
+    before = attrs.evolve(state)
+    changed = {"week": 3, "revealed": frozenset({"x"}), "movement": MovementPhase()}
+    for name, value in changed.items():
+        assert with_field(state, name, value) == evolve(state, **{name: value}) == attrs.evolve(state, **{name: value})
+    assert evolve(state, **changed) == attrs.evolve(state, **changed)
+    assert state == before and state.week == 1
+    for change in (lambda: evolve(state, nonsense=1), lambda: with_field(state, "nonsense", 1)):
+        with pytest.raises(TypeError):
+            change()
