@@ -16,7 +16,7 @@ from rules.engine import apply, apply_trusted, legal_commands
 from rules.errors import IllegalCommand
 from rules.events import Event
 from rules.notation import parse_command
-from rules.infra.record import GameRecord, RecordError, load_record, new_record, replay_steps, save_record
+from rules.infra.record import GameRecord, RecordError, ended_state, load_record, new_record, replay_steps, save_record
 from rules.sides import BOTH_SIDES, Side
 from rules.state import GameState
 from rules.undo import why_step_is_final, why_undo_illegal
@@ -72,6 +72,9 @@ class GameHost:
             steps.append(Step(command, state, events, final))
             before = state
         host = cls(record, steps, autosave, keep_states=keep_states)
+        ended = ended_state(record, steps[-1].state)  # an exported club game's end (issue 25)
+        if ended is not steps[-1].state:
+            host._ended = ended
         host._write_autosave()
         return host
 
