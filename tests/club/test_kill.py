@@ -5,15 +5,18 @@ or doubled, and SQLite's integrity check is ok."""
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
+import sekigahara_tui
 from club_helpers import fake_key
 from rules.infra.record import replay
 from rules.sides import Side
@@ -24,13 +27,16 @@ from sekigahara_tui.bots.driver import RandomBot
 from sekigahara_tui.hosting.store import Store, record_of
 
 TIMEOUT = 60.0
+SRC = Path(sekigahara_tui.__file__).parents[1]  # the checkout's src, for the server's process
 
 
-def start_serve(data_dir) -> subprocess.Popen:
+def start_serve(data_dir, *options: str) -> subprocess.Popen:
+    """`sekigahara serve --data DIR OPTIONS` of the code under test (this checkout's src)."""
     (data_dir / ADDRESS_FILE).unlink(missing_ok=True)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(SRC), os.environ.get("PYTHONPATH")))))
     process = subprocess.Popen(
-        [sys.executable, "-m", "sekigahara_tui", "serve", "--data", str(data_dir)],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "sekigahara_tui", "serve", "--data", str(data_dir), *options],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
     )
     deadline = time.monotonic() + TIMEOUT
     while not (data_dir / ADDRESS_FILE).exists():

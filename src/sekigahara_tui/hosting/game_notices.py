@@ -11,8 +11,11 @@ side takes the hand-over back with an undo (R58 allows it until the side
 handed to decides) and hands over again, no second notice goes. What was
 told outlives the game's eviction (in asynchronous play the one undoing has
 usually been away, and the idle game dropped from memory meanwhile); after a
-restart, a side that decides because the other side's last command handed
-it the decision counts as told.
+restart it is rebuilt from the game's stored actions, undone commands
+included (told_after): a side handed the decision by the other side's
+action, and that has not acted since, counts as told, even if that action
+was taken back (an undo, a restart, then the same hand-over again: no
+second notice).
 
 A seat the computer stands in for (out of time: game_clocks.py) is never
 told "your move"; its member hears of the game's end.
@@ -31,16 +34,44 @@ from __future__ import annotations
 
 from typing import Callable
 
+from attrs import evolve
+
+from rules.engine import apply
+from rules.infra.record import GameRecord, replay_steps
+from rules.notation import parse_command
 from rules.surface import BOTH_SIDES, Side
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.games import Change, HostedGame
 from sekigahara_tui.hosting.members import COMPUTER
 from sekigahara_tui.hosting.notice_delivery import NoticeQueue
 from sekigahara_tui.hosting.notices import CLOCK_LOW, GAME_OVER, YOUR_MOVE, game_notice
+from sekigahara_tui.hosting.store import Action
 
 
 def deciding(game: HostedGame) -> frozenset[Side]:
     return frozenset() if game.host.is_over else frozenset(game.host.state.decision.sides)
+
+
+def told_after(record: GameRecord, actions: list[Action]) -> set[Side]:
+    """Who counts as told of a hand-over after `actions`, rebuilt as
+    game_changed keeps it: every action (undone commands too) replayed from the
+    record's start, a side handed the decision by the other's action told
+    (the acting side was at the game), until it acts itself. Once a game, at
+    its first load after a start: a replay of its actions."""
+    states = [next(replay_steps(evolve(record, commands=())))[1]]  # the start: setup or its position
+    before = frozenset(states[0].decision.sides)
+    told: set[Side] = set()
+    for action in actions:
+        if action.kind == "command":
+            assert action.text is not None
+            states.append(apply(states[-1], parse_command(action.text))[0])
+            told.discard(action.side)
+        elif len(states) > 1:  # an undo (R58) takes back the last command standing
+            states.pop()
+        now = frozenset() if states[-1].is_over else frozenset(states[-1].decision.sides)
+        told |= {side for side in now - before if side is not action.side}
+        before = now
+    return told
 
 
 class GameNotices:
@@ -55,11 +86,9 @@ class GameNotices:
         self.clocks_of: Callable[[str], str | None] = lambda game_id: None
 
     def game_loaded(self, game: HostedGame) -> None:
-        now = self._deciding[game.id] = deciding(game)
-        if game.id not in self._told:  # first loaded since the start: told of a hand-over if one is standing
-            last = game.actions[-1] if game.actions else None
-            handed = last is not None and last.kind == "command"
-            self._told[game.id] = {side for side in now if handed and last.side is side.other}
+        self._deciding[game.id] = deciding(game)
+        if game.id not in self._told and not game.host.is_over:  # first loaded since the start
+            self._told[game.id] = told_after(game.host.record, game.actions)
 
     def forget(self, game_id: str) -> None:
         """The game left memory (evicted): who decides is looked at afresh when
