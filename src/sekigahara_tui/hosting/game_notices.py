@@ -11,11 +11,12 @@ side takes the hand-over back with an undo (R58 allows it until the side
 handed to decides) and hands over again, no second notice goes. What was
 told outlives the game's eviction (in asynchronous play the one undoing has
 usually been away, and the idle game dropped from memory meanwhile); after a
-restart it is rebuilt from the game's stored actions, undone commands
-included (told_after): a side handed the decision by the other side's
-action, and that has not acted since, counts as told, even if that action
-was taken back (an undo, a restart, then the same hand-over again: no
-second notice).
+restart it is rebuilt from the game's stored actions: a side that decides
+because the other side's last command handed it the decision is told; in a
+game with an undo, replayed with the undone commands (told_after), a side
+handed the decision by the other side's action and that has not acted since
+is told, even if that action was taken back (an undo, a restart, then the
+same hand-over again: no second notice).
 
 A seat the computer stands in for (out of time: game_clocks.py) is never
 told "your move"; its member hears of the game's end.
@@ -57,7 +58,8 @@ def told_after(record: GameRecord, actions: list[Action]) -> set[Side]:
     game_changed keeps it: every action (undone commands too) replayed from the
     record's start, a side handed the decision by the other's action told
     (the acting side was at the game), until it acts itself. Once a game, at
-    its first load after a start: a replay of its actions."""
+    its first load after a start, for a game with an undo: a replay of its
+    actions (0.1 s for 455 on this machine, as much as loading it)."""
     states = [next(replay_steps(evolve(record, commands=())))[1]]  # the start: setup or its position
     before = frozenset(states[0].decision.sides)
     told: set[Side] = set()
@@ -88,7 +90,11 @@ class GameNotices:
     def game_loaded(self, game: HostedGame) -> None:
         self._deciding[game.id] = deciding(game)
         if game.id not in self._told and not game.host.is_over:  # first loaded since the start
-            self._told[game.id] = told_after(game.host.record, game.actions)
+            if any(action.kind != "command" for action in game.actions):  # an undo: what it took back counts
+                self._told[game.id] = told_after(game.host.record, game.actions)
+            else:  # the usual case, without a replay: told if the other side's last command handed it over
+                last = game.actions[-1] if game.actions else None
+                self._told[game.id] = {side for side in deciding(game) if last is not None and last.side is side.other}
 
     def forget(self, game_id: str) -> None:
         """The game left memory (evicted): who decides is looked at afresh when
