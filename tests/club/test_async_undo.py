@@ -64,6 +64,18 @@ async def alice_hands_over_and_goes(club, receiver):
     return alice, bob, game_id, last, told
 
 
+async def alice_takes_it_back(club, alice, game_id: str):
+    """alice enters the game and undoes her hand-over (R58: bob has not
+    decided); her seat (running) and the game, the seat still open."""
+    back = alice.seat_client(await alice.enter(game_id), None)
+    running = asyncio.create_task(back.run())
+    await back.wait_for(lambda c: c.connected and c.view is not None and c.why_no_undo is None, TIMEOUT)
+    game = club.server.games.find(game_id)
+    back.undo()
+    await back.wait_for(lambda c: c.version == game.version and not c.pending and Side.TOKUGAWA not in game.host.state.decision.sides, TIMEOUT)
+    return back, running, game
+
+
 async def test_an_undo_and_a_new_hand_over_each_after_the_game_left_memory_send_no_second_notice(notices_club, receiver):
     club = notices_club
     alice, bob, game_id, last, told = await alice_hands_over_and_goes(club, receiver)
@@ -127,12 +139,7 @@ async def test_an_undo_after_a_restart_sends_no_second_notice(data_dir, receiver
     await club.server.listen_unix(club.socket)
     try:
         alice = club.lobby_client("alice")
-        back = alice.seat_client(await alice.enter(game_id), None)
-        running = asyncio.create_task(back.run())
-        await back.wait_for(lambda c: c.connected and c.view is not None and c.why_no_undo is None, TIMEOUT)
-        game = club.server.games.find(game_id)
-        back.undo()
-        await back.wait_for(lambda c: c.version == game.version and not c.pending and Side.TOKUGAWA not in game.host.state.decision.sides, TIMEOUT)
+        back, running, game = await alice_takes_it_back(club, alice, game_id)
         back.submit(last)
         await back.wait_for(lambda c: c.version == game.version and not c.pending and Side.TOKUGAWA in game.host.state.decision.sides, TIMEOUT)
         await club.server.notices.idle()
@@ -155,12 +162,7 @@ async def test_an_undo_then_a_restart_then_the_same_hand_over_sends_no_second_no
 
     club = await start_club(data_dir, notices=OPTIONS)
     alice, bob, game_id, last, told = await alice_hands_over_and_goes(club, receiver)
-    back = alice.seat_client(await alice.enter(game_id), None)
-    running = asyncio.create_task(back.run())
-    await back.wait_for(lambda c: c.connected and c.view is not None and c.why_no_undo is None, TIMEOUT)
-    game = club.server.games.find(game_id)
-    back.undo()
-    await back.wait_for(lambda c: c.version == game.version and not c.pending and Side.TOKUGAWA not in game.host.state.decision.sides, TIMEOUT)
+    back, running, _game = await alice_takes_it_back(club, alice, game_id)
     await back.close()
     await running
     await alice.close()
