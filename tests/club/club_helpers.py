@@ -106,11 +106,3 @@ async def resigned_game(club: Club, private: bool) -> str:
     await alice.close()
     await bob.close()
     return made.game
-
-
-def exported_json(club: Club, game_id: str) -> str:
-    """A game's record as get_record and the exports give it (its end included)."""
-    from rules.infra.record import record_to_json
-    from sekigahara_tui.hosting.result_words import exported_record
-
-    return record_to_json(exported_record(*club.store.load_game(game_id)))

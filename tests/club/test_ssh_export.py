@@ -16,7 +16,7 @@ import sys
 import asyncssh
 import pytest
 
-from club_helpers import exported_json, resigned_game, start_club
+from club_helpers import resigned_game, start_club
 from helpers import needs_program
 from rules.infra.record import load_record
 from rules.sides import Side
@@ -67,7 +67,7 @@ async def test_members_export_records_over_ssh(data_dir, tmp_path, capsys):
         # alice, a player: the record on stdout, as the store exports it; it loads and is analysed
         status, out, err = await ssh(front.port, alice, "export", private)
         assert (status, err) == (0, b"")
-        assert json.loads(out) == json.loads(exported_json(club, private))
+        assert json.loads(out) == json.loads(club.store.record_json(private))
         saved = tmp_path / "game.json"
         saved.write_bytes(out)
         assert load_record(saved).end is not None
@@ -83,7 +83,7 @@ async def test_members_export_records_over_ssh(data_dir, tmp_path, capsys):
 
         # carol, a stranger: a public finished game, yes; a private one, as if it did not exist
         status, out, _ = await ssh(front.port, carol, "export", public)
-        assert status == 0 and json.loads(out) == json.loads(exported_json(club, public))
+        assert status == 0 and json.loads(out) == json.loads(club.store.record_json(public))
         before = len(refusals(audit))
         hidden = await ssh(front.port, carol, "export", private)
         missing_id = "Z" * len(private)

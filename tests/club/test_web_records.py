@@ -13,7 +13,7 @@ import json
 import aiohttp
 import pytest
 
-from club_helpers import exported_json, resigned_game, start_club
+from club_helpers import resigned_game, start_club
 from rules.sides import Side
 from sekigahara_tui.club.web_front import start_web
 from sekigahara_tui.hosting import members
@@ -63,10 +63,10 @@ async def test_records_are_downloaded_by_the_lobby_rule(club_and_web, data_dir):
             status, body, response = await get(alice, web.url + f"record/{game}")
             assert status == 200 and response.content_type == "application/json"
             assert response.headers["Content-Disposition"] == f'attachment; filename="sekigahara-{game}.json"'
-            assert json.loads(body) == json.loads(exported_json(club, game))
+            assert json.loads(body) == json.loads(club.store.record_json(game))
         # carol, a stranger: a public game once over, yes; a private one, as if it did not exist.
         status, body, _ = await get(carol, web.url + f"record/{public}")
-        assert status == 200 and json.loads(body) == json.loads(exported_json(club, public))
+        assert status == 200 and json.loads(body) == json.loads(club.store.record_json(public))
         before = len(refusals(audit))
         hidden = await get(carol, web.url + f"record/{private}")
         missing_id = "Z" * len(private)

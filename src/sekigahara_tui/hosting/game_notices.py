@@ -35,42 +35,34 @@ from __future__ import annotations
 
 from typing import Callable
 
-from attrs import evolve
-
-from rules.engine import apply
-from rules.infra.record import GameRecord, replay_steps
-from rules.notation import parse_command
 from rules.surface import BOTH_SIDES, Side
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.games import Change, HostedGame
+from sekigahara_tui.hosting.host import deciders_by_action
 from sekigahara_tui.hosting.members import COMPUTER
 from sekigahara_tui.hosting.notice_delivery import NoticeQueue
 from sekigahara_tui.hosting.notices import CLOCK_LOW, GAME_OVER, YOUR_MOVE, game_notice
-from sekigahara_tui.hosting.store import Action
 
 
 def deciding(game: HostedGame) -> frozenset[Side]:
     return frozenset() if game.host.is_over else frozenset(game.host.state.decision.sides)
 
 
-def told_after(record: GameRecord, actions: list[Action]) -> set[Side]:
-    """Who counts as told of a hand-over after `actions`, rebuilt as
+def told_after(game: HostedGame) -> set[Side]:
+    """Who counts as told of a hand-over after the game's actions, rebuilt as
     game_changed keeps it: every action (undone commands too) replayed from the
-    record's start, a side handed the decision by the other's action told
-    (the acting side was at the game), until it acts itself. Once a game, at
-    its first load after a start, for a game with an undo: a replay of its
-    actions (0.1 s for 455 on this machine, as much as loading it)."""
-    states = [next(replay_steps(evolve(record, commands=())))[1]]  # the start: setup or its position
-    before = frozenset(states[0].decision.sides)
+    record's start (host.deciders_by_action), a side handed the decision by the
+    other's action told (the acting side was at the game), until it acts
+    itself. Once a game, at its first load after a start, for a game with an
+    undo: a replay of its actions (0.1 s for 455 on this machine, as much as
+    loading it)."""
+    actions = game.actions
+    deciders = deciders_by_action(game.host.record, (a.text if a.kind == "command" else None for a in actions))
+    before = next(deciders)
     told: set[Side] = set()
-    for action in actions:
+    for action, now in zip(actions, deciders):
         if action.kind == "command":
-            assert action.text is not None
-            states.append(apply(states[-1], parse_command(action.text))[0])
             told.discard(action.side)
-        elif len(states) > 1:  # an undo (R58) takes back the last command standing
-            states.pop()
-        now = frozenset() if states[-1].is_over else frozenset(states[-1].decision.sides)
         told |= {side for side in now - before if side is not action.side}
         before = now
     return told
@@ -91,7 +83,7 @@ class GameNotices:
         self._deciding[game.id] = deciding(game)
         if game.id not in self._told and not game.host.is_over:  # first loaded since the start
             if any(action.kind != "command" for action in game.actions):  # an undo: what it took back counts
-                self._told[game.id] = told_after(game.host.record, game.actions)
+                self._told[game.id] = told_after(game)
             else:  # the usual case, without a replay: told if the other side's last command handed it over
                 last = game.actions[-1] if game.actions else None
                 self._told[game.id] = {side for side in deciding(game) if last is not None and last.side is side.other}

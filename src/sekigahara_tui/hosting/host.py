@@ -8,6 +8,7 @@ that side's events, and submit commands (architecture.md).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterable, Iterator
 
 from attrs import evolve, frozen
 
@@ -241,3 +242,23 @@ class GameHost:
 
 
 __all__ = ["GameHost", "RecordError", "Step"]
+
+
+
+def deciders_by_action(record: GameRecord, commands: Iterable[str | None]) -> Iterator[frozenset[Side]]:
+    """Who decides at the record's start, then after each of a hosted game's
+    actions in turn (a command's text, or None for an undo: R58 takes back
+    the last command standing), undone commands replayed as they were played.
+    For game_notices.told_after, after a restart."""
+    states = [next(replay_steps(evolve(record, commands=())))[1]]  # the start: setup or its position
+    yield _deciders(states[0])
+    for text in commands:
+        if text is not None:
+            states.append(apply(states[-1], parse_command(text))[0])
+        elif len(states) > 1:
+            states.pop()
+        yield _deciders(states[-1])
+
+
+def _deciders(state: GameState) -> frozenset[Side]:
+    return frozenset() if state.is_over else frozenset(state.decision.sides)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from rules.infra.record import record_to_json
 from rules.surface import Side, printable
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.club_games import ClubGames, Refusal, played_entry, seen_entry
@@ -25,7 +24,6 @@ from sekigahara_tui.hosting.generations import MemberGenerations
 from sekigahara_tui.hosting.members import COMPUTER
 from sekigahara_tui.hosting.notice_delivery import NoticeQueue
 from sekigahara_tui.hosting.notices import INVITATION, REMATCH, Notice
-from sekigahara_tui.hosting.result_words import exported_record
 from sekigahara_tui.hosting.store import GameTerms, Store, StoreError
 
 NEWS_KEPT = 5  # lines a member's lobby keeps about their invitations (in memory)
@@ -104,6 +102,6 @@ def finished_record(store: Store, catalog: Catalog, member: str, game_id: str) -
     if entry.status != "over":
         raise Refusal("illegal", "that game is still in play: its replay comes once it is over")
     try:
-        return record_to_json(exported_record(*store.load_game(game_id)))
+        return store.record_json(game_id)
     except StoreError as error:
         raise Refusal("host-error", f"could not read its record: {printable(str(error), 200)}") from None

@@ -7,18 +7,12 @@ audit log), for each way a game ends (store.py END_KINDS):
 - timed-out: "ishida ran out of time: tokugawa wins" (the clocks, issue 24);
 - finished-by-stand-in: the rules' words, then "; the computer finished for
   ishida" (the clocks: a seat out of time played on by the computer).
-
-And said in a record (exported_record): every end but the rules' is the
-record's `end` (rules/infra/record.py), which its commands do not hold.
 """
 
 from __future__ import annotations
 
-from attrs import evolve
-
-from rules.infra.record import GameRecord, RecordEnd
 from rules.surface import GameResult, Side
-from sekigahara_tui.hosting.store import Action, GameEnd, GameInfo, record_of
+from sekigahara_tui.hosting.store import GameEnd
 
 # An end outside the rules, and the engine's cause for it (rules.victory).
 OUTSIDE_CAUSES = {"resigned": "resigned", "cancelled": "cancelled", "timed-out": "timed-out"}
@@ -49,13 +43,3 @@ def end_words(end: GameEnd, result: GameResult) -> str:
 def loser(end: GameEnd) -> Side | None:
     """Who lost: the other of the winner (None: cancelled)."""
     return end.winner.other if end.winner is not None else None
-
-
-def exported_record(info: GameInfo, actions: list[Action] | tuple[Action, ...]) -> GameRecord:
-    """The record a member downloads (get_record, the web and SSH fronts,
-    `sekigahara export`): record_of's, with the end its commands do not hold
-    (resigned, timed out, cancelled, finished by a stand-in: issue 25)."""
-    end = info.end
-    if end is None or end.kind == "rules":
-        return record_of(info, actions)
-    return evolve(record_of(info, actions), end=RecordEnd(end.kind, end.winner, end.seat))
