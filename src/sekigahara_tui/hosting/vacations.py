@@ -60,7 +60,8 @@ class Vacations:
         """Take `message.days` away, then the member's vacation; Refusal (nothing stored)."""
         self._no_guest(member)
         try:
-            _start, end = await asyncio.to_thread(take_on_own_connection, self.store_path, member, message.days, self.clocks.now())
+            _start, end = await asyncio.to_thread(
+                take_on_own_connection, self.store_path, member, message.days, self.clocks.now())
         except ValueError as error:
             raise Refusal("bad-message", str(error).replace("--days", "days")) from None
         except sqlite3.Error as error:
