@@ -68,10 +68,10 @@ class ClubGameDialog(ModalScreen["NewClubGame | None"]):
     """
     # Its own key bar (below): the lobby's underneath would offer keys this form does not take.
     BINDINGS = [
-        Binding("tab", "app.focus_next", "Next question", id="dialog.next"),
-        Binding("shift+tab", "app.focus_previous", "Previous", id="dialog.previous"),
+        Binding("tab", "app.focus_next", "Next question", id="clubgame.next"),
+        Binding("shift+tab", "app.focus_previous", "Previous", id="clubgame.previous"),
         # before the focused list's or name's own Enter (which would do the same), so the bar shows it
-        Binding("enter", "submit", "Make it", id="dialog.make", priority=True),
+        Binding("enter", "submit", "Make it", id="clubgame.make", priority=True),
         Binding("escape", "dismiss(None)", "Cancel", id="dialog.cancel"),
     ]
 
