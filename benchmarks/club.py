@@ -17,6 +17,7 @@ the bots' CPU time per command.
     python3 benchmarks/club.py --games 100 --profile /tmp/club   # cProfile of the server
     python3 benchmarks/club.py --games 50 --seconds 60 --warmup 30 --callgrind   # its instructions per command
     python3 benchmarks/club.py --games 200 --think 0.5 --computer 4   # and 4 games against level 2 (issue 25)
+    python3 benchmarks/club.py --games 50 --store postgresql://USER@HOST/DB   # each N on SQLite, then PostgreSQL (issue 28)
 
 The bots are cheap on purpose, so that the bot process is not what limits a
 large N: a bot is an asyncio Protocol on a raw Unix socket that reads only
@@ -50,7 +51,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 sys.path.insert(0, str(SRC))
 
 from rules.sides import Side  # noqa: E402
-from sekigahara_tui.hosting import members  # noqa: E402
+from sekigahara_tui.hosting import database, members  # noqa: E402
 from sekigahara_tui.club.cli import tune_garbage_collector  # noqa: E402
 from sekigahara_tui.club.client import ClubClient  # noqa: E402
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION  # noqa: E402
@@ -360,6 +361,8 @@ def main() -> None:
     parser.add_argument("--computer", type=int, default=0, metavar="K", help="also K games against the club's computer (issue 25); prints its decision times")
     parser.add_argument("--computer-level", default="planner", help="the computer's level in those games (default planner: level 2)")
     parser.add_argument("--computer-workers", type=int, default=None, metavar="W", help="serve --computer-workers (default: the server's, cores minus one)")
+    parser.add_argument("--store", metavar="postgresql://...", help="also each N on PostgreSQL (serve --store), after SQLite: a new database "
+                        "beside the URL's for each run, dropped after (its user may create databases)")
     args = parser.parse_args()
     # The bots' own collector would stall their loop, and the latency they
     # time, as it stalled the server's: tuned alike (club/cli.py).
@@ -367,14 +370,18 @@ def main() -> None:
     pace = f"bots think {args.think:g} s on average" if args.think else "bots as fast as they can"
     print(f"club server load, {os.cpu_count()} cores, Python {sys.version.split()[0]}, {pace}")
     print(
-        f"{'N':>5} {'games/s':>8} {'commands/s':>11} {'p50 ms':>7} {'p99 ms':>7} {'KB/game':>8}"
+        f"{'store':>10} {'N':>5} {'games/s':>8} {'commands/s':>11} {'p50 ms':>7} {'p99 ms':>7} {'KB/game':>8}"
         f" {'server us/cmd':>14} {'bots us/cmd':>12}"
     )
-    for n in args.games:
+    for n, store in [(n, store) for n in args.games for store in ([None, args.store] if args.store else [None])]:
         directory = Path(tempfile.mkdtemp(prefix="skb", dir="/tmp"))
         data_dir = directory / "club"
         profile = None if args.profile is None else Path(f"{args.profile}-{n}.prof")
+        bench_db = None
         try:
+            if store is not None:
+                bench_db = bench_database(store, "create")
+                database.record_location(members.prepare_data_dir(data_dir), bench_db)  # serve and members.add use it
             members.add(data_dir, "alice", fake_key())
             members.add(data_dir, "bob", fake_key())
             stats_file = directory / "server-stats.json"
@@ -405,7 +412,7 @@ def main() -> None:
             server.terminate()  # SIGTERM: the server stops cleanly (and cProfile writes its file)
             server.wait(timeout=600 if args.callgrind else 60)
             print(
-                f"{result['n']:>5} {result['games_per_s']:>8.2f} {result['commands_per_s']:>11.0f} "
+                f"{'postgresql' if store else 'sqlite':>10} {result['n']:>5} {result['games_per_s']:>8.2f} {result['commands_per_s']:>11.0f} "
                 f"{result['p50_ms']:>7.1f} {result['p99_ms']:>7.1f} {result['kb_per_game']:>8.0f}"
                 f" {result['server_us']:>14.0f} {result['bots_us']:>12.0f}",
                 flush=True,
@@ -423,6 +430,20 @@ def main() -> None:
                 print_profile(profile, args.top)
         finally:
             shutil.rmtree(directory, ignore_errors=True)
+            if bench_db is not None:
+                bench_database(bench_db, "drop")
+
+
+def bench_database(url: str, verb: str) -> str:
+    """A new database beside `url`'s (create), or `url`'s dropped (drop); its URL."""
+    import psycopg
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    name = f"sekigahara_bench_{os.getpid()}_{time.monotonic_ns()}" if verb == "create" else parts.path.lstrip("/")
+    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as admin:
+        admin.execute(f'{verb.upper()} DATABASE "{name}"')
+    return urlunsplit(parts._replace(path=f"/{name}"))
 
 
 if __name__ == "__main__":

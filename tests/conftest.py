@@ -7,7 +7,8 @@ import os
 
 import pytest
 
-from helpers import fresh_game
+from helpers import fresh_game, needs_program
+from pg_server import INITDB, WHAT as POSTGRESQL, PostgresServer
 from rules.state import GameState
 
 
@@ -15,6 +16,29 @@ from rules.state import GameState
 def started() -> GameState:
     """A fresh game (seed 1) after setup, waiting for week 1's bid."""
     return fresh_game(1)
+
+
+# --- the club's store: SQLite and a real PostgreSQL (issue 28) --------------------
+
+# Each store test runs on both: PostgreSQL's skips where it is not installed,
+# saying so, and fails under CI (needs_program, below).
+STORES = [pytest.param("sqlite"), pytest.param("postgresql", marks=needs_program(INITDB, POSTGRESQL))]
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A PostgreSQL server of this test process (pg_server.py), started at its first use."""
+    server = PostgresServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=STORES)
+def store_location(request, tmp_path):
+    """A new store's location: a SQLite file, or an empty PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        return tmp_path / "club.sqlite"
+    return request.getfixturevalue("postgres").new_database()
 
 
 # --- programs the README's features rest on (helpers.needs_program) --------------

@@ -7,6 +7,9 @@ import asyncio
 import base64
 import os
 import secrets
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -16,6 +19,7 @@ from rules.sides import Side
 
 from sekigahara_tui.hosting import members
 from sekigahara_tui.club.client import ClubClient
+from sekigahara_tui.club.serve import ADDRESS_FILE
 from sekigahara_tui.hosting.club_server import ClubServer
 from sekigahara_tui.hosting.tokens import load_secret
 from sekigahara_tui.bots.driver import RandomBot
@@ -89,6 +93,47 @@ def short_tmp() -> Path:
     directory = Path(tempfile.mkdtemp(prefix="skc", dir="/tmp"))
     os.chmod(directory, 0o700)
     return directory
+
+
+def start_serve(data_dir: Path, *arguments: str) -> subprocess.Popen:
+    """A real `sekigahara serve --data DIR [ARGUMENTS]` process, once it listens."""
+    (data_dir / ADDRESS_FILE).unlink(missing_ok=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sekigahara_tui", "serve", "--data", str(data_dir), *arguments],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + TIMEOUT
+    while not (data_dir / ADDRESS_FILE).exists():
+        assert process.poll() is None, process.stderr.read()
+        assert time.monotonic() < deadline, "the club server did not start"
+        time.sleep(0.05)
+    return process
+
+
+def stop_serve(process: subprocess.Popen) -> None:
+    """SIGTERM: the club server stops cleanly, exit status 0."""
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=20) == 0, process.stderr.read() if process.stderr else ""
+
+
+def reap(process: subprocess.Popen) -> None:
+    """After a test, pass or fail: no club server left running."""
+    if process.poll() is None:
+        process.kill()
+        process.wait(timeout=10)
+
+
+class AckingBot(RandomBot):
+    """A random bot that notes every command the server acknowledged."""
+
+    def __init__(self, seed: int, acked: set) -> None:
+        super().__init__(seed)
+        self.acked = acked
+
+    def on_state(self, client) -> None:
+        if client.reply_to is not None:
+            self.acked.add((client.game, client.side, client.reply_to))
+        super().on_state(client)
 
 
 async def resigned_game(club: Club, private: bool) -> str:

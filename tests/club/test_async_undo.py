@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import math
 
-from club_helpers import TIMEOUT, Club, start_club, wait_until
+from club_helpers import TIMEOUT, Club, reap, start_club, start_serve, stop_serve, wait_until
 from notice_helpers import receiver  # noqa: F401 - a fixture
 from rules.surface import Side
 from sekigahara_tui.club.client import ClubClient
@@ -158,8 +158,6 @@ async def test_an_undo_then_a_restart_then_the_same_hand_over_sends_no_second_no
     alice handing over again neither rings bob's lobby nor sends a webhook.
     The ring goes on bob's lobby connection before the push of his lobby that
     shows his move, so once that push is in, any ring has arrived too."""
-    from test_kill import reap, start_serve, stop_serve
-
     club = await start_club(data_dir, notices=OPTIONS)
     alice, bob, game_id, last, told = await alice_hands_over_and_goes(club, receiver)
     back, running, _game = await alice_takes_it_back(club, alice, game_id)

@@ -5,71 +5,21 @@ or doubled, and SQLite's integrity check is ok."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-import sekigahara_tui
-from club_helpers import fake_key
+from club_helpers import AckingBot, fake_key, reap, start_serve, stop_serve  # noqa: F401 - other tests import them from here
 from rules.infra.record import replay
 from rules.sides import Side
 from sekigahara_tui.hosting import members
 from sekigahara_tui.club.client import ClubClient
-from sekigahara_tui.club.serve import ADDRESS_FILE
-from sekigahara_tui.bots.driver import RandomBot
 from sekigahara_tui.hosting.store import Store, record_of
 
 TIMEOUT = 60.0
-SRC = Path(sekigahara_tui.__file__).parents[1]  # the checkout's src, for the server's process
-
-
-def start_serve(data_dir, *options: str) -> subprocess.Popen:
-    """`sekigahara serve --data DIR OPTIONS` of the code under test (this checkout's src)."""
-    (data_dir / ADDRESS_FILE).unlink(missing_ok=True)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(SRC), os.environ.get("PYTHONPATH")))))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "sekigahara_tui", "serve", "--data", str(data_dir), *options],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
-    )
-    deadline = time.monotonic() + TIMEOUT
-    while not (data_dir / ADDRESS_FILE).exists():
-        assert process.poll() is None, process.stderr.read()
-        assert time.monotonic() < deadline, "the club server did not start"
-        time.sleep(0.05)
-    return process
-
-
-def stop_serve(process: subprocess.Popen) -> None:
-    """SIGTERM: the club server stops cleanly, exit status 0."""
-    process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=20) == 0
-
-
-def reap(process: subprocess.Popen) -> None:
-    """After a test, pass or fail: no club server left running."""
-    if process.poll() is None:
-        process.kill()
-        process.wait(timeout=10)
-
-
-class AckingBot(RandomBot):
-    """A random bot that notes every command the server acknowledged."""
-
-    def __init__(self, seed: int, acked: set) -> None:
-        super().__init__(seed)
-        self.acked = acked
-
-    def on_state(self, client) -> None:
-        if client.reply_to is not None:
-            self.acked.add((client.game, client.side, client.reply_to))
-        super().on_state(client)
 
 
 async def until(predicate, what: str, timeout: float = TIMEOUT) -> None:

@@ -31,7 +31,7 @@ import weakref
 
 from club_helpers import start_club, wait_until
 from rules.sides import Side
-from sekigahara_tui.club.cli import collect_on_timer, tune_garbage_collector
+from sekigahara_tui.club.cli import GC_THRESHOLDS, collect_on_timer, tune_garbage_collector
 from sekigahara_tui.club.client import ClubClient
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION
 from memory_sizes import empty_bounded_caches
@@ -51,11 +51,11 @@ BOUND = 1_000  # bytes a game
 # connections (the store's, its writer thread's, the members') swing by up to
 # about 50 KB between two moments.
 SWING = 64 * 1024
-# The collector's schedule (club/cli.py), shortened: the middle generation
-# after more than 5 young collections, the oldest after more than 3 middle
-# ones: every 24 ticks.
-THRESHOLDS = (20_000, 5, 3)
+# The collector's schedule (club/cli.py), shortened: its thresholds, and a
+# full collection every FULL_EVERY ticks.
+THRESHOLDS = GC_THRESHOLDS
 TICK = 0.02
+FULL_EVERY = 15  # ticks: a full collection every 0.3 s here, every 5 minutes in a club
 
 
 class SeatBot(asyncio.Protocol):
@@ -191,7 +191,7 @@ async def traced_after_rounds(data_dir) -> tuple[int, int]:
     tune_garbage_collector()
     gc.set_threshold(*THRESHOLDS)
     gc.callbacks.append(count_full_collections)
-    collector = asyncio.create_task(collect_on_timer(every=TICK))
+    collector = asyncio.create_task(collect_on_timer(every=TICK, full_every=FULL_EVERY))
     try:
         await play_round(club, alice, bob, M, seeds, played)  # warm-up: what the first games make once
         tracemalloc.start()

@@ -43,8 +43,8 @@ def test_an_old_store_opens_read_only_as_before_then_is_migrated_once(tmp_path):
     again.close()
 
 
-def test_an_end_outside_the_rules_is_stored_once_with_its_proposal_gone(tmp_path):
-    store = Store.open(tmp_path / "games.sqlite")
+def test_an_end_outside_the_rules_is_stored_once_with_its_proposal_gone(store_location):
+    store = Store.open(store_location)  # SQLite, then PostgreSQL
     store.create_game("g", 1, "v")
     store.set_cancel_offer("g", CancelOffer(Side.ISHIDA, "alice", 5.0))
     assert store.load_game("g")[0].cancel_offer == CancelOffer(Side.ISHIDA, "alice", 5.0)

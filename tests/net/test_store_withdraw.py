@@ -3,30 +3,31 @@ in one transaction, and only its own player's game with the other seat open."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from rules.components import default_components
 from rules.sides import Side
+from sekigahara_tui.hosting.database import connect
 from sekigahara_tui.hosting.store import Action, Store, StoreError
 
 DATA = default_components().data_version
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 
 
-def sound(path) -> None:
-    """The file as SQLite sees it from another connection: whole, no orphan action."""
-    db = sqlite3.connect(path)
+def sound(location) -> None:
+    """The store as another connection sees it: whole (SQLite's check), no orphan action."""
+    db = connect(location)
     try:
-        assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-        assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+        if db.dialect == "sqlite":
+            assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+            assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert db.execute("SELECT count(*) FROM actions WHERE game NOT IN (SELECT id FROM games)").fetchall() == [(0,)]
     finally:
         db.close()
 
 
-def rows(path, sql: str, parameters: tuple = ()) -> list[tuple]:
-    db = sqlite3.connect(path)
+def rows(location, sql: str, parameters: tuple = ()) -> list[tuple]:
+    db = connect(location)
     try:
         return db.execute(sql, parameters).fetchall()
     finally:
@@ -34,8 +35,9 @@ def rows(path, sql: str, parameters: tuple = ()) -> list[tuple]:
 
 
 @pytest.fixture
-def store(tmp_path):
-    store = Store.open(tmp_path / "club.sqlite")
+def store(store_location):
+    """On SQLite and on PostgreSQL (tests/conftest.py)."""
+    store = Store.open(store_location)
     yield store
     store.close()
 
@@ -86,7 +88,7 @@ def test_only_its_player_withdraws_an_open_game_and_never_one_against_the_comput
     sound(store.path)
 
 
-def test_a_store_that_cannot_be_written_says_so_in_one_line_and_keeps_the_game(store, tmp_path):
+def test_a_store_that_cannot_be_written_says_so_in_one_line_and_keeps_the_game(store):
     store.create_game("open", 1, DATA, players={ISHIDA: "alice"})
     reader = Store.open(store.path, read_only=True)
     try:

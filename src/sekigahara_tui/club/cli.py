@@ -12,6 +12,7 @@ from pathlib import Path
 def add_club_commands(commands) -> None:
     serve = commands.add_parser("serve", help="run a club server that hosts many games")
     serve.add_argument("--data", type=Path, required=True, metavar="DIR", help="the club's store, keys and socket")
+    serve.add_argument("--store", metavar="postgresql://...", help="keep the club's tables in this PostgreSQL database instead of DIR/club.sqlite (DIR records it; docs/club.md)")
     serve.add_argument("--listen", metavar="HOST:PORT", help="also listen on TCP (port 0: any free port)")
     serve.add_argument("--ssh", metavar="[HOST:]PORT", help="serve members over SSH (HOST: every interface unless given)")
     serve.add_argument("--web", metavar="[HOST:]PORT", help="serve members in the browser (HOST: 127.0.0.1 unless given)")
@@ -66,6 +67,10 @@ def add_club_commands(commands) -> None:
     club.add_argument("--data", type=Path, metavar="DIR", help="the club's DIR (the club's own Unix user only)")
     club.add_argument("--member", metavar="NAME", help="the member to sign in, with --data or --connect")
     club.add_argument("--connect", metavar="HOST:PORT", help="a club's TCP address (serve --listen), with --member and the member's token in SEKIGAHARA_TOKEN")
+    club_actions = club.add_subparsers(dest="club_command", metavar="ACTION")  # none: open the lobby
+    migrate = club_actions.add_parser("migrate", help="copy a stopped SQLite club into an empty PostgreSQL database, then check it row by row")
+    migrate.add_argument("--from", dest="source", type=Path, required=True, metavar="DIR", help="the club's DIR (serve --data)")
+    migrate.add_argument("--to", dest="target", required=True, metavar="postgresql://...", help="an empty PostgreSQL database")
     from sekigahara_tui.club.tournament_cli import add_tournament_command
 
     add_tournament_command(commands)
@@ -78,13 +83,16 @@ def _fail(program: str, message: str, status: int) -> int:
 
 
 # The server makes a few hundred short-lived objects per command (states,
-# views, messages), almost none of them in cycles. At the default gen-0
-# threshold of 700 the collector ran often under load, and its older
-# generations walk every resident game. A larger young generation, older
-# collections on a schedule (collect_on_timer), and the modules and components
-# frozen out of the collector's sight after start-up make those walks rare
-# (their pauses show in the p99 that benchmarks/club.py prints).
-GC_THRESHOLDS = (20_000, 50, 30)
+# views, messages), almost none of them in cycles, and keeps many of them for
+# a while (the states undo may go back to, R58; each chair's last view). The
+# collector's middle generation is where those wait, alive: walking it found
+# nothing to free, and paused the server 25-200 ms every 10-30 s under 500
+# games (a gc callback's timings, issue 23). So: a large young generation
+# collected on a timer (collect_on_timer), no middle collection of CPython's
+# own (a middle threshold it never reaches), a full collection on the timer's
+# schedule, and the modules and components frozen out of the collector's
+# sight after start-up.
+GC_THRESHOLDS = (20_000, 10**9, 10**9)
 
 
 def tune_garbage_collector() -> None:
@@ -99,36 +107,28 @@ def tune_garbage_collector() -> None:
 # the threshold, and an old object freed (a host letting go of the states
 # before a final step, R58) counts as a deallocation: under hundreds of games
 # the young generation grows far past the threshold before the count reaches
-# it, and walking it pauses the server. Collected on a timer it stays small
-# (benchmarks/club.py --games 500 --think 1 shows the p99 with it).
-YOUNG_COLLECTION_EVERY = 0.2  # seconds
+# it, and walking it pauses the server. Collected on a timer it stays small:
+# each young object is walked once whatever the period, so a short period
+# costs no more and makes each pause shorter.
+YOUNG_COLLECTION_EVERY = 0.05  # seconds
+# Every this many young collections, a full one (5 minutes): the cycles
+# (asyncio's transports are each in a cycle with their read callback) are
+# freed then, so memory holds at most 5 minutes of them (issue 23, item 11).
+FULL_COLLECTION_EVERY = 6000
 
 
-def generation_due() -> int:
-    """The oldest generation CPython would collect now: the middle one once
-    more young collections than its threshold were made since its last, the
-    oldest once more middle ones. CPython looks only in a collection it
-    started itself, never in one asked for (gc.collect(0)): a timer that
-    asked for young ones alone left every cycle that outlived one of them in
-    memory for good (asyncio's transports are each in a cycle with their read
-    callback: the server grew with every connection it ever had, issue 23,
-    item 11)."""
+async def collect_on_timer(every: float = YOUNG_COLLECTION_EVERY, sleep=asyncio.sleep, full_every: int = FULL_COLLECTION_EVERY) -> None:
+    """Every `every` seconds, for ever, collect the young generation, and every
+    `full_every`-th time all of them, never the middle one alone (see
+    GC_THRESHOLDS). (A test passes its own `sleep`, to count the timer's
+    ticks rather than seconds.)"""
     import gc
 
-    counts, thresholds = gc.get_count(), gc.get_threshold()
-    return next((generation for generation in (2, 1) if counts[generation] > thresholds[generation]), 0)
-
-
-async def collect_on_timer(every: float = YOUNG_COLLECTION_EVERY, sleep=asyncio.sleep) -> None:
-    """Every `every` seconds, for ever, collect the young generation, or the
-    older one that is due (generation_due): with GC_THRESHOLDS the middle one
-    about every 10 s, all of them about every 5 minutes. (A test passes its
-    own `sleep`, to count the timer's ticks rather than seconds.)"""
-    import gc
-
+    ticks = 0
     while True:
         await sleep(every)
-        gc.collect(generation_due())
+        ticks += 1
+        gc.collect(2 if ticks % full_every == 0 else 0)
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -170,7 +170,7 @@ def run_serve(args: argparse.Namespace) -> int:
                 return await serve(
                     args.data, listen, ssh, web, say=say, evict_after=args.evict_after, guest=args.guest, notices=notices,
                     computer_workers=args.computer_workers,
-                    vacation_days_per_year=args.vacation_days_per_year,
+                    vacation_days_per_year=args.vacation_days_per_year, store_url=args.store,
                 )
             finally:
                 collector.cancel()
@@ -234,18 +234,20 @@ def _vacation(args: argparse.Namespace) -> int:
 
     from sekigahara_tui.hosting import members
     from sekigahara_tui.hosting.clock_store import ClockStore
+    from sekigahara_tui.hosting.database import Error as DatabaseError, club_location
     from sekigahara_tui.hosting.store import Store, StoreError
 
     if not members.is_member(args.data, args.name):
         return _fail("sekigahara member vacation", f"{args.name}: no such member", 1)
     try:
-        Store.open(args.data / members.STORE_FILE).close()  # created or brought up to date
-        clocks = ClockStore(args.data / members.STORE_FILE)
+        location = club_location(args.data)
+        Store.open(location).close()  # created or brought up to date
+        clocks = ClockStore(location)
         try:
             start, end = clocks.take_vacation(args.name, args.days, time.time())
         finally:
             clocks.close()
-    except (ValueError, StoreError) as error:
+    except (ValueError, StoreError, DatabaseError) as error:
         return _fail("sekigahara member vacation", str(error), 1)
     until = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(end))
     _audit(args.data, "vacation", f"{args.days} days, until {until}", args.name)
@@ -259,18 +261,18 @@ def run_chat(args: argparse.Namespace) -> int:
     import time
 
     from rules.surface import printable
-    from sekigahara_tui.hosting import members
     from sekigahara_tui.hosting.chat_store import ChatStore, ChatStoreError
+    from sekigahara_tui.hosting.database import Error as DatabaseError, club_exists, club_location
     from sekigahara_tui.hosting.store import Store, StoreError
 
     program = f"sekigahara chat {args.chat_command}"
-    path = args.data / members.STORE_FILE
-    if not path.is_file():
+    if not club_exists(args.data):
         return _fail(program, f"no club in {args.data}", 1)
     try:
+        path = club_location(args.data)
         Store.open(path).close()  # brought up to date: an older store gains the chat's table
         chat = ChatStore(path)
-    except (StoreError, ChatStoreError) as error:
+    except (StoreError, ChatStoreError, DatabaseError) as error:
         return _fail(program, str(error), 1)
     try:
         if args.chat_command == "list":
@@ -307,13 +309,12 @@ def run_ratings(args: argparse.Namespace) -> int:
     """Print the ratings table (or a player's history); --recompute rebuilds it first, in one transaction."""
     import time
 
-    from sekigahara_tui.hosting import members
+    from sekigahara_tui.hosting.database import Error as DatabaseError, club_exists, club_location
     from sekigahara_tui.hosting.ratings import ranked, win_rate
     from sekigahara_tui.hosting.store import Store, StoreError
 
-    path = args.data / members.STORE_FILE
     try:
-        store = Store.open(path, read_only=not args.recompute) if path.is_file() else None
+        store = Store.open(club_location(args.data), read_only=not args.recompute) if club_exists(args.data) else None
         if store is None:
             return _fail("sekigahara ratings", f"no club store in {args.data}", 1)
         try:
@@ -334,7 +335,7 @@ def run_ratings(args: argparse.Namespace) -> int:
                 print(f"{rank:>4}  {r.rating:>6}  {r.games:>5}  {ishida:>11}  {tokugawa:>11}  {r.player}")
         finally:
             store.close()
-    except StoreError as error:
+    except (StoreError, DatabaseError) as error:
         return _fail("sekigahara ratings", str(error), 1)
     return 0
 
@@ -363,6 +364,10 @@ def club_client_for(args: argparse.Namespace):
 
 
 def run_club(args: argparse.Namespace) -> int:
+    if getattr(args, "club_command", None) == "migrate":
+        from sekigahara_tui.club.store_migrate import run_migrate
+
+        return run_migrate(args)
     from sekigahara_tui.club.client import ClubRefused
     from sekigahara_tui.club.serve import ClubError
     from sekigahara_tui.crash_log import app_crash_message, data_dir

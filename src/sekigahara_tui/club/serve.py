@@ -1,6 +1,8 @@
 """`sekigahara serve --data DIR`: run the club server with its store in DIR.
 
-DIR (0700) holds club.sqlite (games, actions, members), club.secret (seat
+DIR (0700) holds club.sqlite (games, actions, members; or, with `--store
+postgresql://...`, store.url naming the PostgreSQL database that holds them
+instead: hosting/database.py), club.secret (seat
 tokens are derived from it), authorized_keys (members' SSH keys), host.lock
 (held while a server runs: a second one is refused, and a socket left by a
 killed one is known stale) and, while serving, club.json (the socket path,
@@ -26,7 +28,8 @@ from rules.surface import printable_path
 from sekigahara_tui.club.front_addresses import listening_line, shown, web_note
 from sekigahara_tui.club.session_caps import SessionCaps
 from sekigahara_tui.hosting.audit import AuditLog
-from sekigahara_tui.hosting.members import STORE_FILE, MemberError, open_members, prepare_data_dir
+from sekigahara_tui.hosting import database
+from sekigahara_tui.hosting.members import MemberError, open_members, prepare_data_dir
 from sekigahara_tui.hosting.club_server import ClubServer
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions
 from sekigahara_tui.hosting.tokens import load_secret
@@ -97,11 +100,15 @@ async def serve(
     notices: NoticeOptions = NoticeOptions(),
     computer_workers: int | None = None,
     vacation_days_per_year: int | None = None,
+    store_url: str | None = None,
 ) -> str:
     try:
         data_dir = prepare_data_dir(data_dir)
+        if store_url is not None:
+            database.record_location(data_dir, store_url)  # the member commands on DIR find it there
+        location = database.club_location(data_dir)
         open_members(data_dir).close()
-    except MemberError as error:
+    except (MemberError, database.Error) as error:
         raise ClubError(str(error)) from None
     lock = HostLock(data_dir)
     try:
@@ -117,7 +124,7 @@ async def serve(
     try:
         audit = AuditLog(data_dir)
         audit.take_server_logs()  # asyncio's warnings under a flood, say: in the file, not on stderr
-        store = Store.open(data_dir / STORE_FILE)
+        store = Store.open(location)
         options = {} if evict_after is None else {"evict_after": evict_after}
         club = ClubServer(
             store, data_dir, load_secret(data_dir), guests=guest, audit=audit, notices=notices,
@@ -155,6 +162,7 @@ async def serve(
         cleanup.append(data_dir / ADDRESS_FILE)
         say(
             f"club server for {data_dir}: {len(club.catalog.entries)} games, socket {sock}"
+            + (f", store {database.shown(location)}" if database.is_postgresql(location) else "")
             + (f", TCP {tcp[0]}:{tcp[1]}" if tcp else "")
         )
         for line in said:

@@ -3,20 +3,19 @@ each line of a game's chat, stored with its game, and of the club's channel
 (game NULL); the administrator's deletions (a line deleted is kept, marked,
 and shown to nobody); the muted members (members.py's table).
 
-A connection of its own to the game store (SQLite: many connections, one
-file), like the clocks'. A line is committed (synchronous=FULL) before
-anyone is told of it: what a player saw survives kill -9.
+A connection of its own to the game store (database.py), like the clocks'.
+A line is committed (SQLite: synchronous=FULL) before anyone is told of it:
+what a player saw survives kill -9.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
 
 from attrs import frozen
 
 from rules.surface import Side
 from sekigahara_tui.club.protocol_chat import MAX_CHAT_HISTORY
+from sekigahara_tui.hosting.database import Error, Location, connect
 from sekigahara_tui.hosting.members import MUTES_SCHEMA
 
 CHAT_MIGRATION: tuple[str, ...] = (
@@ -55,14 +54,11 @@ def _line(row: tuple) -> StoredLine:
 
 
 class ChatStore:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, location: Location) -> None:
         try:
-            self._db = sqlite3.connect(path, isolation_level=None)
-            self._db.execute("PRAGMA synchronous = FULL")
-            self._db.execute("PRAGMA busy_timeout = 5000")
-            self._db.execute("PRAGMA foreign_keys = ON")
-            self._db.execute(MUTES_SCHEMA)
-        except sqlite3.Error as error:
+            self._db = connect(location, foreign_keys=True)
+            self._db.script(MUTES_SCHEMA)
+        except Error as error:
             raise ChatStoreError(f"cannot open the chat: {error}") from None
 
     def close(self) -> None:
@@ -70,13 +66,13 @@ class ChatStore:
 
     def add(self, game: str | None, member: str, side: Side | None, text: str, at: float) -> StoredLine:
         try:
-            cursor = self._db.execute(
+            number = self._db.insert_id(
                 "INSERT INTO chat_messages (game, member, side, text, at) VALUES (?, ?, ?, ?, ?)",
                 (game, member, side.value if side is not None else None, text, at),
             )
-        except sqlite3.Error as error:
+        except Error as error:
             raise ChatStoreError(f"cannot store the line: {error}") from None
-        return StoredLine(cursor.lastrowid, game, member, side, text, at)
+        return StoredLine(number, game, member, side, text, at)
 
     def lines(self, game: str | None, limit: int = MAX_CHAT_HISTORY) -> list[StoredLine]:
         """The newest `limit` lines shown of a game's chat (None: the channel's), oldest first."""
@@ -96,10 +92,9 @@ class ChatStore:
         """Delete line `number` (kept, marked); the line, or None if there is no
         such line shown (none, or deleted already): nothing changed then."""
         try:
-            with self._db:
-                self._db.execute("BEGIN IMMEDIATE")
+            with self._db.write():
                 done = self._db.execute("UPDATE chat_messages SET deleted = ? WHERE id = ? AND deleted IS NULL", (now, number))
-        except sqlite3.Error as error:
+        except Error as error:
             raise ChatStoreError(f"cannot delete the line: {error}") from None
         return self.line(number) if done.rowcount == 1 else None
 
@@ -113,5 +108,5 @@ class ChatStore:
     def _read(self, sql: str, parameters: tuple = ()) -> list[tuple]:
         try:
             return self._db.execute(sql, parameters).fetchall()
-        except sqlite3.Error as error:
+        except Error as error:
             raise ChatStoreError(f"cannot read the chat: {error}") from None

@@ -14,15 +14,14 @@ charged to nobody, in every game.
 from __future__ import annotations
 
 import calendar
-import sqlite3
 import time
-from pathlib import Path
 
 from attrs import frozen
 
 from rules.surface import Side
 from sekigahara_tui.bots.base import LEVELS
 from sekigahara_tui.hosting.clocks import Clocks, Interval, preset_named
+from sekigahara_tui.hosting.database import Database, Location, connect
 
 CLOCK_MIGRATION: tuple[str, ...] = (
     "ALTER TABLE games ADD COLUMN clock TEXT",  # a preset's name (clocks.py); NULL or 'none': no clock
@@ -36,11 +35,11 @@ CLOCK_MIGRATION: tuple[str, ...] = (
         stood_in TEXT CHECK (stood_in IN ('ishida', 'tokugawa'))  -- the computer finishes that seat
     )""",
     "CREATE TABLE server_beats (id INTEGER PRIMARY KEY CHECK (id = 1), at REAL NOT NULL)",
-    "CREATE TABLE down_times (start REAL NOT NULL, end REAL NOT NULL)",
+    'CREATE TABLE down_times (start REAL NOT NULL, "end" REAL NOT NULL)',  # "end": a word PostgreSQL reserves
     """CREATE TABLE vacations (
         member TEXT NOT NULL,
         start REAL NOT NULL,
-        end REAL NOT NULL,
+        "end" REAL NOT NULL,
         PRIMARY KEY (member, start)
     )""",
     "CREATE TABLE club_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",  # serve's vacation cap
@@ -61,7 +60,7 @@ def check_on_time_out(value: str) -> str:
 STAND_IN_LEVELS = tuple(LEVELS)  # the club's computer's levels (bots/workers.py decides at any of them)
 
 
-def start_clock(db: sqlite3.Connection, game_id: str, now: float) -> None:
+def start_clock(db: Database, game_id: str, now: float) -> None:
     """Within the caller's transaction: if the game has a clock and both
     seats are filled, its clocks start now (nobody deciding yet)."""
     row = db.execute(
@@ -72,7 +71,7 @@ def start_clock(db: sqlite3.Connection, game_id: str, now: float) -> None:
         write_clock(db, game_id, Clocks.start(preset, now), "INSERT OR IGNORE")
 
 
-def write_clock(db: sqlite3.Connection, game_id: str, clocks: Clocks, verb: str = "INSERT OR REPLACE") -> None:
+def write_clock(db: Database, game_id: str, clocks: Clocks, verb: str = "INSERT OR REPLACE") -> None:
     running = ",".join(side.value for side in (Side.ISHIDA, Side.TOKUGAWA) if side in clocks.running)
     stood_in = db.execute("SELECT stood_in FROM game_clocks WHERE game = ?", (game_id,)).fetchone()
     db.execute(
@@ -95,17 +94,15 @@ class ClockedGame:
 class ClockStore:
     """Its own connection to the game store (SQLite: many connections, one file)."""
 
-    def __init__(self, path: Path) -> None:
-        self._path = path
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA busy_timeout = 5000")
+    def __init__(self, location: Location) -> None:
+        self._location = location
+        self._db = connect(location)
 
     def close(self) -> None:
         self._db.close()
 
     def _write(self, sql: str, parameters: tuple = ()) -> None:
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._db.write():
             self._db.execute(sql, parameters)
 
     # --- the heartbeat and the server's down times -------------------------------------
@@ -114,37 +111,34 @@ class ClockStore:
         """From the heartbeat's thread, on a connection of its own: the club's
         loop closing the shared connection under a beat in flight crashed the
         process (a segmentation fault in sqlite3, seen in CI)."""
-        db = sqlite3.connect(self._path, isolation_level=None)
+        db = connect(self._location)  # PostgreSQL: a pooled connection
         try:
-            db.execute("PRAGMA busy_timeout = 5000")
-            with db:
-                db.execute("BEGIN IMMEDIATE")
+            with db.write():
                 db.execute("INSERT OR REPLACE INTO server_beats (id, at) VALUES (1, ?)", (now,))
         finally:
             db.close()
 
     def note_start(self, now: float) -> Interval | None:
         """The server starts: (last beat, now) was down time, kept for good. One transaction."""
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._db.write():
             row = self._db.execute("SELECT at FROM server_beats WHERE id = 1").fetchone()
             self._db.execute("INSERT OR REPLACE INTO server_beats (id, at) VALUES (1, ?)", (now,))
             if row is None or row[0] >= now:
                 return None
-            self._db.execute("INSERT INTO down_times (start, end) VALUES (?, ?)", (row[0], now))
+            self._db.execute('INSERT INTO down_times (start, "end") VALUES (?, ?)', (row[0], now))
             return (row[0], now)
 
     def down_times(self) -> list[Interval]:
-        return [(a, b) for a, b in self._db.execute("SELECT start, end FROM down_times ORDER BY start")]
+        return [(a, b) for a, b in self._db.execute('SELECT start, "end" FROM down_times ORDER BY start')]
 
     # --- vacations -------------------------------------------------------------------
 
     def vacations(self, member: str) -> list[Interval]:
-        return [(a, b) for a, b in self._db.execute("SELECT start, end FROM vacations WHERE member = ? ORDER BY start", (member,))]
+        return [(a, b) for a, b in self._db.execute('SELECT start, "end" FROM vacations WHERE member = ? ORDER BY start', (member,))]
 
     def all_vacations(self) -> dict[str, list[Interval]]:
         found: dict[str, list[Interval]] = {}
-        for member, a, b in self._db.execute("SELECT member, start, end FROM vacations ORDER BY start"):
+        for member, a, b in self._db.execute('SELECT member, start, "end" FROM vacations ORDER BY start'):
             found.setdefault(member, []).append((a, b))
         return found
 
@@ -165,7 +159,7 @@ class ClockStore:
     def _taken(self, member: str, now: float) -> tuple[int, float | None]:
         year_start = calendar.timegm((time.gmtime(now).tm_year, 1, 1, 0, 0, 0))
         seconds, last_end = self._db.execute(
-            "SELECT coalesce(sum(end - start), 0), max(end) FROM vacations WHERE member = ? AND start >= ?", (member, year_start)
+            'SELECT coalesce(sum("end" - start), 0), max("end") FROM vacations WHERE member = ? AND start >= ?', (member, year_start)
         ).fetchone()
         return round(seconds / DAY), last_end
 
@@ -175,14 +169,13 @@ class ClockStore:
         in one line, nothing stored, if not. Check and insert in one transaction."""
         if not 1 <= days <= 366:
             raise ValueError(f"--days must be between 1 and 366, not {days}")
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._db.write():
             cap = self.vacation_cap()
             used, last_end = self._taken(member, now)
             if used + days > cap:
                 raise ValueError(f"{member} has {max(0, cap - used)} of {cap} vacation days left this year, not {days}")
             start = max(now, last_end or now)
-            self._db.execute("INSERT INTO vacations (member, start, end) VALUES (?, ?, ?)", (member, start, start + days * DAY))
+            self._db.execute('INSERT INTO vacations (member, start, "end") VALUES (?, ?, ?)', (member, start, start + days * DAY))
             return (start, start + days * DAY)
 
     # --- games -----------------------------------------------------------------------
@@ -211,7 +204,6 @@ class ClockStore:
         """The computer finishes `side`'s seat from now on, at `level` (stored
         before it plays). A game against the computer keeps its computer's level
         for both seats: the store holds one level a game."""
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._db.write():
             self._db.execute("UPDATE game_clocks SET stood_in = ? WHERE game = ?", (side.value, game_id))
             self._db.execute("INSERT OR IGNORE INTO computer_levels (game, level) VALUES (?, ?)", (game_id, level))

@@ -4,7 +4,8 @@ club sees it, and the revocation of a member removed (issue 23, item 3).
 The members table is changed by another process (`sekigahara member remove`,
 `member add`) while the club runs. The club keeps the generations in memory
 and reads them again whenever the store says it changed (SQLite's `PRAGMA
-data_version` moves when another connection commits). Every check of a token
+data_version` moves when another connection commits; on PostgreSQL, a
+small query each time). Every check of a token
 looks first (a seat's hello, a spectator's watch_game, a lobby's club_hello
 and each of its requests), so a removed member's tokens are refused from the
 moment the removal is committed.
@@ -29,10 +30,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from pathlib import Path
 from typing import Callable
 
+from sekigahara_tui.hosting import database
 from sekigahara_tui.hosting.members import GUEST_PREFIX, generations, open_members
 from sekigahara_tui.hosting.web_tokens import WebTokenFile
 
@@ -79,11 +80,11 @@ class MemberGenerations:
     def refresh(self) -> None:
         """Read the members again if another process changed the store."""
         try:
-            version = self._db.execute("PRAGMA data_version").fetchone()[0]
-            if version == self._seen_version:
+            version = self._db.data_version()  # PostgreSQL's is None: read them each time
+            if version is not None and version == self._seen_version:
                 return
             now = generations(self._db)
-        except sqlite3.Error as error:  # the store busy or failing: the last view stands, looked at again soon
+        except database.Error as error:  # the store busy or failing: the last view stands, looked at again soon
             log.warning("cannot read the members: %s", error)
             return
         self._seen_version = version

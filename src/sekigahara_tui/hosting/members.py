@@ -1,6 +1,7 @@
 """The club's members: a name each, and the SSH public keys that sign them in.
 
-Names live in the `members` table of the club store (DATA_DIR/club.sqlite);
+Names live in the `members` table of the club store (DATA_DIR/club.sqlite,
+or the PostgreSQL database DATA_DIR/store.url names: database.py);
 keys in DATA_DIR/authorized_keys (0600), one OpenSSH public key a line,
 `ALGORITHM BASE64 NAME`: the comment names the member the key signs in. The
 SSH front end asks `member_for_key(data_dir, key)`. Changes hold a lock
@@ -19,7 +20,7 @@ import builtins
 import fcntl
 import os
 import re
-import sqlite3
+import secrets
 import struct
 import time
 from pathlib import Path
@@ -27,9 +28,11 @@ from pathlib import Path
 from attrs import frozen
 
 from rules.surface import printable, printable_path
+from sekigahara_tui.hosting import database
+from sekigahara_tui.hosting.database import Database, club_exists, club_location, connect
 from sekigahara_tui.net.locations import write_private
 
-STORE_FILE = "club.sqlite"
+STORE_FILE = database.STORE_FILE  # "club.sqlite"
 KEYS_FILE = "authorized_keys"
 LOCK_FILE = "members.lock"
 NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
@@ -67,8 +70,13 @@ MUTES_SCHEMA = "CREATE TABLE IF NOT EXISTS chat_mutes (member TEXT PRIMARY KEY, 
 # member deletes it, so a name added again has another one. Every seat,
 # spectator and session token the club mints for a member is bound to it
 # (hosting/generations.py): a removed member's tokens are worth nothing, and a
-# re-added name gets none of them back.
+# re-added name gets none of them back. Made here (24 hex digits), or in SQL
+# for the members of a SQLite store older than generations.
 NEW_GENERATION = "lower(hex(randomblob(12)))"
+
+
+def new_generation() -> str:
+    return secrets.token_hex(12)
 
 
 class MemberError(Exception):
@@ -162,36 +170,43 @@ def member_for_key(data_dir: Path, key: str) -> str | None:
 # --- the members table -------------------------------------------------------------
 
 
-def open_members(data_dir: Path) -> sqlite3.Connection:
+def open_members(data_dir: Path) -> Database:
     """The club store, with the members table (made if missing)."""
-    path = Path(data_dir) / STORE_FILE
+    location: database.Location = Path(data_dir) / STORE_FILE
+    db = None
     try:
-        db = sqlite3.connect(path, isolation_level=None, timeout=10)
-        os.chmod(path, 0o600)
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = FULL")
-        db.executescript(MEMBERS_SCHEMA)
-        db.execute(MUTES_SCHEMA)
-        _give_generations(db)
-    except (sqlite3.Error, OSError) as error:
-        raise MemberError(f"cannot open the club store {printable_path(path)}: {error}") from None
+        location = club_location(Path(data_dir))
+        db = connect(location, private=True, wal=True, timeout=10)
+        make_member_tables(db)
+    except database.Error as error:
+        if db is not None:
+            db.close()
+        raise MemberError(f"cannot open the club store {database.shown(location)}: {error}") from None
     return db
 
 
-def _give_generations(db: sqlite3.Connection) -> None:
+def make_member_tables(db: Database) -> None:
+    """The members' tables, made if missing (database.Error)."""
+    db.script(MEMBERS_SCHEMA)
+    db.script(MUTES_SCHEMA)
+    if db.dialect == "sqlite":  # a PostgreSQL store was made with generations
+        _give_generations(db)
+
+
+def _give_generations(db: Database) -> None:
     """A club store made before generations: the column added, each member given one."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(members)")}
     if "generation" not in columns:
         try:
             db.execute("ALTER TABLE members ADD COLUMN generation TEXT")
-        except sqlite3.OperationalError:
+        except database.Error:
             pass  # another process (the server, a `member` command) added it first
     if db.execute("SELECT 1 FROM members WHERE generation IS NULL LIMIT 1").fetchone():
         db.execute(f"UPDATE members SET generation = {NEW_GENERATION} WHERE generation IS NULL")
 
 
-def generations(db: sqlite3.Connection) -> dict[str, str]:
-    """Every member's generation, by name (sqlite3.Error)."""
+def generations(db: Database) -> dict[str, str]:
+    """Every member's generation, by name (database.Error)."""
     return dict(db.execute("SELECT name, generation FROM members"))
 
 
@@ -242,9 +257,9 @@ def add(data_dir: Path, name: str, key_text: str) -> int:
         db = open_members(data_dir)
         try:
             db.execute(
-                f"INSERT OR IGNORE INTO members (name, added, generation) VALUES (?, ?, {NEW_GENERATION})", (name, time.time())
+                "INSERT OR IGNORE INTO members (name, added, generation) VALUES (?, ?, ?)", (name, time.time(), new_generation())
             )
-        except sqlite3.Error as error:
+        except database.Error as error:
             raise MemberError(f"cannot write the club store: {error}") from None
         finally:
             db.close()
@@ -259,7 +274,7 @@ def add(data_dir: Path, name: str, key_text: str) -> int:
 def remove(data_dir: Path, name: str) -> None:
     """Remove a member and their keys (their games stay in the store)."""
     data_dir = Path(data_dir)
-    if not (data_dir / STORE_FILE).is_file():
+    if not club_exists(data_dir):
         raise MemberError(f"no club in {printable_path(data_dir)}")
     with _Locked(data_dir):
         if name not in {member.name for member in list_members(data_dir)}:
@@ -275,7 +290,7 @@ def remove(data_dir: Path, name: str) -> None:
         db = open_members(data_dir)
         try:
             db.execute("DELETE FROM members WHERE name = ?", (name,))
-        except sqlite3.Error as error:
+        except database.Error as error:
             raise MemberError(f"cannot write the club store: {error}") from None
         finally:
             db.close()
@@ -284,12 +299,12 @@ def remove(data_dir: Path, name: str) -> None:
 def list_members(data_dir: Path) -> builtins.list[Member]:
     """Every member, by name."""
     data_dir = Path(data_dir)
-    if not (data_dir / STORE_FILE).is_file():
+    if not club_exists(data_dir):
         return []
     db = open_members(data_dir)
     try:
         rows = db.execute("SELECT name, added FROM members ORDER BY name").fetchall()
-    except sqlite3.Error as error:
+    except database.Error as error:
         raise MemberError(f"cannot read the club store: {error}") from None
     finally:
         db.close()
@@ -309,7 +324,7 @@ def set_muted(data_dir: Path, name: str, muted: bool) -> None:
             changed = db.execute("INSERT OR IGNORE INTO chat_mutes (member, at) VALUES (?, ?)", (name, time.time())).rowcount
         else:
             changed = db.execute("DELETE FROM chat_mutes WHERE member = ?", (name,)).rowcount
-    except sqlite3.Error as error:
+    except database.Error as error:
         raise MemberError(f"cannot write the club store: {error}") from None
     finally:
         db.close()

@@ -2,7 +2,7 @@
 mail address, and which kinds of notice they want; and whether their
 notices keep failing, which their lobby shows.
 
-Kept in the club store (DATA_DIR/club.sqlite, table `notice_settings`) and
+Kept in the club store (DATA_DIR/club.sqlite or PostgreSQL: database.py, table `notice_settings`) and
 in memory: a notice looks its member up without touching the disk. A
 setting is checked before anything is stored (`check_settings`), each
 problem one line.
@@ -11,14 +11,13 @@ problem one line.
 from __future__ import annotations
 
 import re
-import sqlite3
 from pathlib import Path
 
 import httpx
 from attrs import evolve, frozen
 
 from rules.surface import printable
-from sekigahara_tui.hosting.members import STORE_FILE
+from sekigahara_tui.hosting.database import club_location, connect
 from sekigahara_tui.hosting.notices import DEFAULT_KINDS, FORMATS, KINDS
 
 SCHEMA = """
@@ -99,10 +98,8 @@ class NoticeSettings:
     """The members' notice settings: read once, kept in memory, written through."""
 
     def __init__(self, data_dir: Path) -> None:
-        self._db = sqlite3.connect(Path(data_dir) / STORE_FILE, isolation_level=None, timeout=10)
-        self._db.execute("PRAGMA journal_mode = WAL")
-        self._db.execute("PRAGMA synchronous = FULL")
-        self._db.executescript(SCHEMA)
+        self._db = connect(club_location(Path(data_dir)), wal=True, timeout=10)
+        self._db.script(SCHEMA)
         self._settings: dict[str, MemberNotices] = {}
         for member, webhook, form, mail, kinds, failures, failing in self._db.execute(
             "SELECT member, webhook, webhook_format, mail, kinds, failures, failing FROM notice_settings"
@@ -142,8 +139,7 @@ class NoticeSettings:
         return failing != before.failing
 
     def _write(self, member: str, settings: MemberNotices) -> None:
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._db.write():
             self._db.execute(
                 "INSERT OR REPLACE INTO notice_settings (member, webhook, webhook_format, mail, kinds, failures, failing)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",

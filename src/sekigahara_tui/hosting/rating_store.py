@@ -13,9 +13,8 @@ the incremental tables always equal `recompute`'s (`sekigahara ratings
 
 from __future__ import annotations
 
-import sqlite3
-
 from rules.surface import Side
+from sekigahara_tui.hosting.database import Database
 from sekigahara_tui.hosting.ratings import RatedGame, Rating, RatingStep, rate, rate_all, rated_game
 
 RATING_MIGRATION: tuple[str, ...] = (
@@ -55,7 +54,7 @@ def _side(value: str | None) -> Side | None:
     return Side(value) if value is not None else None
 
 
-def _rated_games(db: sqlite3.Connection, game_id: str | None = None) -> list[RatedGame]:
+def _rated_games(db: Database, game_id: str | None = None) -> list[RatedGame]:
     sql, parameters = (_RATED_RESULTS + " AND r.game = ?", (game_id,)) if game_id is not None else (_RATED_RESULTS, ())
     games = []
     for game, at, kind, winner, seat, rated, ishida, tokugawa, level in db.execute(sql, parameters).fetchall():
@@ -65,7 +64,7 @@ def _rated_games(db: sqlite3.Connection, game_id: str | None = None) -> list[Rat
     return games
 
 
-def rate_result(db: sqlite3.Connection, game_id: str) -> None:
+def rate_result(db: Database, game_id: str) -> None:
     """The game's result was just stored (the caller's transaction): rate it,
     if it is rated and not rated already."""
     found = _rated_games(db, game_id)
@@ -81,7 +80,7 @@ def rate_result(db: sqlite3.Connection, game_id: str) -> None:
     _write(db, [table[game.ishida], table[game.tokugawa]], steps)
 
 
-def recompute(db: sqlite3.Connection) -> int:
+def recompute(db: Database) -> int:
     """Rebuild both tables from the stored results (the caller's transaction); how many games were rated."""
     games = _rated_games(db)
     table, history = rate_all(games)
@@ -91,7 +90,7 @@ def recompute(db: sqlite3.Connection) -> int:
     return len(games)
 
 
-def _write(db: sqlite3.Connection, ratings: list[Rating], steps: list[RatingStep] | tuple[RatingStep, ...]) -> None:
+def _write(db: Database, ratings: list[Rating], steps: list[RatingStep] | tuple[RatingStep, ...]) -> None:
     db.executemany(
         "INSERT OR REPLACE INTO ratings (player, rating, games, ishida_games, ishida_wins, tokugawa_games, tokugawa_wins, last)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -103,7 +102,7 @@ def _write(db: sqlite3.Connection, ratings: list[Rating], steps: list[RatingStep
     )
 
 
-def read_table(db: sqlite3.Connection, players: tuple[str, ...] | None = None) -> list[Rating]:
+def read_table(db: Database, players: tuple[str, ...] | None = None) -> list[Rating]:
     """The ratings now (of `players` only, if given), in no particular order."""
     sql = "SELECT player, rating, games, ishida_games, ishida_wins, tokugawa_games, tokugawa_wins, last FROM ratings"
     if players is not None:
@@ -111,7 +110,7 @@ def read_table(db: sqlite3.Connection, players: tuple[str, ...] | None = None) -
     return [Rating(*row) for row in db.execute(sql, players or ()).fetchall()]
 
 
-def read_history(db: sqlite3.Connection, player: str | None = None) -> list[RatingStep]:
+def read_history(db: Database, player: str | None = None) -> list[RatingStep]:
     """A player's rating game by game (everyone's, if None), oldest first."""
     sql = "SELECT game, at, player, side, score, before, after FROM rating_history"
     rows = db.execute(sql + (" WHERE player = ?" if player is not None else "") + " ORDER BY at, game, player",

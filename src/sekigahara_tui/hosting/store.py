@@ -1,4 +1,5 @@
-"""The game store: SQLite, one row per game, an append-only log of actions.
+"""The game store: one row per game, an append-only log of actions, in
+SQLite (the embedded default) or PostgreSQL (database.py).
 
 A game is its seed (and a position's text, for a game begun from one) plus
 its actions in order: commands as notation, and undos, each of which takes
@@ -13,14 +14,15 @@ power cut or an OS crash; FULL syncs the WAL on every commit, so an
 acknowledged command survives those too. A command costs one fsync (well
 under a millisecond to a few ms), nothing next to a player's thinking time.
 
+On PostgreSQL a commit returns once the server has the transaction in its
+WAL, flushed (its synchronous_commit=on, the default): the same promise.
+
 The interface (Store, GameInfo, Action, record_of) is all the server uses,
 so the club server's many games, or a shared database server, fit behind it.
 """
 
 from __future__ import annotations
 
-import os
-import sqlite3
 import time
 from pathlib import Path
 from typing import Literal
@@ -31,6 +33,7 @@ from rules.infra.record import GameRecord, RecordEnd, load_position_record, new_
 from rules.sides import Side
 from rules.infra.untrusted import printable_path
 from sekigahara_tui.hosting.clock_store import start_clock, write_clock
+from sekigahara_tui.hosting.database import Database, Error, IntegrityError, Location, connect, is_postgresql, shown
 from sekigahara_tui.hosting.rating_store import rate_result, read_history, read_table, recompute
 from sekigahara_tui.hosting.ratings import Rating, RatingStep
 from sekigahara_tui.hosting.store_schema import SCHEMA, SCHEMA_VERSION, migrate
@@ -152,41 +155,37 @@ def commands_standing(actions: list[Action] | tuple[Action, ...]) -> list[str]:
 
 
 class Store:
-    """One SQLite database of games. Not shared between threads."""
+    """One database of games. Not shared between threads."""
 
-    def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
+    def __init__(self, connection: Database, location: Location) -> None:
         self._db = connection
-        self.path = path
+        self.path = location  # a SQLite file, or a postgresql:// URL
         self.schema = SCHEMA_VERSION
 
     @classmethod
-    def open(cls, path: Path, read_only: bool = False) -> Store:
-        """Open (and for writing, create) the store at `path`. Read-only opening
-        works while a host writes (WAL readers never block the writer)."""
+    def open(cls, location: Location, read_only: bool = False) -> Store:
+        """Open (and for writing, create) the store at `location` (a SQLite
+        file, or a postgresql:// URL). Read-only opening works while a host
+        writes (WAL readers never block the writer)."""
+        if read_only and not is_postgresql(location) and not Path(location).is_file():
+            raise StoreError(f"no game store at {printable_path(Path(location))}")
+        db = None
         try:
-            if read_only:
-                if not path.is_file():
-                    raise StoreError(f"no game store at {printable_path(path)}")
-                db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
-                db.execute("PRAGMA query_only = ON")
-            else:
-                db = sqlite3.connect(path, isolation_level=None)  # explicit transactions below
-                os.chmod(path, 0o600)  # it holds the seed, so every hidden draw
-                db.execute("PRAGMA journal_mode = WAL")
-                db.execute("PRAGMA synchronous = FULL")
-                db.executescript(SCHEMA)
-            db.execute("PRAGMA busy_timeout = 5000")
-            db.execute("PRAGMA foreign_keys = ON")  # no action of a game the store does not hold (SQLite's default is off)
+            # the seed is in it, so every hidden draw: private; no action of a game the store does not hold
+            db = connect(location, read_only=read_only, private=not read_only, wal=not read_only, foreign_keys=True)
             if not read_only:
+                db.script(SCHEMA)
                 migrate(db)
             db.execute("SELECT count(*) FROM games").fetchone()
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open the game store {printable_path(path)}: {error}") from None
+            version = db.schema_version()
+        except Error as error:
+            if db is not None:
+                db.close()
+            raise StoreError(f"cannot open the game store {shown(location)}: {error}") from None
         if version > SCHEMA_VERSION:
             db.close()
-            raise StoreError(f"the game store {printable_path(path)} is of a newer sekigahara (schema {version}, this one knows {SCHEMA_VERSION})")
-        store = cls(db, path)
+            raise StoreError(f"the game store {shown(location)} is of a newer sekigahara (schema {version}, this one knows {SCHEMA_VERSION})")
+        store = cls(db, location)
         store.schema = version  # a store opened read-only may be older: it has no results then
         return store
 
@@ -207,8 +206,7 @@ class Store:
         info = GameInfo(game_id, seed, data_version, position, time.time(), "playing", None)
         players = players or {}
         try:
-            with self._db:  # the game, its level, clock and terms: one transaction
-                self._db.execute("BEGIN IMMEDIATE")
+            with self._db.write():  # the game, its level, clock and terms: one transaction
                 self._db.execute(
                     "INSERT INTO games (id, seed, data_version, position, created, status, ishida_player, tokugawa_player,"
                     " clock, on_time_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -221,7 +219,7 @@ class Store:
                     self._db.execute("INSERT INTO game_terms (game, invited, private, rematch_of, rated) VALUES (?, ?, ?, ?, ?)",
                                      (info.id, terms.invited, int(terms.private), terms.rematch_of, int(terms.rated)))
                 start_clock(self._db, game_id, info.created)
-        except sqlite3.Error as error:
+        except Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
         return info
 
@@ -231,7 +229,7 @@ class Store:
         store opened read-only has no such table)."""
         try:
             row = self._db.execute("SELECT level FROM computer_levels WHERE game = ?", (game_id,)).fetchone()
-        except sqlite3.Error:
+        except Error:
             return None
         return row[0] if row else None
 
@@ -240,7 +238,7 @@ class Store:
         ("lose" when it says nothing: a game made before clocks, or an older store)."""
         try:
             row = self._db.execute("SELECT clock, on_time_out FROM games WHERE id = ?", (game_id,)).fetchone()
-        except sqlite3.Error:
+        except Error:
             return "none", "lose"
         return (row[0] or "none", row[1] or "lose") if row else ("none", "lose")
 
@@ -249,8 +247,7 @@ class Store:
         is not open. The check and the change are one statement."""
         column = f"{side.value}_player"  # a Side's value: ishida or tokugawa
         try:
-            with self._db:
-                self._db.execute("BEGIN IMMEDIATE")
+            with self._db.write():
                 # an invitation's seat is the invited member's only
                 cursor = self._db.execute(
                     f"UPDATE games SET {column} = ? WHERE id = ? AND {column} IS NULL AND NOT EXISTS"
@@ -260,7 +257,7 @@ class Store:
                 if cursor.rowcount == 1:
                     start_clock(self._db, game_id, time.time())  # both seats filled: the clock starts
                 return cursor.rowcount == 1
-        except sqlite3.Error as error:
+        except Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
 
     def withdraw_open_game(self, game_id: str, member: str, invited: bool = False) -> bool:
@@ -269,8 +266,7 @@ class Store:
         whose open seat awaits `member`, who declines it. False (nothing
         changed) otherwise. The check and the deletion are one transaction."""
         try:
-            with self._db:
-                self._db.execute("BEGIN IMMEDIATE")
+            with self._db.write():
                 mine = ("(ishida_player IS NULL OR tokugawa_player IS NULL) AND EXISTS"
                         " (SELECT 1 FROM game_terms WHERE game = games.id AND invited = ?)") if invited else \
                     "(ishida_player = ? AND tokugawa_player IS NULL) OR (tokugawa_player = ? AND ishida_player IS NULL)"
@@ -284,7 +280,7 @@ class Store:
                     self._db.execute(f"DELETE FROM {table} WHERE game = ?", (game_id,))
                 self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
                 return True
-        except sqlite3.Error as error:
+        except Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
 
     def summaries(self) -> list[GameSummary]:
@@ -325,7 +321,7 @@ class Store:
             "SELECT id, seed, data_version, position, created, status, result FROM games WHERE id = ?", (game_id,)
         )
         if not rows:
-            raise StoreError(f"no game {game_id!r} in {printable_path(self.path)}")
+            raise StoreError(f"no game {game_id!r} in {shown(self.path)}")
         actions = [
             Action(kind, Side(side), text, client_id, at)
             for kind, side, text, client_id, at in self._read(
@@ -365,10 +361,9 @@ class Store:
         None (stored) or why not. If the transaction fails, nothing is stored."""
         errors: list[str | None] = []
         try:
-            with self._db:
-                self._db.execute("BEGIN IMMEDIATE")
+            with self._db.write():
                 for game_id, action, version in rows:
-                    self._db.execute("SAVEPOINT row")
+                    self._db.execute("SAVEPOINT one_row")
                     try:
                         self._db.execute(
                             "INSERT INTO actions (game, seq, kind, side, text, client_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -376,13 +371,13 @@ class Store:
                         )
                         if action.clock is not None:
                             write_clock(self._db, game_id, action.clock)
-                    except sqlite3.IntegrityError as error:
-                        self._db.execute("ROLLBACK TO row")
+                    except IntegrityError as error:
+                        self._db.execute("ROLLBACK TO one_row")
                         errors.append(f"cannot write the game store: {error}")
                     else:
                         errors.append(None)
-                    self._db.execute("RELEASE row")
-        except sqlite3.Error as error:
+                    self._db.execute("RELEASE one_row")
+        except Error as error:
             return [f"cannot write the game store: {error}"] * len(rows)
         return errors
 
@@ -391,14 +386,13 @@ class Store:
         its result's words, and its result (kind "rules", or
         "finished-by-stand-in"). Idempotent: a result already stored stays."""
         try:
-            with self._db:
-                self._db.execute("BEGIN IMMEDIATE")
+            with self._db.write():
                 self._db.execute("UPDATE games SET status = 'over', result = ? WHERE id = ?", (result, game_id))
                 if end is not None:
                     self._insert_end(game_id, end, "INSERT OR IGNORE")
                     rate_result(self._db, game_id)  # with its result, or not at all
                 self._db.execute("DELETE FROM cancel_offers WHERE game = ?", (game_id,))
-        except sqlite3.Error as error:
+        except Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
 
     def end_outside_rules(self, game_id: str, result: str, end: GameEnd) -> bool:
@@ -406,8 +400,7 @@ class Store:
         timed out): status, words and result in one transaction, on disk when
         this returns. False (nothing changed) if the game is not in play."""
         try:
-            with self._db:
-                self._db.execute("BEGIN IMMEDIATE")
+            with self._db.write():
                 cursor = self._db.execute(
                     "UPDATE games SET status = 'over', result = ? WHERE id = ? AND status = 'playing'", (result, game_id)
                 )
@@ -417,7 +410,7 @@ class Store:
                 rate_result(self._db, game_id)  # with its result, or not at all
                 self._db.execute("DELETE FROM cancel_offers WHERE game = ?", (game_id,))
                 return True
-        except sqlite3.Error as error:
+        except Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
 
     def _insert_end(self, game_id: str, end: GameEnd, verb: str) -> None:
@@ -449,17 +442,16 @@ class Store:
     def recompute_ratings(self) -> int:
         """Rebuild the ratings from the stored results, in one transaction; how many games are rated."""
         try:
-            with self._db:
-                self._db.execute("BEGIN IMMEDIATE")
+            with self._db.write():
                 return recompute(self._db)
-        except sqlite3.Error as error:
+        except Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
 
     def only_record(self) -> GameRecord:
         """The record of the one game this store holds (a game DIR's)."""
         ids = self.game_ids()
         if len(ids) != 1:
-            raise StoreError(f"{printable_path(self.path)} holds {len(ids)} games, not one")
+            raise StoreError(f"{shown(self.path)} holds {len(ids)} games, not one")
         return record_of(*self.load_game(ids[0]))
 
     # --- helpers -------------------------------------------------------------------
@@ -467,13 +459,13 @@ class Store:
     def _read(self, sql: str, parameters: tuple = ()) -> list[tuple]:
         try:
             return self._db.execute(sql, parameters).fetchall()
-        except sqlite3.Error as error:
+        except Error as error:
             raise StoreError(f"cannot read the game store: {error}") from None
 
     def _reading(self, read):
         try:
             return read(self._db)
-        except sqlite3.Error as error:
+        except Error as error:
             raise StoreError(f"cannot read the game store: {error}") from None
 
     def _write(self, sql: str, parameters: tuple) -> None:
@@ -482,11 +474,10 @@ class Store:
     def _write_all(self, statements: list[tuple[str, tuple]]) -> None:
         """The statements in one transaction: all or nothing."""
         try:
-            with self._db:  # BEGIN ... COMMIT, or ROLLBACK on error
-                self._db.execute("BEGIN IMMEDIATE")
+            with self._db.write():  # BEGIN ... COMMIT, or ROLLBACK on error
                 for sql, parameters in statements:
                     self._db.execute(sql, parameters)
-        except sqlite3.Error as error:
+        except Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
 
 

@@ -1,10 +1,11 @@
 """The game store's schema: its tables, and the steps that bring an older
-store up to today's version (PRAGMA user_version), one transaction a step."""
+store up to today's version (SQLite's PRAGMA user_version, PostgreSQL's
+table schema_version), one transaction a step. One text for both databases:
+database.py writes each CREATE and ALTER in PostgreSQL's types."""
 
 from __future__ import annotations
 
-import sqlite3
-
+from sekigahara_tui.hosting.database import Database, postgresql_ddl
 from sekigahara_tui.hosting.chat_store import CHAT_MIGRATION
 from sekigahara_tui.hosting.clock_store import CLOCK_MIGRATION
 from sekigahara_tui.hosting.rating_store import RATING_MIGRATION
@@ -89,20 +90,14 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
 }
 
 
-def migrate(db: sqlite3.Connection) -> None:
+def migrate(db: Database) -> None:
     """Bring the store up to SCHEMA_VERSION, one step a transaction (another
     opener may have done it meanwhile: the version is read inside it)."""
     while True:
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            version = db.execute("PRAGMA user_version").fetchone()[0]
+        with db.write():
+            version = db.schema_version()
             if version >= SCHEMA_VERSION:
-                db.execute("COMMIT")
                 return
             for statement in MIGRATIONS[version + 1]:
-                db.execute(statement)
-            db.execute(f"PRAGMA user_version = {version + 1}")
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+                db.execute(postgresql_ddl(statement) if db.dialect == "postgresql" else statement)
+            db.set_schema_version(version + 1)

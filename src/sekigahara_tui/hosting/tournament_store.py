@@ -13,12 +13,11 @@ round is made once, whole.
 
 from __future__ import annotations
 
-import sqlite3
 import time
-from pathlib import Path
 
 from attrs import frozen
 
+from sekigahara_tui.hosting.database import Location, connect
 from sekigahara_tui.hosting.tournament_pairing import Pairing, Played
 
 TOURNAMENT_MIGRATION: tuple[str, ...] = (
@@ -98,17 +97,14 @@ class Tournament:
 class TournamentStore:
     """Its own connection to the club's store (like clock_store.py's)."""
 
-    def __init__(self, path: Path) -> None:
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA busy_timeout = 5000")
-        self._db.execute("PRAGMA foreign_keys = ON")
+    def __init__(self, location: Location) -> None:
+        self._db = connect(location, foreign_keys=True)
 
     def close(self) -> None:
         self._db.close()
 
     def create(self, name: str, format: str, rounds: int | None, clock: str, member: str) -> None:
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._db.write():
             if self._db.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
                 raise TournamentError(f"there is a tournament called {name!r} already")
             self._db.execute(
@@ -120,8 +116,7 @@ class TournamentStore:
         """Add a member (`entrant`), or the computer at `level` (named
         computer#N: no member's name has a #); the entrant's name. Only before
         the start; checked and added in one transaction."""
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._db.write():
             row = self._db.execute("SELECT started FROM tournaments WHERE name = ?", (name,)).fetchone()
             if row is None:
                 raise TournamentError(f"no tournament called {name!r}")
@@ -140,8 +135,7 @@ class TournamentStore:
     def add_round(self, name: str, round: int, boards: list[Pairing], game_ids: list[str | None], start: bool = False) -> bool:
         """Write a round's boards (and with `start`, the start), in one
         transaction; False (nothing written) if that round is there already."""
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._db.write():
             if self._db.execute("SELECT 1 FROM tournament_games WHERE tournament = ? AND round = ?", (name, round)).fetchone():
                 return False
             if start:
@@ -153,8 +147,7 @@ class TournamentStore:
 
     def add_rounds(self, name: str, rounds: list[list[Pairing]], game_ids: list[list[str | None]]) -> bool:
         """A round-robin's start: every round's boards and the start in one transaction."""
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._db.write():
             cursor = self._db.execute("UPDATE tournaments SET started = ? WHERE name = ? AND started IS NULL", (time.time(), name))
             if cursor.rowcount != 1:
                 return False
@@ -184,8 +177,7 @@ class TournamentStore:
 
     def tournament(self, name: str) -> Tournament | None:
         """The tournament as the store has it now (one read transaction)."""
-        with self._db:
-            self._db.execute("BEGIN")
+        with self._db.read():
             row = self._db.execute(
                 "SELECT name, format, rounds, clock, created_by, created, started FROM tournaments WHERE name = ?", (name,)
             ).fetchone()

@@ -21,15 +21,14 @@ and one in the audit log (the lobby's `_refuse`).
 from __future__ import annotations
 
 import secrets
-import sqlite3
 import time
-from pathlib import Path
 
 from rules.surface import Side, printable
 from sekigahara_tui.club.protocol_tournaments import (
     BoardLine, GetTournament, JoinTournament, NewTournament, StandingLine, StartTournament, TournamentList,
     TournamentShown, TournamentSummary,
 )
+from sekigahara_tui.hosting import database
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.club_games import ClubGames, Refusal
 from sekigahara_tui.hosting.games import Change, HostedGame
@@ -52,7 +51,7 @@ def status_of(t: Tournament) -> str:
 
 
 class Tournaments:
-    def __init__(self, store_path: Path, club_games: ClubGames, audit: AuditLog | NoAuditLog = NoAuditLog()) -> None:
+    def __init__(self, store_path: database.Location, club_games: ClubGames, audit: AuditLog | NoAuditLog = NoAuditLog()) -> None:
         self.store = TournamentStore(store_path)
         self.club_games = club_games
         self.audit = audit
@@ -84,7 +83,7 @@ class Tournaments:
                 return self._shown(message.id, self._start(member, admin, message.name))
         except TournamentError as error:
             raise Refusal("illegal", str(error)) from None
-        except sqlite3.Error as error:
+        except database.Error as error:
             raise Refusal("host-error", f"the club could not store it, nothing changed: {printable(str(error), 200)}") from None
         raise Refusal("bad-message", "not a tournament request")
 
@@ -169,7 +168,7 @@ class Tournaments:
                     t = self.store.tournament(name)
                     assert t is not None
                     self._make_missing(t)
-        except (sqlite3.Error, Refusal) as error:  # looked at again at the next game's end, or start
+        except (database.Error, Refusal) as error:  # looked at again at the next game's end, or start
             self.audit.record("tournament-stalled", printable(str(error), 200), front="club")
 
     def _make_missing(self, t: Tournament) -> None:

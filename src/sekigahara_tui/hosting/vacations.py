@@ -12,17 +12,15 @@ refusal (a guest, more days than are left) is one line to the member and
 one in the audit log (the lobby's `_refuse`), and stores nothing.
 
 The write is made off the event loop, in a worker thread on a connection of
-its own (as the clocks' heartbeat: one SQLite connection is not shared
-between threads), check and insert in one transaction; the clocks are told,
+its own (as the clocks' heartbeat: a connection is not shared between
+threads), check and insert in one transaction; the clocks are told,
 the lobbies pushed and the member answered only once it is on disk.
 """
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from rules.surface import BOTH_SIDES
@@ -31,6 +29,7 @@ from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.clock_store import ClockStore
 from sekigahara_tui.hosting.clocks import Interval
+from sekigahara_tui.hosting.database import Error as DatabaseError, Location
 from sekigahara_tui.hosting.club_games import Refusal
 
 if TYPE_CHECKING:
@@ -41,11 +40,11 @@ GUESTS_TAKE_NO_VACATION = "guests have no clocks to stop: no vacation"
 
 class Vacations:
     def __init__(
-        self, clocks: GameClocks, store_path: Path, catalog: Catalog, is_guest: Callable[[str], bool], push: Callable[[str], None],
+        self, clocks: GameClocks, store: Location, catalog: Catalog, is_guest: Callable[[str], bool], push: Callable[[str], None],
         audit: AuditLog | NoAuditLog = NoAuditLog(),
     ) -> None:
         self.clocks = clocks
-        self.store_path = store_path  # the game store's file, written by take() from a worker thread
+        self.store_location = store  # the game store (a SQLite file, a PostgreSQL URL), written by take() from a worker thread
         self.catalog = catalog
         self.is_guest = is_guest
         self.push = push  # a member's lobby, pushed soon (lobby_push.py)
@@ -61,10 +60,10 @@ class Vacations:
         self._no_guest(member)
         try:
             _start, end = await asyncio.to_thread(
-                take_on_own_connection, self.store_path, member, message.days, self.clocks.now())
+                take_on_own_connection, self.store_location, member, message.days, self.clocks.now())
         except ValueError as error:
             raise Refusal("bad-message", str(error).replace("--days", "days")) from None
-        except sqlite3.Error as error:
+        except DatabaseError as error:
             raise Refusal("host-error", f"could not store the vacation: {error}") from None
         self.audit.record("vacation", f"{message.days} days, until {time.strftime('%Y-%m-%d %H:%M', time.gmtime(end))} UTC",
                           front="club", member=member)
@@ -89,10 +88,10 @@ class Vacations:
         return found
 
 
-def take_on_own_connection(path: Path, member: str, days: int, now: float) -> Interval:
+def take_on_own_connection(location: Location, member: str, days: int, now: float) -> Interval:
     """ClockStore.take_vacation in a worker thread, on a connection opened and
-    closed here; committed (on disk) when this returns."""
-    store = ClockStore(path)
+    closed here (PostgreSQL: a pooled one); committed when this returns."""
+    store = ClockStore(location)
     try:
         return store.take_vacation(member, days, now)
     finally:

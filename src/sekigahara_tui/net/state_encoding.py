@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import operator
+import types
 import typing
 from typing import Any
 
@@ -34,8 +35,28 @@ def _field_codecs(cls: type) -> tuple[tuple[str, str, Any, type | None], ...]:
     for a in attrs.fields(cls):
         options = [t for t in typing.get_args(a.type) if t is not type(None)] or [a.type]
         inner = options[0] if len(options) == 1 and attrs.has(options[0]) and not typing.get_args(options[0]) else None
-        codecs.append((a.name, compact_json(a.name) + ":", converter.get_unstructure_hook(a.type), inner))
+        hook = _as_is if _plain(a.type) else converter.get_unstructure_hook(a.type)
+        codecs.append((a.name, compact_json(a.name) + ":", hook, inner))
     return tuple(codecs)
+
+
+def _plain(kind: object) -> bool:
+    """Whether JSON writes a value of this type as cattrs would unstructure it:
+    strings, numbers and tuples of them (a tuple is written as a list). The
+    blocks' places are such tuples, and cattrs' generic path rebuilt them as
+    lists on every change (the largest part of a seat's encoding)."""
+    if kind in (str, int, bool, type(None)):
+        return True
+    args, origin = typing.get_args(kind), typing.get_origin(kind)
+    if origin is tuple and args:
+        return all(_plain(arg) for arg in args if arg is not Ellipsis)
+    if origin in (typing.Union, types.UnionType):
+        return all(_plain(arg) for arg in args)
+    return False
+
+
+def _as_is(value: object) -> object:
+    return value
 
 
 _STATE_CODECS = _field_codecs(State)
