@@ -33,7 +33,7 @@ from typing import Sequence
 from attrs import frozen
 
 from rules.engine import apply_trusted
-from rules.infra.record import GameRecord, replay_steps
+from rules.infra.record import GameRecord, ended_state, replay_steps
 from rules.sides import BOTH_SIDES, Side
 from rules.state import GameState, Phase
 from rules.surface import command_label
@@ -124,7 +124,7 @@ def analyse(record: GameRecord, playouts: int = PLAYOUTS, seed: int = 0, ended: 
     if playouts < 1:
         raise AnalysisRefused("the budget must be at least one playout a half-turn")
     steps = list(replay_steps(record))  # a bad record raises RecordError, naming the command
-    final = steps[-1][1]
+    final = ended_state(record, steps[-1][1])  # an exported club game's end (issue 25)
     if ended is not None and not final.is_over:
         final = end_outside_rules(final, *ended)  # ValueError for a cause that is not one
     if not final.is_over:

@@ -365,12 +365,12 @@ def export_club_game(data_dir: Path, game_id: str, path: Path | None) -> int:
     """A club game's record from its store (read only: the club may be running)."""
     from rules.infra.record import record_to_json, save_record
     from sekigahara_tui.hosting.members import STORE_FILE
-    from sekigahara_tui.hosting.store import Store, StoreError, record_of
+    from sekigahara_tui.hosting.store import Store, StoreError, exported_record
 
     try:
         store = Store.open(Path(data_dir) / STORE_FILE, read_only=True)
         try:
-            record = record_of(*store.load_game(game_id))
+            record = exported_record(*store.load_game(game_id))
         finally:
             store.close()
         if path is None:

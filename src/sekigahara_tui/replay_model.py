@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 from rules.describe import describe, describe_neutral
 from rules.events import OpponentEvent
@@ -54,8 +54,12 @@ class ReplayModel:
 
     @classmethod
     def from_record(cls, record: GameRecord) -> ReplayModel:
-        """Replay a record (RecordError if it cannot be replayed)."""
-        return cls(list(GameHost.from_record(record)._steps))
+        """Replay a record (RecordError if it cannot be replayed); a club game
+        ended outside the rules ends with its record's end, over and face up."""
+        host = GameHost.from_record(record)
+        steps = list(host._steps)
+        steps[-1] = evolve(steps[-1], state=host.state)
+        return cls(steps)
 
     @classmethod
     def from_json(cls, text: str, source: str) -> ReplayModel:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from attrs import define
 
+from rules.sides import Side
+
 from sekigahara_tui.hosting import members
 from sekigahara_tui.club.client import ClubClient
 from sekigahara_tui.club.serve import ADDRESS_FILE
@@ -93,7 +95,6 @@ def short_tmp() -> Path:
     return directory
 
 
-
 def start_serve(data_dir: Path, *arguments: str) -> subprocess.Popen:
     """A real `sekigahara serve --data DIR [ARGUMENTS]` process, once it listens."""
     (data_dir / ADDRESS_FILE).unlink(missing_ok=True)
@@ -133,3 +134,20 @@ class AckingBot(RandomBot):
         if client.reply_to is not None:
             self.acked.add((client.game, client.side, client.reply_to))
         super().on_state(client)
+
+
+async def resigned_game(club: Club, private: bool) -> str:
+    """A game of alice's and bob's that alice resigned: its id."""
+    alice, bob = club.lobby_client("alice"), club.lobby_client("bob")
+    made = await alice.new_game(Side.ISHIDA, "open", invite="bob" if private else None, private=private)
+    await bob.join(made.game)
+    seat = alice.seat_client(made)
+    running = asyncio.create_task(seat.run())
+    await seat.wait_for(lambda c: c.view is not None, TIMEOUT)
+    seat.resign()
+    await seat.wait_for(lambda c: c.result is not None, TIMEOUT)
+    await seat.close()
+    await running
+    await alice.close()
+    await bob.close()
+    return made.game

@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import math
 
-from club_helpers import TIMEOUT, Club, start_club, wait_until
+from club_helpers import TIMEOUT, Club, reap, start_club, start_serve, stop_serve, wait_until
 from notice_helpers import receiver  # noqa: F401 - a fixture
 from rules.surface import Side
+from sekigahara_tui.club.client import ClubClient
 from sekigahara_tui.hosting import members
 from sekigahara_tui.hosting.club_server import ClubServer
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions
@@ -61,6 +62,18 @@ async def alice_hands_over_and_goes(club, receiver):
     await seat.close()
     await running
     return alice, bob, game_id, last, told
+
+
+async def alice_takes_it_back(club, alice, game_id: str):
+    """alice enters the game and undoes her hand-over (R58: bob has not
+    decided); her seat (running) and the game, the seat still open."""
+    back = alice.seat_client(await alice.enter(game_id), None)
+    running = asyncio.create_task(back.run())
+    await back.wait_for(lambda c: c.connected and c.view is not None and c.why_no_undo is None, TIMEOUT)
+    game = club.server.games.find(game_id)
+    back.undo()
+    await back.wait_for(lambda c: c.version == game.version and not c.pending and Side.TOKUGAWA not in game.host.state.decision.sides, TIMEOUT)
+    return back, running, game
 
 
 async def test_an_undo_and_a_new_hand_over_each_after_the_game_left_memory_send_no_second_notice(notices_club, receiver):
@@ -126,12 +139,7 @@ async def test_an_undo_after_a_restart_sends_no_second_notice(data_dir, receiver
     await club.server.listen_unix(club.socket)
     try:
         alice = club.lobby_client("alice")
-        back = alice.seat_client(await alice.enter(game_id), None)
-        running = asyncio.create_task(back.run())
-        await back.wait_for(lambda c: c.connected and c.view is not None and c.why_no_undo is None, TIMEOUT)
-        game = club.server.games.find(game_id)
-        back.undo()
-        await back.wait_for(lambda c: c.version == game.version and not c.pending and Side.TOKUGAWA not in game.host.state.decision.sides, TIMEOUT)
+        back, running, game = await alice_takes_it_back(club, alice, game_id)
         back.submit(last)
         await back.wait_for(lambda c: c.version == game.version and not c.pending and Side.TOKUGAWA in game.host.state.decision.sides, TIMEOUT)
         await club.server.notices.idle()
@@ -141,3 +149,46 @@ async def test_an_undo_after_a_restart_sends_no_second_notice(data_dir, receiver
         await alice.close()
     finally:
         await club.stop()
+
+
+async def test_an_undo_then_a_restart_then_the_same_hand_over_sends_no_second_notice(data_dir, receiver):
+    """The hand-over told, alice's undo, then the club stopped and started
+    again as a real `sekigahara serve` process: what was told is rebuilt from
+    the game's actions (the undone command had handed bob the decision), so
+    alice handing over again neither rings bob's lobby nor sends a webhook.
+    The ring goes on bob's lobby connection before the push of his lobby that
+    shows his move, so once that push is in, any ring has arrived too."""
+    club = await start_club(data_dir, notices=OPTIONS)
+    alice, bob, game_id, last, told = await alice_hands_over_and_goes(club, receiver)
+    back, running, _game = await alice_takes_it_back(club, alice, game_id)
+    await back.close()
+    await running
+    await alice.close()
+    await bob.close()
+    await club.server.notices.idle()
+    await club.stop()
+    assert len(to(receiver, "bob")) == told
+
+    server = start_serve(data_dir, "--notify-allow-private")
+    try:
+        bob = ClubClient(club.socket, member="bob")
+        rings, shown = [], []
+        bob.on_your_move, bob.on_lobby = rings.append, shown.append
+        first = await bob.lobby()  # bob is signed in, his lobby open, away from the game
+        assert any(line.game == game_id and line.to_move == (Side.ISHIDA,) for line in first.mine)
+        alice = ClubClient(club.socket, member="alice")
+        again = alice.seat_client(await alice.enter(game_id), None)
+        running = asyncio.create_task(again.run())
+        await again.wait_for(lambda c: c.connected and c.view is not None and not c.pending and c.view.legal, TIMEOUT)
+        again.submit(last)  # the same hand-over again
+        await wait_until(lambda: any(line.game == game_id and line.to_move == (Side.TOKUGAWA,)
+                                     for lobby in shown for line in lobby.mine), "bob's lobby showing his move")
+        assert rings == []  # not told again: no bell, and (told together) no webhook
+        await again.close()
+        await running
+        await alice.close()
+        await bob.close()
+        stop_serve(server)
+    finally:
+        reap(server)
+    assert len(to(receiver, "bob")) == told

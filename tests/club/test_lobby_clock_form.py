@@ -50,3 +50,24 @@ async def test_n_asks_the_clock_and_the_time_out_rule_at_80x24(club, tmp_path):
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, ClubGameScreen), "the game made")
         assert club.store.clock_terms(app.screen.table.entry.game) == ("none", "lose")
+
+
+async def test_the_form_has_its_own_key_bar_at_80x24(club, tmp_path):
+    """The form's keys in the bar at the bottom, none of the lobby's underneath
+    (which the form does not take); Enter from the bar's key makes the game."""
+    app = SekigaharaApp(save_dir=tmp_path, club=club.lobby_client("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: getattr(app.screen, "lobby", None) is not None, "the lobby")
+        assert "n New game" in screen_text(app).split("\n")[-1]
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, ClubGameDialog), "the form")
+        await until(pilot, lambda: "Make it" in screen_text(app).split("\n")[-1], "the form's key bar")
+        text = screen_text(app)
+        bar = text.split("\n")[-1]
+        for words in ("Make it", "tab Next question", "esc Cancel"):
+            assert words in bar, bar
+        for words in ("New game", "Computer", "Watch", "Refresh"):
+            assert words not in bar, bar
+        assert len(text.split("\n")) <= 24 and "Private: its players only" in text  # the form still whole above it
+        await pilot.press("tab", "enter")  # to the side; Enter makes the game as the form stands
+        await until(pilot, lambda: isinstance(app.screen, ClubGameScreen), "the game made")

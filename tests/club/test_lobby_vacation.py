@@ -112,3 +112,35 @@ async def test_the_settings_screen_takes_days_away_at_80x24(timed_club, tmp_path
         assert len(club.server.clocks.store.vacations("carol")) == 1
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is lobby, "back in the lobby")
+
+
+async def test_a_vacation_is_written_off_the_loop_and_answered_once_on_disk(timed_club):
+    """While another writer holds the store, bob's vacation waits for it in a
+    worker thread: the club's loop answers alice meanwhile. Bob's answer comes
+    once the row is committed: a connection of a process of its own sees it."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    club, _audit, _fake = timed_club
+    alice, bob = club.lobby_client("alice"), club.lobby_client("bob")
+    path = club.store.path
+    blocker = sqlite3.connect(path, isolation_level=None)
+    try:
+        blocker.execute("BEGIN IMMEDIATE")  # another writer: the vacation's transaction must wait for it
+        taking = asyncio.create_task(bob.vacation(2))
+        await wait_until(lambda: club.server.lobby.pending_writes, "bob's vacation waiting for the store")
+        assert (await alice.vacation()).until is None  # the loop is not held by the waiting write
+        assert not taking.done()
+        blocker.execute("ROLLBACK")
+        answer = await asyncio.wait_for(taking, TIMEOUT)
+        assert answer.until is not None and answer.days_taken == 2
+        counted = subprocess.run(
+            [sys.executable, "-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("
+             "\"SELECT count(*) FROM vacations WHERE member = 'bob'\").fetchone()[0])", str(path)],
+            capture_output=True, text=True, check=True)
+        assert counted.stdout.strip() == "1"
+    finally:
+        blocker.close()
+        await alice.close()
+        await bob.close()

@@ -8,13 +8,12 @@ audit line."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import aiohttp
 import pytest
 
-from club_helpers import TIMEOUT, start_club
+from club_helpers import resigned_game, start_club
 from rules.sides import Side
 from sekigahara_tui.club.web_front import start_web
 from sekigahara_tui.hosting import members
@@ -31,23 +30,6 @@ async def club_and_web(data_dir):
     await web.wait_closed()
     await club.stop()
     audit.close()
-
-
-async def resigned_game(club, private: bool) -> str:
-    """A game of alice's and bob's that alice resigned: its id."""
-    alice, bob = club.lobby_client("alice"), club.lobby_client("bob")
-    made = await alice.new_game(Side.ISHIDA, "open", invite="bob" if private else None, private=private)
-    await bob.join(made.game)
-    seat = alice.seat_client(made)
-    running = asyncio.create_task(seat.run())
-    await seat.wait_for(lambda c: c.view is not None, TIMEOUT)
-    seat.resign()
-    await seat.wait_for(lambda c: c.result is not None, TIMEOUT)
-    await seat.close()
-    await running
-    await alice.close()
-    await bob.close()
-    return made.game
 
 
 async def signed_in(web, data_dir, member: str) -> aiohttp.ClientSession:

@@ -3,7 +3,10 @@
 Replaying a record rebuilds every state, since all randomness comes from the
 seed (architecture.md). A game started from a position file (docs/positions.md)
 also carries the position's text, and replays from it instead of from setup;
-a game against the computer names the computer's side and level.
+a game against the computer names the computer's side and level. A club
+game ended outside the rules (resigned, timed out, cancelled, or finished by
+the computer standing in for a seat) says so in `end` (issue 25): its
+commands alone would leave it in progress. Records without it still load.
 
 A record is JSON, read strictly since a save may come from anywhere: exact
 types, no duplicate or unknown keys, and caps on the file's size, the number
@@ -30,7 +33,9 @@ from rules.events import Event
 from rules.immutable import evolve
 from rules.notation import NotationError, format_command, parse_command
 from rules.infra.position import load_position
+from rules.sides import Side
 from rules.state import GameState
+from rules.victory import CANCELLED, OUTSIDE_THE_RULES, end_outside_rules
 from rules.infra.untrusted import UntrustedInputError, decode_utf8, excerpt, printable, printable_path, read_bytes, read_text, strict_json
 
 RECORD_FORMAT = "sekigahara-record"
@@ -61,12 +66,30 @@ _FIELDS: dict[str, tuple[type, bool]] = {
     "version": (int, False),
     "position": (str, False),
     "computer": (str, False),
+    "end": (dict, False),
 }
-_TYPE_NAMES = {int: "a whole number", str: "a string", list: "a list of strings"}
+_TYPE_NAMES = {int: "a whole number", str: "a string", list: "a list of strings", dict: "an object"}
+
+# The ways a club game ends that its commands do not say (hosting/store.py's
+# END_KINDS but "rules"): the engine's causes outside the rules, and a game the
+# computer finished for a seat out of time (its commands end it by the rules).
+FINISHED_BY_STAND_IN = "finished-by-stand-in"
+END_CAUSES = tuple(sorted(OUTSIDE_THE_RULES)) + (FINISHED_BY_STAND_IN,)
 
 
 class RecordError(ValueError):
     """A record that cannot be replayed; the message says where and why."""
+
+
+@frozen
+class RecordEnd:
+    """How a game ended beyond what its commands say: `cause` one of
+    END_CAUSES, `winner` None only when cancelled, `seat` the side it concerns
+    (who resigned, ran out of time, was stood in for; None: both, cancelled)."""
+
+    cause: str
+    winner: Side | None
+    seat: Side | None = None
 
 
 @frozen
@@ -80,6 +103,7 @@ class GameRecord:
     # "side:level" for a game against the computer (e.g. "tokugawa:heuristic"):
     # reopening the save brings the computer back to that side.
     computer: str | None = None
+    end: RecordEnd | None = None  # a club game's end outside its commands
 
     def with_command(self, command: Command) -> GameRecord:
         return evolve(self, commands=self.commands + (format_command(command),))
@@ -145,6 +169,9 @@ def record_to_json(record: GameRecord) -> str:
         data["position"] = record.position
     if record.computer is not None:
         data["computer"] = record.computer
+    if record.end is not None:
+        data["end"] = {"cause": record.end.cause, "winner": _side_value(record.end.winner),
+                       "seat": _side_value(record.end.seat)}
     return json.dumps(data, indent=1) + "\n"
 
 
@@ -212,6 +239,7 @@ def _structure(data: Any, where: str) -> GameRecord:
         version=data.get("version", RECORD_VERSION),
         position=data.get("position"),
         computer=data.get("computer"),
+        end=_end(data["end"], where) if "end" in data else None,
     )
     if record.computer is not None and (problem := computer_problem(record.computer)) is not None:
         raise RecordError(f"{where}: not a game record: 'computer' {problem}")
@@ -221,6 +249,35 @@ def _structure(data: Any, where: str) -> GameRecord:
             f"{RECORD_FORMAT!r} version {RECORD_VERSION}"
         )
     return record
+
+
+def _side_value(side: Side | None) -> str | None:
+    return side.value if side is not None else None
+
+
+def _end(data: dict[str, Any], where: str) -> RecordEnd:
+    """The record's `end`: exactly cause, winner and seat, each checked."""
+    bad = f"{where}: not a game record: 'end'"
+    if set(data) != {"cause", "winner", "seat"}:
+        raise RecordError(f"{bad} must hold exactly 'cause', 'winner' and 'seat'")
+    cause = data["cause"]
+    if type(cause) is not str or cause not in END_CAUSES:
+        raise RecordError(f"{bad}: the cause must be one of {', '.join(END_CAUSES)}, not {_kind(cause)}")
+    winner, seat = (_end_side(data[key], f"{bad}: the {key}") for key in ("winner", "seat"))
+    if (winner is None) != (cause == CANCELLED):
+        raise RecordError(f"{bad}: only a cancelled game has no winner")
+    # the computer may win for the seat it stood in for; one who resigned or ran out of time lost
+    if (seat is None) != (cause == CANCELLED) or (cause in OUTSIDE_THE_RULES and seat is not None and seat is winner):
+        raise RecordError(f"{bad}: the seat must be the side that lost or was stood in for")
+    return RecordEnd(cause, winner, seat)
+
+
+def _end_side(value: Any, what: str) -> Side | None:
+    if value is None:
+        return None
+    if type(value) is not str or value not in {side.value for side in Side}:
+        raise RecordError(f"{what} must be ishida, tokugawa or null, not {_kind(value)}")
+    return Side(value)
 
 
 def _commands(commands: list[Any], where: str) -> tuple[str, ...]:
@@ -296,6 +353,23 @@ def replay_steps(record: GameRecord) -> Iterator[tuple[Command | None, GameState
         yield command, state, events
 
 
+def ended_state(record: GameRecord, final: GameState) -> GameState:
+    """The record's last state with its `end` applied: a game ended outside
+    the rules stopped where it stands (rules.victory.end_outside_rules); one
+    the computer finished must end by the rules, as its end says. An end its
+    commands contradict is a RecordError."""
+    end = record.end
+    if end is None:
+        return final
+    if end.cause == FINISHED_BY_STAND_IN:
+        if not final.is_over or final.result.winner is not end.winner:
+            raise RecordError("the record's end says the computer finished the game, but its commands do not end it so")
+        return final
+    if final.is_over:
+        raise RecordError(f"the record's end says {end.cause}, but its commands end the game by the rules")
+    return end_outside_rules(final, end.winner, end.cause)
+
+
 def replay_states(record: GameRecord) -> Iterator[GameState]:
     """Yield the state after setup, then after each command in turn."""
     for _, state, _ in replay_steps(record):
@@ -303,6 +377,6 @@ def replay_states(record: GameRecord) -> Iterator[GameState]:
 
 
 def replay(record: GameRecord) -> GameState:
-    """The final state of a record."""
+    """The final state of a record, its end (if any) applied."""
     *_, final = replay_states(record)
-    return final
+    return ended_state(record, final)

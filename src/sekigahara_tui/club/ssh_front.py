@@ -13,8 +13,11 @@ PTY's master side.
   (or keyboard-interactive with no questions, for clients without a key) gets
   in as `guest-NAME`, NAME being the SSH user name; a guest can never take a
   member's name.
-- A session without a PTY, with a command, or smaller than 80x24 gets one
-  line saying what to do and exit status 1.
+- A session with a command runs it without a process or a PTY: `export
+  GAME` prints a finished game's record, `records` lists the member's
+  finished games (club/ssh_exec.py); any other command is one line and exit
+  status 1. A session without a PTY, or smaller than 80x24, gets one line
+  saying what to do and exit status 1.
 - The child gets the client's TERM (and COLORTERM, NO_COLOR if sent), a UTF-8
   locale, SEKIGAHARA_CLUB and SEKIGAHARA_SESSION (from club.open_session), and
   nothing else of the client's environment.
@@ -46,6 +49,7 @@ import asyncssh
 from attrs import frozen
 
 from sekigahara_tui.club.session_caps import SessionCaps
+from sekigahara_tui.club.ssh_exec import is_exec, run_exec
 from sekigahara_tui.club.ssh_host_key import load_or_make_host_key
 from sekigahara_tui.club.ssh_pty import hang_up_group, run_on_pty
 from sekigahara_tui.hosting.audit import AuditLog
@@ -260,14 +264,23 @@ class SSHFront:
         member = process.get_extra_info("sekigahara_member")
         if member is None:  # cannot happen after authentication; refuse rather than guess
             return 1
-        if process.get_terminal_type() is None or process.command is not None or process.subsystem is not None:
+        connection = process.channel.get_connection()
+        if is_exec(process):  # `export GAME`, `records`: answered here, no process started (ssh_exec.py)
+            return await self._limited(process, member, connection,
+                                       lambda: run_exec(self, process, member, _address(connection)))
+        if process.get_terminal_type() is None or process.subsystem is not None:
             process.stderr.write(NO_PTY_MESSAGE.encode())
             return 1
         width, height, _, _ = process.get_terminal_size()
         if width < MIN_WIDTH or height < MIN_HEIGHT:
             process.stderr.write(TOO_SMALL_MESSAGE.format(width=width, height=height).encode())
             return 1
-        connection = process.channel.get_connection()
+        return await self._limited(process, member, connection, lambda: self._run_child(process, member, (width, height)))
+
+    async def _limited(self, process: asyncssh.SSHServerProcess, member: str,
+                       connection: asyncssh.SSHServerConnection, run) -> int:
+        """`run()` counted as one of the member's and the connection's sessions,
+        or refused in one line (and one audit line) if over a limit."""
         refusal = self._over_a_limit(member, connection)
         if refusal is not None:
             process.stderr.write(refusal.encode() + b"\r\n")
@@ -276,7 +289,7 @@ class SSHFront:
         self.sessions_of_connection[connection] = self.sessions_of_connection.get(connection, 0) + 1
         try:
             with self.caps.held(member):
-                return await self._run_child(process, member, (width, height))
+                return await run()
         finally:
             self.sessions_of_connection[connection] -= 1
             if not self.sessions_of_connection[connection]:

@@ -15,21 +15,18 @@ the audit log (the lobby's, or this front's when nobody signed in).
 from __future__ import annotations
 
 import html
-import inspect
-import re
 from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from sekigahara_tui.club.client import ClubClient, ClubRefused
+from sekigahara_tui.club.client import ClubRefused
+from sekigahara_tui.club.member_requests import GAME_ID, NoSession, ask_as_member
 from sekigahara_tui.club.web_sign_in import COOKIE_NAME
 from sekigahara_tui.hosting.club_games import unknown
-from sekigahara_tui.net.protocol import MAX_GAME_ID_LENGTH
 
 if TYPE_CHECKING:
     from sekigahara_tui.club.web_front import WebFront
 
-GAME_ID = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_GAME_ID_LENGTH}}}")
 STATUS = {"unknown-game": 404, "illegal": 409, "not-authorised": 403}
 
 
@@ -46,21 +43,13 @@ async def _ask(front: WebFront, member: str, web_generation: str, ask):
     """`ask(client)` with a lobby connection of the member's own club session;
     503 if the club does not answer."""
     try:
-        session = front.club.open_session(member, web_generation=web_generation)
-        if inspect.isawaitable(session):
-            session = await session
-    except Exception as error:  # the club's refusal (the member removed, the token replaced), in one line
+        return await ask_as_member(front.club, member, ask, web_generation=web_generation)
+    except NoSession as error:  # the club's refusal (the member removed, the token replaced), in one line
         front.audit_refusal(f"no session: {error}", member=member)
         raise web.HTTPForbidden(text=f"The club would not open a session: {error}") from None
-    client = ClubClient(front.club.socket_path, session=str(session))
-    try:
-        return await ask(client)
     except (OSError, TimeoutError) as error:
         front.audit("club-unreachable", str(error), member=member)
         raise web.HTTPServiceUnavailable(text="The club is not answering: try again in a moment.") from None
-    finally:
-        await client.close()
-        front.club.close_session(str(session))
 
 
 async def handle_record(front: WebFront, request: web.Request) -> web.StreamResponse:

@@ -8,6 +8,7 @@ that side's events, and submit commands (architecture.md).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterable, Iterator
 
 from attrs import evolve, frozen
 
@@ -16,7 +17,7 @@ from rules.engine import apply, apply_trusted, legal_commands
 from rules.errors import IllegalCommand
 from rules.events import Event
 from rules.notation import parse_command
-from rules.infra.record import GameRecord, RecordError, load_record, new_record, replay_steps, save_record
+from rules.infra.record import GameRecord, RecordError, ended_state, load_record, new_record, replay_steps, save_record
 from rules.sides import BOTH_SIDES, Side
 from rules.state import GameState
 from rules.undo import why_step_is_final, why_undo_illegal
@@ -72,6 +73,9 @@ class GameHost:
             steps.append(Step(command, state, events, final))
             before = state
         host = cls(record, steps, autosave, keep_states=keep_states)
+        ended = ended_state(record, steps[-1].state)  # an exported club game's end (issue 25)
+        if ended is not steps[-1].state:
+            host._ended = ended
         host._write_autosave()
         return host
 
@@ -238,3 +242,23 @@ class GameHost:
 
 
 __all__ = ["GameHost", "RecordError", "Step"]
+
+
+
+def deciders_by_action(record: GameRecord, commands: Iterable[str | None]) -> Iterator[frozenset[Side]]:
+    """Who decides at the record's start, then after each of a hosted game's
+    actions in turn (a command's text, or None for an undo: R58 takes back
+    the last command standing), undone commands replayed as they were played.
+    For game_notices.told_after, after a restart."""
+    states = [next(replay_steps(evolve(record, commands=())))[1]]  # the start: setup or its position
+    yield _deciders(states[0])
+    for text in commands:
+        if text is not None:
+            states.append(apply(states[-1], parse_command(text))[0])
+        elif len(states) > 1:
+            states.pop()
+        yield _deciders(states[-1])
+
+
+def _deciders(state: GameState) -> frozenset[Side]:
+    return frozenset() if state.is_over else frozenset(state.decision.sides)

@@ -160,7 +160,7 @@ class Lobby:
         self.tournaments = None  # tournaments.py's Tournaments, once the club server gives it
         self.push = LobbyPush(self.lobby_for)  # follows the catalog (the club server has it follow)
         self._sign_ins: set[asyncio.Task] = set()  # tokens being checked (TCP lobby connections)
-        self._withdrawals: set[asyncio.Task] = set()  # each waits for its game's command being stored
+        self.pending_writes: set[asyncio.Task] = set()  # each waits for a store write (a withdrawal's command, a vacation)
         self.ratings: ClubRatings | None = None  # the club's (club_server.py): ratings beside names, get_ratings
         self.online: Online | None = None  # who is signed in anywhere (the club server gives it: online.py)
         self.clocks_of: Callable[[str], ClockLine | None] = lambda game_id: None  # a game's clocks (game_clocks.py)
@@ -176,8 +176,8 @@ class Lobby:
         return evolve(lobby, warning=warning, news=self.invitations.news_for(member))
 
     async def close(self) -> None:
-        """Wait for the withdrawals under way (each waits for a command being stored)."""
-        await asyncio.gather(*self._withdrawals, return_exceptions=True)
+        """Wait for the withdrawals and vacations under way (each waits for a store write)."""
+        await asyncio.gather(*self.pending_writes, return_exceptions=True)
 
     # --- the door: club_hello ---------------------------------------------------------
 
@@ -360,7 +360,9 @@ class Lobby:
                 # the administrator (the club's own Unix user) may start any, and sign the computer up
                 answer = self.tournaments.take(member, not session.limited, self.generations.is_guest(member), message)
                 send_lobby_message(connection, answer)
-            elif isinstance(message, (GetVacation, TakeVacation)) and self.vacations is not None:
+            elif isinstance(message, TakeVacation) and self.vacations is not None:
+                self._later(self._vacation_taken(connection, member, message))  # written off the loop
+            elif isinstance(message, GetVacation) and self.vacations is not None:
                 send_lobby_message(connection, self.vacations.answer(member, message))
             elif isinstance(message, Watch):
                 seen_entry(self.catalog, message.game, member)  # a private game of others: as if it were not
@@ -425,9 +427,22 @@ class Lobby:
         refusal = self.club_games.why_not_withdrawn(member, message.game, declined=isinstance(message, DeclineGame))
         if refusal is not None:
             raise refusal
-        task = asyncio.get_running_loop().create_task(self._withdrawn(connection, member, message))
-        self._withdrawals.add(task)
-        task.add_done_callback(self._withdrawals.discard)
+        self._later(self._withdrawn(connection, member, message))
+
+    def _later(self, work) -> None:
+        """A request answered once `work` is done (a store write off the loop); close() waits for it."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.pending_writes.add(task)
+        task.add_done_callback(self.pending_writes.discard)
+
+    async def _vacation_taken(self, connection: Connection, member: str, message: TakeVacation) -> None:
+        assert self.vacations is not None
+        try:
+            answer = await self.vacations.take(member, message)
+        except Refusal as refusal:
+            self._refuse(connection, member, message.id, refusal)
+            return
+        send_lobby_message(connection, answer)
 
     async def _withdrawn(self, connection: Connection, member: str, message: WithdrawGame | DeclineGame) -> None:
         declined = isinstance(message, DeclineGame)

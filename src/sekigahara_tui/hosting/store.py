@@ -27,9 +27,9 @@ import time
 from pathlib import Path
 from typing import Literal
 
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
-from rules.infra.record import GameRecord, load_position_record, new_record, record_to_json
+from rules.infra.record import GameRecord, RecordEnd, load_position_record, new_record, record_to_json
 from rules.sides import Side
 from rules.infra.untrusted import printable_path
 from sekigahara_tui.hosting.clock_store import start_clock, write_clock
@@ -128,6 +128,12 @@ class GameSummary:
 def record_of(info: GameInfo, actions: list[Action] | tuple[Action, ...]) -> GameRecord:
     """The game record the actions leave: each undo takes back the last command."""
     return GameRecord(info.seed, info.data_version, tuple(commands_standing(actions)), position=info.position)
+
+
+def exported_record(info: GameInfo, actions: list[Action] | tuple[Action, ...]) -> GameRecord:
+    """What a member downloads: record_of's, with the end its commands do not hold (issue 25)."""
+    end = info.end if info.end is not None and info.end.kind != "rules" else None
+    return evolve(record_of(info, actions), end=end and RecordEnd(end.kind, end.winner, end.seat))
 
 
 def starting_record(seed: int, position: Path | None = None) -> GameRecord:
@@ -300,7 +306,7 @@ class Store:
 
     def record_json(self, game_id: str) -> str:
         """The game's record as a file holds it (its replay, its export)."""
-        return record_to_json(record_of(*self.load_game(game_id)))
+        return record_to_json(exported_record(*self.load_game(game_id)))
 
     def create_game_from_record(self, game_id: str, record: GameRecord) -> GameInfo:
         """A new game starting where `record` starts (its commands are not stored)."""

@@ -25,6 +25,7 @@ from rules.surface import Side
 from sekigahara_tui.bots.base import LEVELS
 from sekigahara_tui.durations import duration
 from sekigahara_tui.clock_presets import NO_CLOCK, PRESET_NAMES, PRESETS
+from sekigahara_tui.widgets.steady_footer import SteadyFooter
 
 OPPONENTS = (("open", "Open to any member"), ("member", "A member, by name (below)"), ("computer", "The computer"))
 SIDES = ((None, "Either side (drawn at random)"), (Side.ISHIDA, "Ishida"), (Side.TOKUGAWA, "Tokugawa"))
@@ -65,9 +66,17 @@ class ClubGameDialog(ModalScreen["NewClubGame | None"]):
     ClubGameDialog Horizontal { height: auto; }
     ClubGameDialog Horizontal > Vertical { width: 1fr; height: auto; }
     """
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="dialog.cancel")]
+    # Its own key bar (below): the lobby's underneath would offer keys this form does not take.
+    BINDINGS = [
+        Binding("tab", "app.focus_next", "Next question", id="clubgame.next"),
+        Binding("shift+tab", "app.focus_previous", "Previous", id="clubgame.previous"),
+        # before the focused list's or name's own Enter (which would do the same), so the bar shows it
+        Binding("enter", "submit", "Make it", id="clubgame.make", priority=True),
+        Binding("escape", "dismiss(None)", "Cancel", id="dialog.cancel"),
+    ]
 
     def compose(self) -> ComposeResult:
+        yield SteadyFooter()
         with Vertical(classes="dialog"):
             yield Static("New club game (Tab: next question, Enter: make it, Esc: cancel)", markup=False)
             with Horizontal():
@@ -107,6 +116,9 @@ class ClubGameDialog(ModalScreen["NewClubGame | None"]):
     @on(OptionList.OptionSelected)
     @on(Input.Submitted)
     def _taken(self, _event: object) -> None:
+        self.submit()
+
+    def action_submit(self) -> None:
         self.submit()
 
     def submit(self) -> None:
