@@ -178,6 +178,12 @@ def deploy(bot: HeuristicBot, view: PlayerView) -> Command | None:
     return best
 
 
+# A challenge is worth its card when the enemy is this likely not to refute it
+# (R48) and the expected swing in Impact is this large.
+CHALLENGE_CHANCE = 0.25
+CHALLENGE_GAIN = 2.0
+
+
 def challenge(bot: HeuristicBot, view: PlayerView) -> Command | None:
     battle = view.combat.battle if view.combat else None
     challenges = [c for c in view.legal if isinstance(c, Challenge)]
@@ -188,7 +194,7 @@ def challenge(bot: HeuristicBot, view: PlayerView) -> Command | None:
         return AllowPlay(bot.side)
     swing = 2 * sum(d.impact - d.special for d in play)
     chance = bot.cards.chance_unrefuted(play[0].block, view.enemy_hand_size, battle.cards_played[bot.side.other])
-    if chance >= 0.25 and chance * swing >= 2.0 and defection_matters(bot.side, view, play):
+    if chance >= CHALLENGE_CHANCE and chance * swing >= CHALLENGE_GAIN and defection_matters(bot.side, view, play):
         return challenges[0]
     return AllowPlay(bot.side)
 
