@@ -1,8 +1,10 @@
 """Level 1's combat decisions (8): which combat to fight first, whether to stay
 in a castle (8.9.2), what to deploy (the play with the most Impact, same-daimyo
 bonus 8.3.3, cavalry and guns only with swords cards 8.4.1, never risking the
-great leader), whether to challenge (R48: the chance that the enemy cannot
-refute, from the cards it may hold, times the Impact at stake), which pieces to
+great leader; card sense: a card only where it can change the battle's result,
+none for a leader that may enter free, 8.2.4), whether to challenge (R48: the
+chance that the enemy cannot refute, from the cards it may hold, times the
+Impact at stake, where the defection changes something), which pieces to
 lose (8.7: the weakest, never the great leader or Hideyori first) and where to
 retreat (8.8: toward friends, away from the enemy)."""
 
