@@ -4,45 +4,17 @@ can change the battle's result. Exact choices in small hand-built battles
 
 from __future__ import annotations
 
-from bot_helpers import decide, position
+from bot_helpers import decide, kuwana_battle
 
-from rules.commands import AllowPlay, Challenge, DeclareCombat, DeclareDone, Deploy, DeployLeader
+from rules.commands import AllowPlay, DeclareCombat, DeclareDone, Deploy, DeployLeader
 from rules.engine import apply
 from rules.sides import Side
 from rules.view import view
 
-BATTLE = """
-[game]
-week = 3
-phase = "combat"
-first_player = "tokugawa"
-active = "tokugawa"
-combats = ["kuwana"]
-
-[blocks]
-osaka = ["ishida-leader"]
-mori_box = ["mori-leader", "mori-3-1", "mori-3-2", "mori-3-3", "mori-3-4"]
-kuwana = [{kuwana}]
-edo = ["tokugawa-leader"]
-
-[hands]
-ishida = [{ishida}]
-tokugawa = [{tokugawa}]
-
-[control]
-kyoto = "ishida"
-edo = "tokugawa"
-"""
-
-
-def quoted(names: list[str]) -> str:
-    return ", ".join(f'"{name}"' for name in names)
-
 
 def battle(kuwana: list[str], ishida: list[str], tokugawa: list[str]):
     """Tokugawa attacks at Kuwana (8.2.1): the battle begins, Tokugawa to deploy first."""
-    text = BATTLE.replace("{kuwana}", quoted(kuwana)).replace("{ishida}", quoted(ishida))
-    state = position(text.replace("{tokugawa}", quoted(tokugawa)))
+    state = kuwana_battle(kuwana, ishida, tokugawa)
     state, _ = apply(state, DeclareCombat(Side.TOKUGAWA, "kuwana"))
     return state
 
