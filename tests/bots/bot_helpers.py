@@ -32,3 +32,38 @@ def play_while(state, side: Side, keep_going, level: str = "heuristic", seed: in
 
 def position(text: str):
     return load_position(text, source="test position")
+
+
+KUWANA_BATTLE = """
+[game]
+week = 3
+phase = "combat"
+first_player = "tokugawa"
+active = "tokugawa"
+combats = ["kuwana"]
+
+[blocks]
+osaka = ["ishida-leader"]
+mori_box = ["mori-leader", "mori-3-1", "mori-3-2", "mori-3-3", "mori-3-4"]
+kuwana = [{kuwana}]
+edo = ["tokugawa-leader"]
+
+[hands]
+ishida = [{ishida}]
+tokugawa = [{tokugawa}]
+
+[control]
+kyoto = "ishida"
+edo = "tokugawa"
+"""
+
+
+def kuwana_battle(kuwana: list[str], ishida: list[str], tokugawa: list[str]):
+    """Week 3, Tokugawa's Combat Phase: the blocks at Kuwana and both hands given,
+    the combat there still to be declared (docs/positions.md)."""
+
+    def quoted(names: list[str]) -> str:
+        return ", ".join(f'"{name}"' for name in names)
+
+    text = KUWANA_BATTLE.replace("{kuwana}", quoted(kuwana)).replace("{ishida}", quoted(ishida))
+    return position(text.replace("{tokugawa}", quoted(tokugawa)))

@@ -4,7 +4,7 @@ hand-built positions (docs/positions.md)."""
 from __future__ import annotations
 
 from attrs import evolve
-from bot_helpers import decide, play_while, position
+from bot_helpers import decide, kuwana_battle, play_while, position
 
 from rules.commands import AllowPlay, Bid, Challenge, ChooseCasualty, Deploy
 from rules.engine import apply
@@ -69,35 +69,14 @@ def test_bids_its_least_useful_card():
     assert decide(state, Side.ISHIDA) == Bid(Side.ISHIDA, "ukita-plain-1")
 
 
-BATTLE = """
-[game]
-week = 3
-phase = "combat"
-first_player = "tokugawa"
-active = "tokugawa"
-combats = ["kuwana"]
-
-[blocks]
-osaka = ["ishida-leader"]
-mori_box = ["mori-leader", "mori-3-1", "mori-3-2", "mori-3-3", "mori-3-4"]
-kuwana = ["ukita-leader", "ukita-2-1", "ukita-cav-1", "fukushima-2-1", "fukushima-2-2", "fukushima-3-1"]
-edo = ["tokugawa-leader"]
-
-[hands]
-ishida = ["ukita-plain-1", "ukita-swords-1", "ishida-loyalty-1"]
-tokugawa = [{tokugawa_hand}]
-
-[control]
-kyoto = "ishida"
-edo = "tokugawa"
-"""
-
-
 def battle(tokugawa_hand: list[str]):
     """Tokugawa attacks at Kuwana and deploys a Fukushima block with a card:
     Ishida may challenge it."""
-    text = BATTLE.replace("{tokugawa_hand}", ", ".join(f'"{card}"' for card in tokugawa_hand))
-    state = position(text)
+    state = kuwana_battle(
+        ["ukita-leader", "ukita-2-1", "ukita-cav-1", "fukushima-2-1", "fukushima-2-2", "fukushima-3-1"],
+        ["ukita-plain-1", "ukita-swords-1", "ishida-loyalty-1"],
+        tokugawa_hand,
+    )
     state, _ = apply(state, next(c for c in view(state, Side.TOKUGAWA).legal if c.location == "kuwana"))
     deploy = next(c for c in view(state, Side.TOKUGAWA).legal if isinstance(c, Deploy) and c.card == "fukushima-plain-1")
     state, _ = apply(state, deploy)

@@ -19,6 +19,14 @@ its own blocks the enemy has seen).
   place with exactly as many candidates as blocks holds all of them.
   `last_known` (where each block was last seen) stays as the sampler's prior
   among the places a block can be.
+- Moves within the enemy's Movement Phase (`movable`): a counted step from A
+  spreads only the blocks that could be at A and still move: not blocks
+  mustered this turn (7.2: mustered blocks cannot move in the turn they are
+  placed), and under Minimal movement (7.1: one stack move) only blocks that
+  could be at that move's source when the phase began (7.3.1: one source per
+  move, R14: a moving stack picks no block up). Under Limited and Full
+  movement the events do not say where each stack move starts, so R15 (one
+  stack move per source) cannot narrow further.
 - Public facts the view omits: the R51 entries of this turn, the sieges that
   go on (8.9.4), and the bot's own blocks the enemy has seen (R62).
 
@@ -74,6 +82,13 @@ class Belief:
         self._fixed_pending = {place for place, blocks in c.setup.fixed
                                if place != MORI and c.block(blocks[0]).side is self.enemy}
         self.setting_up = True  # until the first week begins: hidden placements come from the bag (5.2.2)
+        # The enemy's Movement Phase under way (None: none): block -> the places it
+        # can be and still move from (7.2, 7.3.1); `started`: its places when the
+        # phase began; `only_source`: the one stack move's source under Minimal (7.1).
+        self.movable: dict[str, set[str]] | None = None
+        self.started: dict[str, frozenset[str]] = {}
+        self.minimal = False
+        self.only_source: str | None = None
         self.resets = 0  # views that contradicted `possible` (cannot happen if it is sound): it was widened
         self._pruned: PlayerView | None = None  # the view `possible` was last pruned with
         self.own_revealed: set[str] = set()
@@ -98,10 +113,25 @@ class Belief:
 
     # --- where each enemy block can be -------------------------------------------------
 
-    def _pin(self, block: str, place: str) -> None:
+    def _pin(self, block: str, place: str, movable: bool = True) -> None:
         if block in self.possible:
             self.possible[block] = {place}
             self.last_known[block] = place
+            if self.movable is not None:
+                self.movable[block] = {place} if movable else set()
+
+    def _step(self, origin: str, destination: str) -> None:
+        """A counted step of the enemy's Movement Phase: the blocks that could
+        be at `origin` and still move there may now be at `destination` (7.2,
+        7.3.1; see the module's docstring)."""
+        movable = self.movable
+        if self.minimal and self.only_source is None:
+            self.only_source = origin  # 7.1: the one stack move starts here
+        source = self.only_source if self.minimal else None
+        for block, places in self.possible.items():
+            if origin in movable[block] and (source is None or source in self.started[block]):
+                places.add(destination)
+                movable[block].add(destination)
 
     def _spread(self, sources: tuple[str, ...], destination: str) -> None:
         """Some blocks went from `sources` to `destination`, which ones unsaid:
@@ -116,6 +146,13 @@ class Belief:
         if name in ("WeekBegan", "PhaseBegan"):
             self.setting_up = False
             self._fixed_pending.clear()
+            self.movable = None
+            if name == "PhaseBegan" and event.phase.value == "movement" and event.active is self.enemy:
+                self.movable = {block: set(places) for block, places in self.possible.items()}
+                self.started = {block: frozenset(places) for block, places in self.possible.items()}
+                self.minimal, self.only_source = False, None
+        elif name == "MovementChosen":
+            self.minimal = side is self.enemy and event.option.value == "minimal"
         elif name == "Overrun":  # the overrun blocks are shown as they die (7.4, 8.7.3)
             if side is self.side:
                 for block in event.eliminated:
@@ -123,19 +160,21 @@ class Belief:
         elif side is not self.enemy:
             return
         elif name in ("OpponentMovedBlocks", "OpponentRetreated"):  # counts only (R55)
-            if event.count:
+            if event.count and name == "OpponentMovedBlocks" and self.movable is not None:
+                self._step(event.origin, event.destination)
+            elif event.count:
                 self._spread((event.origin,), event.destination)
         elif name == "OpponentPlacedBlocks":
             if event.place in self._fixed_pending:  # 5.2.1: the fixed blocks, known already
                 self._fixed_pending.discard(event.place)
             elif self.setting_up or event.place == RECRUITMENT[self.enemy]:  # 5.2.2, 5.2.3, 6.2: from the bag
                 self._spread((BAG,), event.place)
-            else:  # 7.2 option 2: one block from the Recruitment Box, not shown
+            else:  # 7.2 option 2: one block from the Recruitment Box, not shown; it cannot move this turn
                 self._spread((RECRUITMENT[self.enemy],), event.place)
         elif name in ("BlocksMustered", "BlocksShown"):  # 7.2 option 1, 5.1: shown
             place = event.location if name == "BlocksMustered" else event.place
             for block in event.blocks:
-                self._pin(block, place)
+                self._pin(block, place, movable=name != "BlocksMustered")  # 7.2: mustered blocks stay
         elif name == "MoriBlockEntered":  # 9.3: face up into Osaka
             self._pin(event.block, OSAKA)
         elif name in ("BlockDeployed", "BlocksDefected"):  # 8.2.3: shown in its battle
@@ -166,6 +205,12 @@ class Belief:
             self.resets += 1  # a contradiction: start again from the view alone
             for block in hidden:
                 self.possible[block] = set(live)
+            if self.movable is not None:
+                self.movable = {block: set(places) for block, places in self.possible.items()}
+                self.started = {block: frozenset(places) for block, places in self.possible.items()}
+        elif self.movable is not None:
+            for block, places in self.movable.items():
+                places &= self.possible[block]
 
     def _propagate(self, hidden: list[str], left: dict[str, int]) -> bool:
         """Apply the two counting rules until nothing changes; False on a contradiction."""

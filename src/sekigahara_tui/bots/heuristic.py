@@ -13,8 +13,11 @@ events (rules.surface) and answers in a few milliseconds.
   blocks on the map first); the winner of the bid moves first.
 - Battles: deploy the play with the most Impact (same-daimyo bonus 8.3.3,
   cavalry and guns only with swords cards 8.4.1), never risking the great
-  leader; challenge when the chance that the enemy cannot refute (R48),
-  worked out from the cards it may hold, times the Impact at stake is large.
+  leader; a card is spent only while the battle can still be won with what
+  is left, or to bring the enemy's next casualty (8.7.1), and never for a
+  leader that may enter free (8.2.4); challenge when the chance that the
+  enemy cannot refute (R48), worked out from the cards it may hold, times the
+  Impact at stake is large and the defection would change something.
 - Casualties: the weakest blocks, never the great leader or Hideyori first;
   retreats toward friends and away from the enemy.
 

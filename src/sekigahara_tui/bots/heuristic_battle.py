@@ -1,8 +1,10 @@
 """Level 1's combat decisions (8): which combat to fight first, whether to stay
 in a castle (8.9.2), what to deploy (the play with the most Impact, same-daimyo
 bonus 8.3.3, cavalry and guns only with swords cards 8.4.1, never risking the
-great leader), whether to challenge (R48: the chance that the enemy cannot
-refute, from the cards it may hold, times the Impact at stake), which pieces to
+great leader; card sense: a card only where it can change the battle's result,
+none for a leader that may enter free, 8.2.4), whether to challenge (R48: the
+chance that the enemy cannot refute, from the cards it may hold, times the
+Impact at stake, where the defection changes something), which pieces to
 lose (8.7: the weakest, never the great leader or Hideyori first) and where to
 retreat (8.8: toward friends, away from the enemy)."""
 
@@ -74,17 +76,23 @@ def deploy_impact(side: Side, view: PlayerView, blocks: tuple[str, ...], card: s
 
 def deploy_scores(side: Side, view: PlayerView) -> list[tuple[float, Command]]:
     """(score, command) for every deployment level 1 would consider (never
-    risking the great leader), in the order of `view.legal`."""
+    risking the great leader), in the order of `view.legal`. A card never pays
+    for a leader that may enter free now (8.2.4: free before the side's first
+    card deployment, and immune to challenges), unless the card's swords make
+    that leader's special attack (8.4.1)."""
     battle = view.combat.battle if view.combat else None
     if battle is None:
         return []
     leader = MAIN_LEADERS[side]
     deployed_mine = sum(1 for d in battle.deployments if d.side is side)
     behind = battle.impact[side.other] - battle.impact[side]
+    free = {command.block for command in view.legal if isinstance(command, DeployLeader)}
     found = []
     for command in view.legal:
         if isinstance(command, Deploy):
             blocks, card = command.blocks, command.card
+            if any(b in free and not _special(view, b, card) for b in blocks):
+                continue
             score = deploy_impact(side, view, blocks, card) - 0.2 * card_value(view, card)
         elif isinstance(command, DeployLeader):
             blocks, card = (command.block,), None
@@ -99,15 +107,83 @@ def deploy_scores(side: Side, view: PlayerView) -> list[tuple[float, Command]]:
     return found
 
 
+def _special(view: PlayerView, block: str, card: str) -> bool:
+    """8.4.1: this card would make this block's special attack (not in a siege, 8.9.5)."""
+    c = default_components()
+    return c.card(card).has_swords and c.block(block).symbol is not None and not view.combat.battle.siege
+
+
+CASUALTY_IMPACT = 7  # 8.7.1, 8.9.4 step 2: one block lost per full 7 Impact scored against a side
+
+
+def needed(side: Side, battle) -> int:
+    """The Impact `side` still needs to win the battle (8.2.1: a tie goes to the defender)."""
+    return battle.impact[side.other] - battle.impact[side] + (1 if side is battle.attacker else 0)
+
+
+def potential(side: Side, view: PlayerView) -> int:
+    """An optimistic bound of the Impact `side` can still add in this combat:
+    its undeployed blocks there that a card in hand (8.2.2; a double card two,
+    8.4.2) or a free leader deployment (8.2.4) could bring, each with every
+    same-daimyo bonus it could get (8.3.3) and, with a swords card in hand, a
+    special attack as if every block of its symbol came first (8.4.1)."""
+    c = default_components()
+    battle = view.combat.battle
+    deployed = {d.block for d in battle.deployments}
+    mine = [c.block(d.block) for d in battle.deployments if d.side is side]
+    waiting = [c.block(b) for b, place in view.own_blocks if place == battle.location and b not in deployed]
+    cards = [c.card(card) for card in view.hand if not c.card(card).is_loyalty]
+    free = any(isinstance(command, DeployLeader) for command in view.legal)
+    swords = not battle.siege and any(card.has_swords for card in cards)
+    values = []
+    for block in waiting:
+        if not (block.any_card or (free and block.is_leader) or any(card.daimyo == block.daimyo for card in cards)):
+            continue
+        value = block.strength + sum(1 for b in mine + waiting if b.daimyo == block.daimyo and b is not block)
+        if swords and block.symbol:
+            value += 2 + 2 * sum(1 for b in mine + waiting if b.symbol == block.symbol and b is not block)
+        values.append(value)
+    plays = sum(2 if card.kind == "double" else 1 for card in cards)
+    plays += sum(1 for block in waiting if free and block.is_leader)
+    return sum(sorted(values, reverse=True)[:plays])
+
+
+def worth_a_card(side: Side, view: PlayerView, command: Deploy) -> bool:
+    """Whether to spend `command`'s card: while the battle can still be won by
+    what is left (8.5: the side behind deploys to take the lead), or when it
+    brings the enemy's next casualty (8.7.1: one block per full 7 Impact; in a
+    siege that is all Impact does, 8.9.4) within reach. A card that does
+    neither changes nothing but the hand."""
+    battle = view.combat.battle
+    need = needed(side, battle)
+    left = potential(side, view)
+    if not battle.siege and 0 < need <= left:
+        return True
+    mine = battle.impact[side]
+    impact = deploy_impact(side, view, command.blocks, command.card)
+    goal = (mine // CASUALTY_IMPACT + 1) * CASUALTY_IMPACT
+    return mine + max(impact, left) >= goal
+
+
 def deploy(bot: HeuristicBot, view: PlayerView) -> Command | None:
     battle = view.combat.battle if view.combat else None
     if battle is None:
         return None
     best, best_score = DeclareDone(bot.side), 0.0
     for score, command in deploy_scores(bot.side, view):
+        if isinstance(command, Deploy) and not worth_a_card(bot.side, view, command):
+            continue
         if score > best_score:
             best, best_score = command, score
+    if best == DeclareDone(bot.side) and best not in view.legal:  # R23: the attacker must open
+        return max(deploy_scores(bot.side, view), key=lambda sc: sc[0], default=(0.0, None))[1]
     return best
+
+
+# A challenge is worth its card when the enemy is this likely not to refute it
+# (R48) and the expected swing in Impact is this large.
+CHALLENGE_CHANCE = 0.25
+CHALLENGE_GAIN = 2.0
 
 
 def challenge(bot: HeuristicBot, view: PlayerView) -> Command | None:
@@ -120,9 +196,33 @@ def challenge(bot: HeuristicBot, view: PlayerView) -> Command | None:
         return AllowPlay(bot.side)
     swing = 2 * sum(d.impact - d.special for d in play)
     chance = bot.cards.chance_unrefuted(play[0].block, view.enemy_hand_size, battle.cards_played[bot.side.other])
-    if chance >= 0.25 and chance * swing >= 2.0:
+    if chance >= CHALLENGE_CHANCE and chance * swing >= CHALLENGE_GAIN and defection_matters(bot.side, view, play):
         return challenges[0]
     return AllowPlay(bot.side)
+
+
+def defection_matters(side: Side, view: PlayerView, play) -> bool:
+    """Whether the play's blocks changing sides would change anything (R31: its
+    Impact leaves the enemy, less its special attack joins `side`): who leads
+    (8.5), whether `side` can still win with what it has left, or either side's
+    casualties (8.7.1). A challenge card that changes none of these is wasted."""
+    battle = view.combat.battle
+    lost = sum(d.impact for d in play)
+    gained = sum(d.impact - d.special for d in play)
+    mine, theirs = battle.impact[side], battle.impact[side.other]
+    after_mine, after_theirs = mine + gained, theirs - lost
+    bonus = 0 if side is battle.attacker else 1  # 8.2.1: a tie goes to the defender
+
+    def ahead(a: int, b: int) -> bool:
+        return a + bonus > b
+
+    left = potential(side, view)
+    return (
+        ahead(after_mine, after_theirs) != ahead(mine, theirs)
+        or ahead(after_mine + left, after_theirs) != ahead(mine + left, theirs)
+        or after_mine // CASUALTY_IMPACT != mine // CASUALTY_IMPACT
+        or after_theirs // CASUALTY_IMPACT != theirs // CASUALTY_IMPACT
+    )
 
 
 def casualty(bot: HeuristicBot, view: PlayerView) -> Command | None:
