@@ -32,6 +32,7 @@ from textual.widgets.option_list import Option
 from rules.notation import format_command
 from rules.surface import Command, PlayerView, Side, places
 from sekigahara_tui.labels import choice_lines, place_label, side_name, word_label
+from sekigahara_tui.widgets.choice_list import ChoiceList
 from sekigahara_tui.widgets.steady_text import update_steady
 
 PLACEHOLDER = "type a command (→ completes)"
@@ -199,7 +200,7 @@ class PromptPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="decision", markup=False)
-        yield OptionList(id="choices")
+        yield ChoiceList(id="choices")
         yield Static(id="message", markup=False)  # it may echo what was typed: plain text
         yield Static(id="connection", markup=False)  # a networked game: the host and the other player
         yield CommandLine(placeholder=PLACEHOLDER, id="command-line")
@@ -211,8 +212,8 @@ class PromptPanel(Vertical):
         self.watch(self.command_line, "value", self._narrow, init=False)
 
     @property
-    def choices(self) -> OptionList:
-        return self.query_one("#choices", OptionList)
+    def choices(self) -> ChoiceList:
+        return self.query_one("#choices", ChoiceList)
 
     @property
     def command_line(self) -> Input:
@@ -249,9 +250,8 @@ class PromptPanel(Vertical):
         self._shown = tuple(command for command, _ in lines)
         choices = self.choices
         self._refilled = True  # the highlight that follows is the list's, not the player's
-        choices.clear_options()
         # Content, not a str: a str prompt is markup, and a label's brackets would vanish as a tag.
-        choices.add_options([Option(Content(label)) for _, label in lines])
+        choices.refill(Option(Content(label)) for _, label in lines)
         if shown:
             choices.highlighted = 0
         else:
