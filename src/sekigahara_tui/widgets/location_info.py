@@ -19,7 +19,7 @@ from textual.widget import Widget
 
 from rules.surface import PlayerView, Side, default_components
 from sekigahara_tui.labels import block_label, blocks_label, side_name
-from sekigahara_tui.widgets.map_panel import marks
+from sekigahara_tui.widgets.map_rows import marks
 
 
 def movement_lines(view: PlayerView) -> list[str]:
