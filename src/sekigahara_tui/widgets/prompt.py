@@ -23,7 +23,9 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
@@ -117,6 +119,10 @@ class CommandLine(Input):
     so the line leaves them to it (the screen types the colon of "tokugawa:")."""
 
     SCREEN_KEYS = frozenset(":?")
+    # Input sets its virtual size to the text's width at every letter, and Widget's
+    # asks for a layout of the whole screen then; the line is one row of the
+    # layout's width whatever it holds (it scrolls within it): a repaint is enough.
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         if character in self.SCREEN_KEYS:
