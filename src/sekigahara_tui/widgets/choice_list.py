@@ -26,6 +26,8 @@ from textual.widget import Widget
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from sekigahara_tui.widgets.steady_text import steady_scrollbars
+
 
 def scrollbar(owner: Widget, **bar) -> ScrollBarRender:
     """Textual's scrollbar; with nothing to scroll (no thumb), blank in its
@@ -40,6 +42,7 @@ class ChoiceList(OptionList):
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
     def on_mount(self) -> None:
+        steady_scrollbars(self)  # the message line under the list takes rows from it
         self.vertical_scrollbar.renderer = partial(scrollbar, self)
 
     def refill(self, options: Iterable[Option]) -> None:

@@ -28,6 +28,7 @@ from rules.surface import DeclareCombat, Muster, PlayerView, default_components,
 from sekigahara_tui.map_drawing import OVERVIEW_WIDTH, draw_connections, overview_origins
 from sekigahara_tui.map_layout import LABEL_WIDTH, Mode, label_origin, load_layout, neighbour_in_direction
 from sekigahara_tui.widgets.map_rows import MapFacts, RowDrawer, cut, legal_locations
+from sekigahara_tui.widgets.steady_text import steady_scrollbars
 
 FULL_MODE_MIN_WIDTH = 150  # panel width from which full names fit (canvas_size of "full")
 
@@ -114,6 +115,7 @@ class MapPanel(ScrollableContainer, can_focus=True):
         yield MapCanvas(id="map-canvas")
 
     def on_mount(self) -> None:
+        steady_scrollbars(self)  # the place in words under the map takes 3 to 5 of its rows
         # A label half in view is left out, so scrolling sideways redraws.
         self.watch(self, "scroll_x", self._draw, init=False)
         self.watch(self, "show_vertical_scrollbar", self._draw, init=False)  # the view narrows

@@ -35,7 +35,7 @@ from rules.notation import format_command
 from rules.surface import Command, PlayerView, Side, places
 from sekigahara_tui.labels import choice_lines, place_label, side_name, word_label
 from sekigahara_tui.widgets.choice_list import ChoiceList
-from sekigahara_tui.widgets.steady_text import update_steady
+from sekigahara_tui.widgets.steady_text import SteadyStatic, update_steady
 
 PLACEHOLDER = "type a command (→ completes)"
 HINT = "Enter: {notation}"  # the empty line's hint: what Enter gives
@@ -205,10 +205,10 @@ class PromptPanel(Vertical):
         self._said = ""  # the message line's text
 
     def compose(self) -> ComposeResult:
-        yield Static(id="decision", markup=False)
+        yield SteadyStatic(id="decision", markup=False)
         yield ChoiceList(id="choices")
-        yield Static(id="message", markup=False)  # it may echo what was typed: plain text
-        yield Static(id="connection", markup=False)  # a networked game: the host and the other player
+        yield SteadyStatic(id="message", markup=False)  # it may echo what was typed: plain text
+        yield SteadyStatic(id="connection", markup=False)  # a networked game: the host and the other player
         yield CommandLine(placeholder=PLACEHOLDER, id="command-line")
 
     def on_mount(self) -> None:
