@@ -301,20 +301,26 @@ async def test_7_2_the_map_follows_the_muster_locations_once_only_musters_are_le
         assert in_view(panel, "himeji") and in_view(panel, "osaka")
 
 
-async def test_a_cursor_move_redraws_only_the_rows_it_leaves_and_enters_and_they_equal_a_whole_drawing(movement_app, monkeypatch):
-    """Issue 27, item 11: a map key rebuilt every row of the map (8 ms a key);
-    now the rows whose cursor did not change are kept. The kept drawing must
-    equal a drawing made from scratch after every move."""
-    from sekigahara_tui.widgets import map_rows as map_module
+@pytest.fixture
+def built(monkeypatch) -> list[int]:
+    """One item for each map row drawn (map_rows.RowDrawer.row) while the test runs."""
+    from sekigahara_tui.widgets import map_rows
 
     built: list[int] = []
-    row = map_module.RowDrawer.row
+    row = map_rows.RowDrawer.row
 
     def counting_row(self, pieces, cursor):
         built.append(1)
         return row(self, pieces, cursor)
 
-    monkeypatch.setattr(map_module.RowDrawer, "row", counting_row)
+    monkeypatch.setattr(map_rows.RowDrawer, "row", counting_row)
+    return built
+
+
+async def test_a_cursor_move_redraws_only_the_rows_it_leaves_and_enters_and_they_equal_a_whole_drawing(movement_app, built):
+    """Issue 27, item 11: a map key rebuilt every row of the map (8 ms a key);
+    now the rows whose cursor did not change are kept. The kept drawing must
+    equal a drawing made from scratch after every move."""
     async with movement_app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         panel = screen.query_one(MapPanel)
@@ -379,21 +385,11 @@ async def test_a_key_s_followers_are_drawn_in_the_key_s_own_call(movement_app):
         assert prompt.choices.border_title == "1 match: Enter gives it", prompt.choices.border_title
 
 
-async def test_a_command_redraws_only_the_map_rows_whose_labels_changed_and_they_equal_a_whole_drawing(movement_app, monkeypatch):
+async def test_a_command_redraws_only_the_map_rows_whose_labels_changed_and_they_equal_a_whole_drawing(movement_app, built):
     """Issue 27, item 11: every command rebuilt every row of the map (most of a
     command's time); now a row is rebuilt only when what one of its labels shows
     changed (a block moved, a place became legal, the cursor). The kept drawing
     must equal a drawing made from scratch after every command."""
-    from sekigahara_tui.widgets import map_rows
-
-    built: list[int] = []
-    row = map_rows.RowDrawer.row
-
-    def counting_row(self, pieces, cursor):
-        built.append(1)
-        return row(self, pieces, cursor)
-
-    monkeypatch.setattr(map_rows.RowDrawer, "row", counting_row)
     async with movement_app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         panel = screen.query_one(MapPanel)
