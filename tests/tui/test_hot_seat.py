@@ -265,3 +265,32 @@ def test_the_hand_over_names_the_decision_in_the_third_person():
         random_game(seed, on_step=on_step)
     assert len(prompts) > 8
     assert not [p for p in prompts if re.search(r"\byou(r|rself)?\b", p, re.IGNORECASE)]
+
+
+async def test_a_sides_hand_over_screen_is_shown_again_with_the_new_reason_and_nothing_of_either_side(make_app, settle_clock):
+    """Issue 27, item 11: each side's hand-over screen is made once and shown
+    again (a new one was composed, mounted and laid out at every hand-over).
+    Shown again it says why now, its double-tap guard starts afresh, and it
+    still shows nothing of either side (R55)."""
+    app = make_app(opening_bid())
+    async with app.run_test(size=(80, 24)) as pilot:
+        first, hand_overs = {}, 0
+        for _ in range(12):  # the highlighted choice each time, until four hand-overs
+            if isinstance(app.screen, HandOverScreen):
+                hand_over = app.screen
+                hand_overs += 1
+                first.setdefault(hand_over.side, hand_over)
+                assert hand_over is first[hand_over.side] and hand_over.ready_at is None
+                game = app.screen_stack[-2]
+                shown = " ".join(screen_text(app).split())
+                assert f"{hand_over.side.value.title()} is to {game.view.prompt}." in shown
+                state = game.table.host.state
+                assert not any(card_name(card) in shown for side in BOTH_SIDES for card in state.cards[side].hand)
+                settle_clock.wait(HandOverScreen.APPEAR_SETTLE_S)
+                if hand_overs == 4:
+                    break
+            screen = await take_seat(pilot)
+            prompt = screen.query_one(PromptPanel)
+            await type_command(pilot, prompt.notation_of(prompt.choices.highlighted))
+            await pilot.pause()
+        assert hand_overs == 4 and len(first) == 2

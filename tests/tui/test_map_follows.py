@@ -16,7 +16,8 @@ from sekigahara_tui.local import LocalTable
 from sekigahara_tui.map_layout import load_layout
 from sekigahara_tui.widgets.location_info import movement_lines
 from sekigahara_tui.screens.info import GameOverScreen, HandOverScreen, week_plots, weekly_figures
-from sekigahara_tui.widgets.map_panel import MapCanvas, MapPanel, label_pieces, label_text, legal_locations
+from sekigahara_tui.widgets.map_panel import MapCanvas, MapPanel
+from sekigahara_tui.widgets.map_rows import label_pieces, label_text, legal_locations
 from tui.driving import take_seat, type_command
 from tui.positions import (battle_with_a_challenge_open, finished_game, game_over_on_points, ishida_moves_from_osaka,
                           opening_bid, record_from_position)
@@ -300,20 +301,26 @@ async def test_7_2_the_map_follows_the_muster_locations_once_only_musters_are_le
         assert in_view(panel, "himeji") and in_view(panel, "osaka")
 
 
-async def test_a_cursor_move_redraws_only_the_rows_it_leaves_and_enters_and_they_equal_a_whole_drawing(movement_app, monkeypatch):
-    """Issue 27, item 11: a map key rebuilt every row of the map (8 ms a key);
-    now the rows whose cursor did not change are kept. The kept drawing must
-    equal a drawing made from scratch after every move."""
-    from sekigahara_tui.widgets import map_panel as map_module
+@pytest.fixture
+def built(monkeypatch) -> list[int]:
+    """One item for each map row drawn (map_rows.RowDrawer.row) while the test runs."""
+    from sekigahara_tui.widgets import map_rows
 
     built: list[int] = []
-    row = map_module._RowDrawer.row
+    row = map_rows.RowDrawer.row
 
     def counting_row(self, pieces, cursor):
         built.append(1)
         return row(self, pieces, cursor)
 
-    monkeypatch.setattr(map_module._RowDrawer, "row", counting_row)
+    monkeypatch.setattr(map_rows.RowDrawer, "row", counting_row)
+    return built
+
+
+async def test_a_cursor_move_redraws_only_the_rows_it_leaves_and_enters_and_they_equal_a_whole_drawing(movement_app, built):
+    """Issue 27, item 11: a map key rebuilt every row of the map (8 ms a key);
+    now the rows whose cursor did not change are kept. The kept drawing must
+    equal a drawing made from scratch after every move."""
     async with movement_app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         panel = screen.query_one(MapPanel)
@@ -376,3 +383,27 @@ async def test_a_key_s_followers_are_drawn_in_the_key_s_own_call(movement_app):
         last = prompt.notation_of(prompt.choices.option_count - 1)
         prompt.command_line.value = last  # typed: the choices narrow at once
         assert prompt.choices.border_title == "1 match: Enter gives it", prompt.choices.border_title
+
+
+async def test_a_command_redraws_only_the_map_rows_whose_labels_changed_and_they_equal_a_whole_drawing(movement_app, built):
+    """Issue 27, item 11: every command rebuilt every row of the map (most of a
+    command's time); now a row is rebuilt only when what one of its labels shows
+    changed (a block moved, a place became legal, the cursor). The kept drawing
+    must equal a drawing made from scratch after every command."""
+    async with movement_app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        panel = screen.query_one(MapPanel)
+        canvas = panel.query_one(MapCanvas)
+        await pilot.pause()
+        for line in ["move osaka", "select ukita-2-1", "step kyoto"]:
+            before = [r.markup for r in canvas._rows]
+            built.clear()
+            await type_command(pilot, line)
+            await pilot.pause()
+            after = [r.markup for r in canvas._rows]
+            changed = sum(old != new for old, new in zip(before, after))
+            # A few rows, not the map's (a row may be built twice: the map scrolls to follow).
+            assert changed and len(built) < len(after) // 3, (line, len(built), changed, len(after))
+            panel._built = None
+            panel._draw()
+            assert [r.markup for r in canvas._rows] == after, line

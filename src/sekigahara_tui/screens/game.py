@@ -45,7 +45,7 @@ from sekigahara_tui.screens.movement_summaries import MovementSummaries
 from sekigahara_tui.screens.select_all import SelectAll, offered as select_all_offered
 from sekigahara_tui.screens.waiting import Waiting
 from sekigahara_tui.screens.whole_screen_tabs import WholeScreenTabs
-from sekigahara_tui.screens.info import AUTO_ALLOW_INFERENCE, AutoAllowDialog, DecisionHelpScreen, HandOverScreen
+from sekigahara_tui.screens.info import AUTO_ALLOW_INFERENCE, AutoAllowDialog, DecisionHelpScreen
 from sekigahara_tui.screens.saving import save_game
 from sekigahara_tui.screens.seat_memory import SeatMemory
 from sekigahara_tui.widgets.battle import BattlePanel
@@ -165,6 +165,7 @@ class GameScreen(Screen[None]):
             if self in seat.listeners:
                 seat.listeners.remove(self)
         self.hints.close()
+        self.hand_overs.close(self.app)
         self.table.close()
 
     def _show_result(self) -> None:
@@ -302,7 +303,7 @@ class GameScreen(Screen[None]):
         before this screen handles its resume, and must find the summary up (its
         Enter) and the choices focused (the keys after it)."""
         self.set_focus(self.query_one(PromptPanel).choices)
-        hand_over = HandOverScreen(self.seat, self._reason())
+        hand_over = self.hand_overs.screen_for(self.app, self.seat, self._reason())
         self.hand_overs.push(self.app, hand_over, self.summaries.next_for(self.current, after=hand_over))
 
     def on_screen_resume(self) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from textual.app import App
 
+from rules.surface import Side
 from sekigahara_tui.screens.info import BattleSummaryScreen, HandOverScreen
 
 
@@ -21,6 +22,26 @@ class HandOvers:
     def __init__(self) -> None:
         self.up = False  # a hand-over screen is up: no battle summary over it
         self.settling: HandOverScreen | None = None  # the hand-over whose double-tapped Enter to ignore
+        self._screens: dict[Side, HandOverScreen] = {}  # one per side, installed: kept when closed
+
+    def screen_for(self, app: App, side: Side, reason: str) -> HandOverScreen:
+        """The side's hand-over screen, made once and shown again after that:
+        composing and mounting a new one was most of a hand-over key's time."""
+        screen = self._screens.get(side)
+        if screen is None:
+            screen = self._screens[side] = HandOverScreen(side, reason)
+            app.install_screen(screen, f"hand-over-{id(self)}-{side.value}")
+        else:
+            screen.again(reason)
+        return screen
+
+    def close(self, app: App) -> None:
+        """The game screen goes: its hand-over screens with it."""
+        for screen in self._screens.values():
+            if screen not in app.screen_stack:  # (at the app's exit it may be: the app removes it)
+                app.uninstall_screen(screen)
+                screen.remove()
+        self._screens.clear()
 
     def push(self, app: App, hand_over: HandOverScreen, summary: BattleSummaryScreen | None) -> None:
         """The hand-over over everything, with the new player's battle summary

@@ -74,10 +74,19 @@ class HandOverScreen(Screen[None]):
         self.ready_at: float | None = None  # when the player's Enter closed it
         self.shown_at: float | None = None  # when what it uncovered was first drawn
 
+    def again(self, reason: str) -> None:
+        """Shown again, for the next hand-over to this side (the game screen keeps
+        one per side: a new screen is composed, mounted and laid out several
+        times over, most of the key's time, issue 27 item 11)."""
+        self.drawn_at = self.ready_at = self.shown_at = None
+        if reason != self._reason:
+            self._reason = reason
+            self.query_one("#handover-reason", Static).update(reason)
+
     def on_mount(self) -> None:
         self.call_after_refresh(self._drawn)
 
-    def on_screen_resume(self) -> None:  # uncovered again (a summary over it closed)
+    def on_screen_resume(self) -> None:  # on top again: pushed again, or a summary over it closed
         self.drawn_at = None
         self.call_after_refresh(self._drawn)
 
@@ -109,7 +118,7 @@ class HandOverScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="handover"):
             yield Static(f"Pass the keyboard to {side_name(self.side)}.", classes="handover-title")
-            yield Static(self._reason)
+            yield Static(self._reason, id="handover-reason")
             yield Static(f"{side_name(self.side)}: press Enter when the other player cannot see the screen.")
         yield SteadyFooter()
 

@@ -8,6 +8,7 @@ from rich.table import Table
 from textual.widgets import Static
 
 from rules.surface import PlayerView, default_components
+from sekigahara_tui.widgets.steady_text import Leaf
 
 
 def _sort_key(card_id: str) -> tuple:
@@ -41,7 +42,7 @@ def hand_caption(view: PlayerView) -> str:
     return f"{cards(len(view.hand))}; enemy holds {cards(view.enemy_hand_size)}"
 
 
-class HandPanel(Static):
+class HandPanel(Leaf, Static):
     _shown: tuple | None = None
     _shape: tuple | None = None  # what the panel's height follows: its rows and its caption's length
 
@@ -49,7 +50,8 @@ class HandPanel(Static):
         cards = (view.hand, view.set_aside, view.enemy_hand_size, view.hand_sizes)
         if cards != self._shown:  # a redraw re-lays the panel out; skip it when nothing changed
             self._shown = cards
-            # A card played and another drawn keep the height: no new layout of the screen.
+            # A card played and another drawn keep the height: no new layout of the screen;
+            # nor while its tab is hidden (it is laid out when shown).
             shape = (len(view.hand), len(view.set_aside), len(hand_caption(view)))
-            self.update(hand_table(view), layout=shape != self._shape)
+            self.update(hand_table(view), layout=shape != self._shape and bool(self.region))
             self._shape = shape

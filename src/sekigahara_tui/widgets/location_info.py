@@ -19,7 +19,8 @@ from textual.widget import Widget
 
 from rules.surface import PlayerView, Side, default_components
 from sekigahara_tui.labels import block_label, blocks_label, side_name
-from sekigahara_tui.widgets.map_panel import marks
+from sekigahara_tui.widgets.map_rows import marks
+from sekigahara_tui.widgets.steady_text import Leaf
 
 
 def movement_lines(view: PlayerView) -> list[str]:
@@ -129,7 +130,7 @@ def location_info(view: PlayerView, location: str) -> str:
     return "\n".join(location_lines(view, location, width=10_000))
 
 
-class LocationInfo(Widget):
+class LocationInfo(Leaf, Widget):
     """The cursor's location in words, fitted to the rows the layout gives it
     (height auto, up to the stylesheet's max-height)."""
 

@@ -9,7 +9,6 @@ location whose name starts with what was typed), so no letter is a move key.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 
 from textual import events
@@ -21,70 +20,17 @@ from textual.message import Message
 from textual.app import ComposeResult
 from textual.strip import Strip
 from textual.widget import Widget
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from rules.surface import DeclareCombat, Muster, PlayerView, Side, default_components, places
+from rules.surface import DeclareCombat, Muster, PlayerView, default_components, places
 from sekigahara_tui.map_drawing import OVERVIEW_WIDTH, draw_connections, overview_origins
 from sekigahara_tui.map_layout import LABEL_WIDTH, Mode, label_origin, load_layout, neighbour_in_direction
+from sekigahara_tui.widgets.map_rows import MapFacts, RowDrawer, cut, legal_locations
+from sekigahara_tui.widgets.steady_text import steady_scrollbars
 
 FULL_MODE_MIN_WIDTH = 150  # panel width from which full names fit (canvas_size of "full")
-
-
-def marks(location_id: str) -> str:
-    """'#' castle, '*' capital, '$' other resource location (4.1-4.3)."""
-    loc = default_components().location(location_id)
-    return ("#" if loc.is_castle else "") + ("*" if loc.capital else "$" if loc.resource else "")
-
-
-def label_pieces(location_id: str, short: str, own: int, enemy: int, mode: str) -> list[tuple[str, str]]:
-    """A label as (text, role) runs: role "name", "marks", "own", "enemy" or "" (separators,
-    padding). It fills the label's cells but always leaves the last one blank, so a
-    two-digit count never runs into a road; the marks go first when room is short,
-    then the name's end. In "overview" mode it is the short form and compact counts
-    ("Osa8", "Gif2:3", "Kyo:4")."""
-    if mode == "overview":
-        width = OVERVIEW_WIDTH
-        counts = _count_pieces(own, enemy, compact=True)
-        room = width - sum(len(t) for t, _ in counts)
-        pieces = [(short[: max(1, room)], "name")] + counts
-    else:
-        width = LABEL_WIDTH[mode] - 1
-        counts = _count_pieces(own, enemy, compact=False)
-        count_len = sum(len(t) for t, _ in counts)
-        name = short if mode == "short" else default_components().location(location_id).name
-        mark = marks(location_id)
-        gap = 1 if counts else 0
-        if len(name) + len(mark) + gap + count_len > width:
-            gap = 0  # "Osa#12:0": the colours keep name and counts apart
-        if len(name) + len(mark) + gap + count_len > width:
-            mark = ""
-        name = name[: max(2, width - gap - count_len - len(mark))]
-        pieces = [(name, "name"), (mark, "marks"), (" " * gap, "")] + counts
-    used = sum(len(t) for t, _ in pieces)
-    full = OVERVIEW_WIDTH if mode == "overview" else LABEL_WIDTH[mode]
-    pieces.append((" " * max(0, full - used), ""))
-    return [(t, role) for t, role in pieces if t]
-
-
-def _count_pieces(own: int, enemy: int, compact: bool) -> list[tuple[str, str]]:
-    """"own:enemy"; compact (overview) leaves out a zero: "8", ":3", "2:3"."""
-    if not own and not enemy:
-        return []
-    if compact and not enemy:
-        return [(str(own), "own")]
-    if compact and not own:
-        return [(":", ""), (str(enemy), "enemy")]
-    return [(str(own), "own"), (":", ""), (str(enemy), "enemy")]
-
-
-def label_text(location_id: str, short: str, own: int, enemy: int, mode: str) -> str:
-    return "".join(text for text, _ in label_pieces(location_id, short, own, enemy, mode))
-
-
-def legal_locations(view: PlayerView) -> frozenset[str]:
-    """Every location named by a legal command: destinations, sources, muster sites."""
-    return frozenset(place for command in view.legal for place in places(command))
 
 
 class MapCanvas(Widget):
@@ -102,7 +48,7 @@ class MapCanvas(Widget):
         if len(rows) != len(self._rows):
             self._rows, self._strips = [], []
         for y, row in enumerate(rows):
-            if y < len(self._rows) and self._rows[y] == row:
+            if y < len(self._rows) and (self._rows[y] is row or self._rows[y] == row):  # a kept row: the same Text
                 continue
             strip = Strip(list(row.render(console)), row.cell_len).apply_style(base)
             if y < len(self._rows):
@@ -160,7 +106,7 @@ class MapPanel(ScrollableContainer, can_focus=True):
         self._canvases = {}
         self._pending: tuple | None = None  # a scroll_to_show waiting for the panel to show
         self._centred: tuple | None = None  # the last scroll_to_show: its places, anchor and the view's size then
-        self._built: tuple | None = None  # (view, context, per row (cursor in it, Text)): see _draw
+        self._built: tuple | None = None  # (context, per row (its labels' keys, Text)): see _draw
         # Called in the same call as the key that moved the cursor (the screen shows
         # the place in words): one key, one screen update, not one more for a message.
         self.cursor_moved: Callable[[str], None] | None = None
@@ -169,6 +115,7 @@ class MapPanel(ScrollableContainer, can_focus=True):
         yield MapCanvas(id="map-canvas")
 
     def on_mount(self) -> None:
+        steady_scrollbars(self)  # the place in words under the map takes 3 to 5 of its rows
         # A label half in view is left out, so scrolling sideways redraws.
         self.watch(self, "scroll_x", self._draw, init=False)
         self.watch(self, "show_vertical_scrollbar", self._draw, init=False)  # the view narrows
@@ -258,8 +205,8 @@ class MapPanel(ScrollableContainer, can_focus=True):
 
     def _pieces(self) -> list[list[tuple[str, str]]]:
         """Per row, the runs to draw: ("road"/"highway"/"", text) for drawn lines and
-        ("@label", location id) for label slots. Fixed for a mode (and an overview's
-        size), so worked out once."""
+        ("@label", location id) for label slots; and per row its labels' (location,
+        first column). Fixed for a mode (and an overview's size), so worked out once."""
         origins = self._origins()
         key = ("overview", self._overview_size()) if origins is not None else self._mode
         if key not in self._canvases:
@@ -291,7 +238,7 @@ class MapPanel(ScrollableContainer, can_focus=True):
                         pieces.append((kind, row_chars[c]))
                     c += 1
                 rows.append(pieces)
-            self._canvases[key] = (rows, (width, len(rows)), slot_width)
+            self._canvases[key] = (rows, (width, len(rows)), slot_width, [label_columns(pieces, slot_width) for pieces in rows])
         return self._canvases[key]
 
     def _draw(self) -> None:
@@ -301,28 +248,28 @@ class MapPanel(ScrollableContainer, can_focus=True):
         style = {name: self.get_component_rich_style(f"map--{name}") for name in
                  ("road", "highway", "label", "legal", "cursor", "ishida", "tokugawa")}
         style[""] = Style()
-        rows_pieces, (width, height), slot_width = self._pieces()
+        rows_pieces, (width, height), slot_width, row_labels = self._pieces()
         mode = "overview" if self._origins() is not None else self._mode
         # A label cut by the panel's edge is left out (its lines still lead to it).
         left = round(self.scroll_x) if mode != "overview" else 0
         right = left + self.scrollable_content_region.width
-        # A row depends on the view, the mode, the edges and the styles, and on the
-        # cursor only if the cursor's label is in it: a cursor move (a map key, or
-        # browsing the choices) rebuilds the two rows it leaves and enters, not the map.
-        context = (mode, left, right, tuple(style.items()))
-        cached = self._built
-        if cached is None or cached[0] is not view or cached[1] != context or len(cached[2]) != len(rows_pieces):
-            cached = self._built = (view, context, [None] * len(rows_pieces))
-        built = cached[2]
+        # A row is rebuilt only when what one of its labels shows changes (a block
+        # moved, the cursor came or went, an edge now cuts it) or the mode, styles
+        # or seat did: a command, a cursor move or a scroll rebuilds a few rows.
+        facts = MapFacts(view)
+        context = (mode, facts.side, tuple(style.items()))
+        if self._built is None or self._built[0] != context or len(self._built[1]) != len(rows_pieces):
+            self._built = (context, [None] * len(rows_pieces))
+        built = self._built[1]
         draw = None
         rows: list[Text] = []
         for y, pieces in enumerate(rows_pieces):
-            row_cursor = self.cursor if any(kind == "@label" and run == self.cursor for kind, run in pieces) else None
+            key = tuple((facts.label_key(loc, self.cursor), cut(col, slot_width, left, right)) for loc, col in row_labels[y])
             entry = built[y]
-            if entry is None or entry[0] != row_cursor:
+            if entry is None or entry[0] != key:
                 if draw is None:
-                    draw = _RowDrawer(view, style, mode, left, right, slot_width, self.layout_data)
-                entry = built[y] = (row_cursor, draw.row(pieces, self.cursor))
+                    draw = RowDrawer(facts, style, mode, left, right, slot_width, self.layout_data)
+                entry = built[y] = (key, draw.row(pieces, self.cursor))
             rows.append(entry[1])
         map_canvas = self.query_one(MapCanvas)
         resized = (map_canvas.styles.width, map_canvas.styles.height) != (Scalar.from_number(width), Scalar.from_number(height))
@@ -409,49 +356,16 @@ class MapPanel(ScrollableContainer, can_focus=True):
         return next((loc for name, loc in names if name.startswith(prefix)), None)
 
 
-class _RowDrawer:
-    """What every row of one drawing shares, worked out once: a row of runs
-    becomes a Text (roads and highways in their styles, labels with their
-    marks and counts)."""
-
-    def __init__(self, view: PlayerView, style: dict, mode: str, left: int, right: int, slot_width: int, layout_data) -> None:
-        self.view, self.style, self.mode = view, style, mode
-        self.left, self.right, self.slot_width = left, right, slot_width
-        self.legal = legal_locations(view)
-        self.control = dict(view.castle_control) | dict(view.resource_control)
-        self.own = Counter(place for _, place in view.own_blocks) + Counter(dict(view.own_hidden_counts))
-        self.enemy = dict(view.enemy_counts)
-        self.shorts = {p.location: p.short for p in layout_data.placements}
-        self.sides = {"own": style[view.side.value], "enemy": style[view.side.other.value]}
-
-    def row(self, pieces: list[tuple[str, str]], cursor: str) -> Text:
-        style, mode, slot_width = self.style, self.mode, self.slot_width
-        text = Text(no_wrap=True, end="")
-        for kind, run in pieces:
-            if kind != "@label":
-                text.append(run, style[kind])
-                continue
-            loc = run
-            start = text.cell_len
-            if start < self.left < start + slot_width or start < self.right < start + slot_width:
-                text.append(" " * slot_width)
-                continue
-            label_style = style["label"]
-            if loc in self.legal:
-                label_style += style["legal"]
-            if loc == cursor:
-                label_style += style["cursor"]
-            owner: Side | None = self.control.get(loc)
-            for piece, role in label_pieces(loc, self.shorts[loc], self.own[loc], self.enemy.get(loc, 0), mode):
-                if role in self.sides:
-                    piece_style = label_style + self.sides[role]
-                elif owner is not None and (role == "marks" or (role == "name" and mode == "overview")):
-                    # The castle/resource marks take the controller's colour (4.2, 4.3).
-                    piece_style = label_style + style[owner.value]
-                else:
-                    piece_style = label_style
-                text.append(piece, piece_style)
-        return text
+def label_columns(pieces: list[tuple[str, str]], slot_width: int) -> tuple[tuple[str, int], ...]:
+    """The row's labels: (location, the column it starts at)."""
+    labels, column = [], 0
+    for kind, run in pieces:
+        if kind == "@label":
+            labels.append((run, column))
+            column += slot_width
+        else:
+            column += cell_len(run)
+    return tuple(labels)
 
 
 def action_focus(view: PlayerView) -> tuple[tuple, str, frozenset[str]] | None:

@@ -23,7 +23,9 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
@@ -32,7 +34,8 @@ from textual.widgets.option_list import Option
 from rules.notation import format_command
 from rules.surface import Command, PlayerView, Side, places
 from sekigahara_tui.labels import choice_lines, place_label, side_name, word_label
-from sekigahara_tui.widgets.steady_text import update_steady
+from sekigahara_tui.widgets.choice_list import ChoiceList
+from sekigahara_tui.widgets.steady_text import SteadyStatic, update_steady
 
 PLACEHOLDER = "type a command (→ completes)"
 HINT = "Enter: {notation}"  # the empty line's hint: what Enter gives
@@ -116,6 +119,10 @@ class CommandLine(Input):
     so the line leaves them to it (the screen types the colon of "tokugawa:")."""
 
     SCREEN_KEYS = frozenset(":?")
+    # Input sets its virtual size to the text's width at every letter, and Widget's
+    # asks for a layout of the whole screen then; the line is one row of the
+    # layout's width whatever it holds (it scrolls within it): a repaint is enough.
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         if character in self.SCREEN_KEYS:
@@ -198,10 +205,10 @@ class PromptPanel(Vertical):
         self._said = ""  # the message line's text
 
     def compose(self) -> ComposeResult:
-        yield Static(id="decision", markup=False)
-        yield OptionList(id="choices")
-        yield Static(id="message", markup=False)  # it may echo what was typed: plain text
-        yield Static(id="connection", markup=False)  # a networked game: the host and the other player
+        yield SteadyStatic(id="decision", markup=False)
+        yield ChoiceList(id="choices")
+        yield SteadyStatic(id="message", markup=False)  # it may echo what was typed: plain text
+        yield SteadyStatic(id="connection", markup=False)  # a networked game: the host and the other player
         yield CommandLine(placeholder=PLACEHOLDER, id="command-line")
 
     def on_mount(self) -> None:
@@ -211,8 +218,8 @@ class PromptPanel(Vertical):
         self.watch(self.command_line, "value", self._narrow, init=False)
 
     @property
-    def choices(self) -> OptionList:
-        return self.query_one("#choices", OptionList)
+    def choices(self) -> ChoiceList:
+        return self.query_one("#choices", ChoiceList)
 
     @property
     def command_line(self) -> Input:
@@ -249,9 +256,8 @@ class PromptPanel(Vertical):
         self._shown = tuple(command for command, _ in lines)
         choices = self.choices
         self._refilled = True  # the highlight that follows is the list's, not the player's
-        choices.clear_options()
         # Content, not a str: a str prompt is markup, and a label's brackets would vanish as a tag.
-        choices.add_options([Option(Content(label)) for _, label in lines])
+        choices.refill(Option(Content(label)) for _, label in lines)
         if shown:
             choices.highlighted = 0
         else:

@@ -9,6 +9,7 @@ from textual.widgets import Static
 from rules.describe import card_text
 from rules.surface import BOTH_SIDES, PlayerView, default_components
 from sekigahara_tui.labels import block_label, place_label, side_name
+from sekigahara_tui.widgets.steady_text import Leaf, update_steady
 
 
 def public_text(view: PlayerView) -> str:
@@ -34,7 +35,7 @@ def public_text(view: PlayerView) -> str:
     return "\n".join(lines)
 
 
-class PublicPanel(Static):
+class PublicPanel(Leaf, Static):
     _shown: str | None = None
 
     def __init__(self, **kwargs) -> None:
@@ -44,4 +45,5 @@ class PublicPanel(Static):
         text = public_text(view)
         if text != self._shown:
             self._shown = text
-            self.update(text)
+            # Its tab hidden, it is laid out when shown; shown, only when its rows change.
+            update_steady(self, text) if self.region else self.update(text, layout=False)

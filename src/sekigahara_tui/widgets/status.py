@@ -6,6 +6,7 @@ from textual.widgets import Static
 
 from rules.surface import BOTH_SIDES, PlayerView, Side
 from sekigahara_tui.labels import side_name
+from sekigahara_tui.widgets.steady_text import Leaf
 
 
 def _count(pairs: tuple[tuple[str, Side], ...], side: Side) -> int:
@@ -29,7 +30,7 @@ def status_line(view: PlayerView) -> str:
     )
 
 
-class StatusBar(Static):
+class StatusBar(Leaf, Static):
     _shown: str | None = None
 
     def show(self, view: PlayerView) -> None:

@@ -7,12 +7,50 @@ decision, the message) keep their height from one command to the next: a
 min-height holds them. A layout is asked for only when the rows the text
 takes, within the line's min-height and max-height, differ from the rows it
 has now (a layout already pending lays out the newest text anyway).
+
+When a layout does change a widget's size, Textual sets the widget's virtual
+size, and Widget's virtual size asks for one more layout of the whole screen,
+a frame later. For a leaf (no children, no scrolling of its own) that second
+layout finds nothing to move: the game's lines and panels are Leaf widgets.
 """
 
 from __future__ import annotations
 
 from textual.content import Content
+from textual.geometry import Size
+from textual.reactive import Reactive
+from textual.scrollbar import ScrollBar, ScrollBarCorner
+from textual.widget import Widget
 from textual.widgets import Static
+
+
+class Leaf:
+    """Mixed into a widget with no children that does not scroll itself: a new
+    size repaints it, and asks no second layout of the screen."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)  # Widget's: layout=True
+
+
+class SteadyStatic(Leaf, Static):
+    """A line of text updated with update_steady."""
+
+
+class SteadyScrollBar(Leaf, ScrollBar):
+    pass
+
+
+class SteadyScrollBarCorner(Leaf, ScrollBarCorner):
+    pass
+
+
+def steady_scrollbars(widget: Widget) -> None:
+    """The widget's scrollbars (made now if not yet) ask no second layout when a
+    layout resizes them (the message line or the place under the map took a
+    row from the widget). Textual makes them itself, as plain ScrollBars: only
+    their class is changed, to one that is also a Leaf."""
+    for bar in (widget.vertical_scrollbar, widget.horizontal_scrollbar):
+        bar.__class__ = SteadyScrollBar
+    widget.scrollbar_corner.__class__ = SteadyScrollBarCorner
 
 
 def rows_for(line: Static, text: str) -> int | None:

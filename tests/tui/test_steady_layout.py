@@ -1,0 +1,135 @@
+"""Issue 27, item 11: keys whose result keeps every widget's size lay nothing
+out again, and one that changes a size lays the screen out once. Textual lays
+the whole screen out whenever a widget asks, and a widget whose virtual size
+changes asks: the command line at every letter (its text's width), the choices
+list when it is refilled (its options' rows), and, a frame after a layout,
+every widget it resized. The command line and the choices keep the layout's
+size whatever they hold; the lines, panels and scrollbars a layout resizes are
+leaves (steady_text.Leaf): they only repaint. Counted with the screen's public
+layout signal."""
+
+from __future__ import annotations
+
+from textual.screen import Screen
+
+from sekigahara_tui.widgets.location_info import LocationInfo, location_lines
+from sekigahara_tui.widgets.map_panel import MapPanel
+from sekigahara_tui.widgets.prompt import PromptPanel
+from tui.driving import take_seat
+from tui.positions import battle_with_a_challenge_open, ishida_moves_from_osaka
+from tui.screen_text import region_text
+
+
+def count_layouts(screen: Screen) -> list[Screen]:
+    laid_out: list[Screen] = []
+    screen.screen_layout_refresh_signal.subscribe(screen, laid_out.append, immediate=True)
+    return laid_out
+
+
+async def test_letters_on_the_command_line_lay_nothing_out_and_a_long_line_shows_its_end(make_app):
+    async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        line = screen.query_one(PromptPanel).command_line
+        line.focus()
+        await pilot.pause()
+        laid_out = count_layouts(screen)
+        await pilot.press(*"move osaka")
+        await pilot.pause()
+        assert line.value == "move osaka"
+        assert laid_out == []
+        assert "move osaka" in region_text(pilot.app, "#command-line")
+        # Longer than the line (31 cells at 80 columns): it scrolls to show the end typed.
+        await pilot.press(*" kyoto osaka kyoto osaka kyoto zz")
+        await pilot.pause()
+        assert len(line.value) > line.content_region.width
+        assert region_text(pilot.app, "#command-line").endswith("kyoto zz")
+
+
+async def test_refilling_the_choices_lays_nothing_out_and_shows_the_new_choices(make_app):
+    async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        prompt = screen.query_one(PromptPanel)
+        await pilot.pause()
+        everywhere = prompt.choices.option_count
+        laid_out = count_layouts(screen)
+        prompt.filter_to("osaka")  # what Enter on Osaka in the map does when several choices name it
+        await pilot.pause()
+        await pilot.pause()
+        assert 1 < prompt.choices.option_count < everywhere
+        assert laid_out == []
+        first = str(prompt.choices.get_option_at_index(0).prompt)
+        assert first.split()[0] in region_text(pilot.app, "#choices")
+
+
+def cell_background(app, x: int, y: int):
+    """The background colour drawn at a screen cell."""
+    strip = app.screen._compositor.render_strips()[y]
+    column = 0
+    for segment in strip:
+        if column <= x < column + segment.cell_length:
+            return segment.style.bgcolor if segment.style else None
+        column += segment.cell_length
+    return None
+
+
+async def test_with_nothing_to_scroll_the_choices_scrollbar_is_blank_in_the_lists_background(make_app):
+    """The scrollbar stays (a refill never lays it out); with nothing to scroll
+    its column looks as the empty gutter did: the list's background, focused
+    (tinted) or not."""
+    async with make_app(record=battle_with_a_challenge_open()).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        choices = screen.query_one(PromptPanel).choices
+        await pilot.pause()
+        region = choices.vertical_scrollbar.region
+        assert region.width == 1 and choices.virtual_size.height <= choices.scrollable_content_region.height
+        for focused in (True, False, True):
+            (choices.focus() if focused else screen.query_one(PromptPanel).command_line.focus())
+            await pilot.pause()
+            await pilot.pause()
+            assert choices.has_focus == focused
+            wanted = choices.background_colors[1].rich_color
+            assert all(cell_background(pilot.app, region.x, y) == wanted for y in range(region.y, region.bottom)), focused
+
+
+async def settle(pilot) -> None:
+    """Long enough for a second layout, which Textual makes a frame after the first."""
+    for _ in range(3):
+        await pilot.pause(0.05)
+
+
+async def test_a_message_taking_more_rows_lays_the_screen_out_once(make_app):
+    """The message line grows into the choices' rows: one layout places both.
+    The line, the list and its scrollbar ask for no second one."""
+    async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        prompt = screen.query_one(PromptPanel)
+        prompt.say("Done: pass")
+        await settle(pilot)
+        laid_out = count_layouts(screen)
+        rows = prompt.choices.size.height
+        long = "Done: Limited: 3 stack moves (a muster may replace one of them) (7.1)"
+        prompt.say(long)
+        await settle(pilot)
+        assert prompt.choices.size.height == rows - 2  # three rows, not one
+        assert " ".join(region_text(pilot.app, "#message").split()) == long
+        assert len(laid_out) == 1
+
+
+async def test_the_place_under_the_map_taking_more_rows_lays_the_screen_out_once(make_app):
+    async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        info = screen.query_one(LocationInfo)
+        panel = screen.query_one(MapPanel)
+        await settle(pilot)
+        width = info.content_size.width
+        rows = {loc: min(5, max(3, len(location_lines(screen.view, loc, width)))) for loc in panel.layout_data.locations}
+        short, tall = min(rows, key=rows.get), max(rows, key=rows.get)
+        assert rows[short] < rows[tall]
+        info.show(screen.view, short)
+        await settle(pilot)
+        laid_out = count_layouts(screen)
+        map_rows = panel.size.height
+        info.show(screen.view, tall)
+        await settle(pilot)
+        assert info.size.height == rows[tall] and panel.size.height == map_rows - (rows[tall] - rows[short])
+        assert len(laid_out) == 1
