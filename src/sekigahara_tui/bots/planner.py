@@ -248,13 +248,15 @@ def play_out(state: GameState, bots: dict, noise: random.Random, week: int | Non
         seen = view_of(state, side)
         if not seen.legal:
             break
-        bot = bots[side]
-        if seen.decision.kind in NOISY and len(seen.legal) > 1 and noise.random() < NOISE:
-            options = bot.candidates(seen, 3)
-            command = noise.choice(options)
-        else:
-            command = bot.choose(seen, 0.0)
-        if command not in seen.legal:
-            command = seen.legal[0]
-        state, _ = apply_trusted(state, command)
+        state, _ = apply_trusted(state, playout_command(seen, bots[side], noise))
     return state
+
+
+def playout_command(seen: PlayerView, bot: HeuristicBot, noise: random.Random) -> Command:
+    """A playout player's command at `seen`: level 1's (`bot`), or at a noisy
+    decision now and then one of its next best (also level 3's, search.py)."""
+    if seen.decision.kind in NOISY and len(seen.legal) > 1 and noise.random() < NOISE:
+        command = noise.choice(bot.candidates(seen, 3))
+    else:
+        command = bot.choose(seen, 0.0)
+    return command if command in seen.legal else seen.legal[0]
