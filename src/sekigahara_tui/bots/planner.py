@@ -241,11 +241,13 @@ def play_out(state: GameState, bots: dict, noise: random.Random, week: int | Non
     """Both sides played by their level-1 `bots` (a little `noise` at the noisy
     decisions) to the end of `week`, or of the game if None (the analysis of a
     finished game, analysis.py)."""
+    last: dict[Side, tuple[GameState, PlayerView]] = {}  # each side's last view lends what did not change
     for _ in range(MAX_PLAYOUT_DECISIONS if week is not None else MAX_GAME_DECISIONS):
         if state.is_over or (week is not None and state.week != week):
             break
         side = min(state.decision.sides, key=lambda s: s.value)
-        seen = view_of(state, side)
+        seen = view_of(state, side, last.get(side))
+        last[side] = (state, seen)
         if not seen.legal:
             break
         state, _ = apply_trusted(state, playout_command(seen, bots[side], noise))
