@@ -39,7 +39,7 @@ from attrs import define, field
 
 from rules.engine import apply_trusted
 from rules.state import GameState
-from rules.surface import Command, Event, PlayerView, Side
+from rules.surface import Command, DecisionKind, Event, PlayerView, Side
 from rules.view import view as view_of
 from sekigahara_tui.bots.belief import Belief
 from sekigahara_tui.bots.heuristic import HeuristicBot
@@ -56,6 +56,11 @@ from sekigahara_tui.bots.planner import (
 )
 from sekigahara_tui.bots.sampler import Sampler
 
+# The decisions level 1 answers alone that level 3 searches too (their few
+# legal commands are the candidates, level 1's first): who moves first (6.3),
+# which battle next (8.1), which piece is lost (8.7.2).
+SMALL = frozenset({DecisionKind.CHOOSE_FIRST_PLAYER, DecisionKind.DECLARE_COMBAT, DecisionKind.CASUALTY})
+SEARCHED = BIG | SMALL
 # Level 1's ranking as a prior: its own choice, then its alternatives in order.
 PRIORS = (0.55, 0.2, 0.15, 0.1)
 C_PUCT = 3.0  # exploration, in evaluation points (planner.evaluate's scale)
@@ -121,9 +126,9 @@ class SearchBot:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.decision.kind not in BIG:
+        if view.decision.kind not in SEARCHED:
             return self.level1.choose(view, budget_s)
-        candidates = self.level1.candidates(view, CANDIDATES)
+        candidates = ranked(self.level1, view)
         if len(candidates) <= 1:
             return self.level1.choose(view, budget_s)
         chosen = self.search(view, candidates, started + SHARE * budget_s)
@@ -212,12 +217,21 @@ class SearchBot:
 
     def _options(self, seen: PlayerView, side: Side, bot: HeuristicBot) -> list[Command] | None:
         """The candidates the tree chooses among at `seen`, or None where level 1 answers."""
-        if seen.decision.kind not in BIG or len(seen.legal) < 2:
+        if seen.decision.kind not in SEARCHED or len(seen.legal) < 2:
             return None
         if side is not self.side and not self.enemy_nodes:
             return None
-        options = bot.candidates(seen, CANDIDATES)
+        options = ranked(bot, seen)
         return options if len(options) > 1 else None
+
+
+def ranked(bot: HeuristicBot, view: PlayerView) -> list[Command]:
+    """Level 1's choice and its next best (`HeuristicBot.candidates`); at the
+    small decisions it does not rank, the other legal commands in their order."""
+    options = bot.candidates(view, CANDIDATES)
+    if view.decision.kind in SMALL:
+        options += [c for c in view.legal if c not in options][: CANDIDATES - len(options)]
+    return options
 
 
 
