@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 
-from rules.engine import apply_trusted, start_game
+from bot_helpers import level_1_decisions
 from rules.sides import BOTH_SIDES, Side
 from rules.surface import AllowPlay, DecisionKind, EndMovement, Halt
 from rules.view import view
@@ -41,20 +41,7 @@ def test_puct_counts_availability_and_prefers_the_better_mean():
     assert node.available == {A: 3, B: 2, C: 1}
 
 
-def decisions(seed: int, limit: int = 400):
-    """(state, side, level-1 bot) at each decision of a level-1 game."""
-    state, events = start_game(seed)
-    bots = {side: HeuristicBot(side, seed) for side in BOTH_SIDES}
-    for side in BOTH_SIDES:
-        bots[side].observe([e for e in events if side in e.visible_to()])
-    for _ in range(limit):
-        if state.is_over:
-            return
-        side = sorted(state.decision.sides)[0]
-        yield state, side, bots[side]
-        state, events = apply_trusted(state, bots[side].choose(view(state, side), 0.0))
-        for each in BOTH_SIDES:
-            bots[each].observe([e for e in events if each in e.visible_to()])
+decisions = level_1_decisions
 
 
 def test_the_search_chooses_among_level_1_s_candidates_with_a_fixed_number_of_iterations():
@@ -99,19 +86,23 @@ def test_the_tree_grows_below_the_root_as_iterations_are_added():
     assert bot.last is not None and bot.last["depth"] >= 2  # a later decision of this side was searched in the tree
 
 
-def test_level_3_plays_a_whole_game_against_level_1_the_same_for_its_seed():
-    """One game from each side at two iterations a decision: no illegal
-    command, an end, and the same record twice."""
-    for side in BOTH_SIDES:
-        records = []
-        for _ in range(2 if side is Side.ISHIDA else 1):
-            search = SearchBot(side, 31, fixed_iterations=2)
-            players = {side: search, side.other: "heuristic"}
+def only_legal(who, seen, command):
+    assert command in seen.legal, f"{who.value} chose {command}, not a legal command"
 
-            def only_legal(who, seen, command):
-                assert command in seen.legal, f"{who.value} chose {command}, not a legal command"
 
-            outcome = play_game(31, players[Side.ISHIDA], players[Side.TOKUGAWA], budget_s=0.0, on_decision=only_legal)
-            assert outcome.crash is None and outcome.illegal == () and outcome.winner is not None, outcome.cause
-            records.append(outcome.record.commands)
-        assert all(r == records[0] for r in records)
+def test_level_3_plays_a_whole_game_against_level_1_with_no_illegal_command():
+    """Two iterations a decision (Ishida's side, and more games: test_bots.py's slow run)."""
+    search = SearchBot(Side.TOKUGAWA, 31, fixed_iterations=2)
+    outcome = play_game(31, "heuristic", search, budget_s=0.0, on_decision=only_legal)
+    assert outcome.crash is None and outcome.illegal == () and outcome.winner is not None, outcome.cause
+    assert search.last is not None  # it searched
+
+
+def test_level_3_plays_the_same_game_for_its_seed():
+    records = []
+    for _ in range(2):
+        search = SearchBot(Side.ISHIDA, 32, fixed_iterations=2)
+        outcome = play_game(32, search, "heuristic", budget_s=0.0, max_decisions=250, on_decision=only_legal)
+        assert outcome.crash is None and outcome.illegal == ()
+        records.append(outcome.record.commands)
+    assert records[0] == records[1] and len(records[0]) == 250

@@ -1,59 +1,54 @@
 """Level 3, "search": information-set Monte Carlo tree search (issue 25 §2).
 
 Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012; OpenSpiel's
-ismcts.py): one tree for this side's information set, each iteration on a
-fresh determinization, a complete state sampled from the side's view and
-belief (bots/sampler.py), as the planner's playouts are. An iteration:
+ismcts.py) with a sequential-halving root, as Gumbel MuZero and SHOT do: one
+tree for this side's information set, each iteration on a determinization, a
+complete state sampled from the side's view and belief (bots/sampler.py).
 
-- selection: from the root, the decisions of the sampled game are answered in
-  turn. At a big decision (planner.BIG) of this side (and of the enemy's, with
-  `enemy_nodes`) the tree chooses among level 1's best few candidates
-  (`HeuristicBot.candidates`) by PUCT: the mean score so far plus a prior from
-  level 1's ranking (its own choice first), shrinking as a candidate is
-  visited. Candidates differ between determinizations, so a child's share of
-  the exploration counts the iterations it was available in (ISMCTS's
-  availability counts). Every other decision is answered by level 1;
-- expansion: the first candidate never tried from a node ends the descent;
-- simulation: level 1 with a little noise to the end of the week (the
-  planner's `play_out`), scored by the planner's `evaluate`;
-- backpropagation: the score (this side's) into every edge of the path; an
-  enemy node takes the candidate worst for this side.
+- The root is level 2's (planner.py): level 1's best few candidates
+  (`HeuristicBot.candidates`), compared on the same sampled states (common
+  random numbers) by successive halving, level 1's own choice with a small
+  bonus. The time budget becomes a number of iterations as level 2's
+  playouts do (`fixed_iterations`: a fixed number, for tests: the bot is
+  then deterministic for its seed and what it has seen).
+- Each of the root's playouts is an ISMCTS iteration below that candidate.
+  Selection: the sampled game is answered in turn; at this side's later
+  searched decisions of the week (and the enemy's, with `enemy_nodes`) the
+  tree chooses among level 1's candidates there by PUCT: the mean score so
+  far plus a prior from level 1's ranking (its own choice first) shrinking
+  as a candidate is visited. Candidates differ between determinizations, so
+  a candidate's share counts the iterations it was available in (ISMCTS's
+  availability counts). Every other decision is level 1's. Expansion: the
+  first candidate never tried at a node ends the descent. Simulation: level 1
+  with a little noise to the end of the week (the planner's `play_out`),
+  scored by the planner's `evaluate`. Backpropagation: the score (this
+  side's) into each edge of the path; an enemy node takes the worst for
+  this side.
+- Level 3 searches the small decisions level 1 answers alone too (SMALL:
+  who moves first, which battle next, which piece is lost), their legal
+  commands its candidates. STACK_MOVE (a stack's steps) stays level 1's plan.
 
-The chosen command is the root's most visited candidate (ties: the better
-mean, then level 1's order). Decisions that are not big are level 1's, as
-for the planner. The time budget bounds the iterations (`SHARE` of it, less
-one iteration's measured cost); `fixed_iterations` (tests) makes the bot
-deterministic for its seed and what it has seen. It never receives the
-game's state: the engine runs only on the states it sampled itself.
+With few iterations a decision (0.1 s on a loaded machine: about six) the
+tree below the root holds level 1's choices, and the search is level 2 with
+the small decisions searched; with more, the later decisions of the week are
+searched as well. It never receives the game's state: the engine runs only on
+the states it sampled itself.
 """
 
 from __future__ import annotations
 
-import copy
 import math
 import random
-import time
 from typing import Sequence
 
 from attrs import define, field
 
 from rules.engine import apply_trusted
 from rules.state import GameState
-from rules.surface import Command, DecisionKind, Event, PlayerView, Side
+from rules.surface import Command, DecisionKind, PlayerView, Side
 from rules.view import view as view_of
-from sekigahara_tui.bots.belief import Belief
 from sekigahara_tui.bots.heuristic import HeuristicBot
-from sekigahara_tui.bots.planner import (
-    BIG,
-    CANDIDATES,
-    LEVEL1_BONUS,
-    MAX_PLAYOUT_DECISIONS,
-    SHARE,
-    evaluate,
-    play_out,
-    playout_command,
-    successive_halving,
-)
+from sekigahara_tui.bots.planner import BIG, CANDIDATES, MAX_PLAYOUT_DECISIONS, PlannerBot, evaluate, play_out, playout_command
 from sekigahara_tui.bots.sampler import Sampler
 
 # The decisions level 1 answers alone that level 3 searches too (their few
@@ -104,85 +99,41 @@ class Node:
         self.total[command] = self.total.get(command, 0.0) + value
 
 
-class SearchBot:
+class SearchBot(PlannerBot):
+    """Level 2's root (its candidates, samples, successive halving and
+    bonus), each playout an ISMCTS iteration through the candidate's subtree."""
+
+    searched = SEARCHED
+
     def __init__(self, side: Side, seed: int, fixed_iterations: int | None = None, enemy_nodes: bool = False) -> None:
-        self.side = side
-        self.seed = seed
-        self.level1 = HeuristicBot(side, seed)
-        self.belief = Belief(side)
+        super().__init__(side, seed, fixed_iterations)
         self.random = random.Random(f"search/{side.value}/{seed}")
         self.sampler = Sampler(side, self.belief, random.Random(f"search-sampler/{side.value}/{seed}"))
-        self.fixed_iterations = fixed_iterations
         self.enemy_nodes = enemy_nodes  # the enemy's big decisions are tree nodes too (else level 1's)
-        self.last: dict | None = None  # the last search: candidates, visits, means (for tests and tuning)
+        self.subtrees: list[Node] = []  # below each root candidate, this search's
 
-    def observe(self, events: Sequence[Event]) -> None:
-        self.level1.observe(events)
-        self.belief.observe(events)
+    @property
+    def fixed_iterations(self) -> int | None:
+        """Iterations per decision, the clock aside (tests): the planner's fixed playouts."""
+        return self.fixed_playouts
 
-    def choose(self, view: PlayerView, budget_s: float) -> Command:
-        started = time.perf_counter()
-        self.belief.see(view)
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        if view.decision.kind not in SEARCHED:
-            return self.level1.choose(view, budget_s)
-        candidates = ranked(self.level1, view)
-        if len(candidates) <= 1:
-            return self.level1.choose(view, budget_s)
-        chosen = self.search(view, candidates, started + SHARE * budget_s)
-        if chosen == candidates[0]:
-            return self.level1.choose(view, budget_s)  # level 1's own choice, with its bookkeeping
-        self.level1.adopt(view, chosen)
-        return chosen
+    @fixed_iterations.setter
+    def fixed_iterations(self, value: int | None) -> None:
+        self.fixed_playouts = value
 
-    # --- the search ----------------------------------------------------------------
+    def candidates(self, view: PlayerView) -> list[Command]:
+        return ranked(self.level1, view)
 
     def search(self, view: PlayerView, candidates: list[Command], deadline: float) -> Command:
-        """Successive halving over the root's candidates (the planner's, with
-        its common determinizations and level 1's bonus); each of its playouts
-        is an ISMCTS iteration through that candidate's subtree."""
-        mine = [self._after(view, c, i == 0) for i, c in enumerate(candidates)]
-        subtrees = [Node() for _ in candidates]
-        samples: list[tuple[GameState, int]] = []
+        self.subtrees = [Node() for _ in candidates]
+        chosen = super().search(view, candidates, deadline)
+        assert self.last is not None
+        self.last.update(visits=self.last["playouts"], iterations=sum(self.last["playouts"]),
+                         depth=max(_depth(tree) for tree in self.subtrees))
+        return chosen
 
-        def iteration(i: int, j: int) -> float:
-            while len(samples) <= j:
-                samples.append((self.sampler.sample(view), self.random.randrange(2**31)))
-            state, noise_seed = samples[j]
-            state, _ = apply_trusted(state, candidates[i])
-            bots = {self.side: copy.deepcopy(mine[i]), self.side.other: HeuristicBot(self.side.other, noise_seed)}
-            return self.descend(subtrees[i], state, bots, view.week, random.Random(noise_seed))
-
-        if self.fixed_iterations is not None:
-            total, limit = self.fixed_iterations, None
-        else:
-            begun = time.perf_counter()
-            first = iteration(0, 0)
-            cost = max(time.perf_counter() - begun, 1e-4)
-            total = max(len(candidates), int((deadline - time.perf_counter()) / cost) + 1)
-            limit = deadline
-            memo = {(0, 0): first}
-            inner = iteration
-
-            def iteration(i: int, j: int) -> float:  # noqa: F811 - the probe counts as an iteration
-                return memo.pop((i, j)) if (i, j) in memo else inner(i, j)
-
-        bonus = [LEVEL1_BONUS] + [0.0] * (len(candidates) - 1)
-        best, pulls, means = successive_halving(len(candidates), iteration, total, deadline=limit, bonus=bonus)
-        self.last = {"candidates": candidates, "visits": pulls, "means": means, "chosen": candidates[best],
-                     "iterations": sum(pulls), "depth": max(_depth(t) for t in subtrees)}
-        return candidates[best]
-
-    def _after(self, view: PlayerView, command: Command, own: bool) -> HeuristicBot:
-        """Level 1 for this side once `command` is chosen (`own`: level 1's own choice)."""
-        bot = copy.deepcopy(self.level1)
-        if own:
-            bot.choose(view, 0.0)
-        else:
-            bot.adopt(view, command)
-        return bot
+    def _score(self, i: int, state: GameState, bots: dict, week: int, noise: random.Random) -> float:
+        return self.descend(self.subtrees[i], state, bots, week, noise)
 
     def descend(self, node: Node, state: GameState, bots: dict, week: int, noise: random.Random) -> float:
         """One iteration below the root: select (PUCT) at the tree's big
