@@ -84,6 +84,8 @@ def test_the_tree_grows_below_the_root_as_iterations_are_added():
     bot = SearchBot(side, 8, fixed_iterations=24)
     bot.choose(seen, 2.0)
     assert bot.last is not None and bot.last["depth"] >= 2  # a later decision of this side was searched in the tree
+    both = SearchBot(side, 8, fixed_iterations=24, enemy_nodes=True)  # the enemy's decisions in the tree too
+    assert both.choose(seen, 2.0) in seen.legal and both.last["depth"] >= 2
 
 
 def only_legal(who, seen, command):

@@ -185,6 +185,5 @@ def ranked(bot: HeuristicBot, view: PlayerView) -> list[Command]:
     return options
 
 
-
 def _depth(node: Node) -> int:
     return 1 + max((_depth(child) for child in node.children.values()), default=0) if node.visits else 0
