@@ -31,8 +31,10 @@ complete state sampled from the side's view and belief (bots/sampler.py).
 With few iterations a decision (0.1 s on a loaded machine: about six) the
 tree below the root holds level 1's choices, and the search is level 2 with
 the small decisions searched; with more, the later decisions of the week are
-searched as well. It never receives the game's state: the engine runs only on
-the states it sampled itself.
+searched as well. Measured against level 2 (benchmarks/tournament.py,
+--budget 0.1, seeds 1-50 from both sides, a 2-core machine under a load of
+4-16): 58 of 100 games, 95% interval 48-67%. It never receives the game's
+state: the engine runs only on the states it sampled itself.
 """
 
 from __future__ import annotations
