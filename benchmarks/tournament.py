@@ -14,18 +14,27 @@ by `sekigahara replay`.
 Usage:
   python3 benchmarks/tournament.py [--games N] [--seed S] [--workers W]
       [--pairings heuristic:random,...] [--budget SECONDS] [--keep-losses DIR] [--progress]
+      [--results FILE]
+  python3 benchmarks/tournament.py --report FILE [FILE ...]
 
-Without --pairings: every pair of distinct levels (random included). The
-planner (level 2) uses its budget at each big decision, so a game of it takes
-about 40 s at --budget 0.3; e.g.
+Without --pairings: the round-robin, every pair of distinct levels (random,
+heuristic, planner, search). The planner (level 2) and the search (level 3)
+use their budget at each big decision, so a game of either takes about 40 s
+at --budget 0.3; e.g.
 
-  python3 benchmarks/tournament.py --pairings planner:heuristic --games 20 --budget 0.3 --progress
+  python3 benchmarks/tournament.py --pairings search:planner --games 50 --budget 0.1 --progress
+
+--results appends each game's result to FILE as one JSON line as it ends, so
+that a long run interrupted keeps what it played, and runs over different
+seeds (in parallel, or one after another) can be summed: --report prints the
+same summary from such files, playing nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import math
 import statistics
 import sys
@@ -68,6 +77,8 @@ def play_one(job: tuple) -> dict:
         kept = str(path)
     return {
         "pairing": index,
+        "a": a,
+        "b": b,
         "seed": seed,
         "a_side": a_side,
         "winner": outcome.winner.value if outcome.winner else None,
@@ -101,7 +112,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=2.0, help="seconds a bot may take per decision (default 2)")
     parser.add_argument("--progress", action="store_true", help="one line on stderr per game as it ends")
     parser.add_argument("--keep-losses", type=Path, metavar="DIR", help="write the records of the first level's lost games here")
+    parser.add_argument("--results", type=Path, metavar="FILE", help="append each game's result to FILE (JSON lines)")
+    parser.add_argument("--report", type=Path, nargs="+", metavar="FILE", help="summarise the results in FILEs; play nothing")
     args = parser.parse_args(argv)
+    if args.report:
+        results = [json.loads(line) for path in args.report for line in path.read_text().splitlines() if line.strip()]
+        pairings = list(dict.fromkeys((r["a"], r["b"]) for r in results))
+        seeds = sorted({r["seed"] for r in results})
+        print(f"tournament (from {len(args.report)} result files): {len(results)} games, seeds {seeds[0]}-{seeds[-1]}" if seeds else "no games")
+        return summarise(results, pairings, args.keep_losses)
     if args.pairings:
         pairings = [tuple(item.split(":")) for item in args.pairings.split(",")]
     else:
@@ -127,12 +146,21 @@ def main(argv: list[str] | None = None) -> int:
                 a, b = pairings[result["pairing"]]
                 print(f"  [{len(results)}/{len(jobs)}] seed {result['seed']} {a} as {result['a_side']}: "
                       f"{'won' if result['a_won'] else 'lost'} ({result['cause']})", file=sys.stderr, flush=True)
+            if args.results:
+                with args.results.open("a") as out:
+                    out.write(json.dumps({**result, "budget": args.budget}) + "\n")
     elapsed = time.perf_counter() - started
     print(f"tournament: {len(jobs)} games, seeds {args.seed}-{args.seed + args.games - 1}, "
           f"{args.workers} workers, budget {args.budget:g} s, {elapsed:.0f} s")
+    return summarise(results, pairings, args.keep_losses)
+
+
+def summarise(results: list[dict], pairings: list[tuple[str, str]], keep_losses: Path | None) -> int:
+    """Each pairing's win rate (95% Wilson interval), by side, the causes,
+    the decision times per level and the failures; 1 if a game did not finish."""
     failures = 0
-    for index, (a, b) in enumerate(pairings):
-        games = [r for r in results if r["pairing"] == index]
+    for a, b in pairings:
+        games = [r for r in results if (r["a"], r["b"]) == (a, b)]
         wins = sum(r["a_won"] for r in games)
         print(f"\n{a} vs {b}: {a} wins {rate(wins, len(games))}")
         for side in ("ishida", "tokugawa"):
@@ -160,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    seed {r['seed']} ({a} as {r['a_side']}): {r['cause']} {r['illegal'] or r['crash'].splitlines()[-1]}")
         kept = [r["kept"] for r in games if r["kept"]]
         if kept:
-            print(f"  {len(kept)} lost games' records kept in {args.keep_losses}")
+            print(f"  {len(kept)} lost games' records kept in {keep_losses}")
     return 1 if failures else 0
 
 

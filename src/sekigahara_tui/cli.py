@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from rules.infra.record import GameRecord
     from rules.state import GameState
 
-BOT_LEVELS = ("random", "heuristic", "planner")  # sekigahara_tui.bots.LEVELS, without importing the bots here
+BOT_LEVELS = ("random", "heuristic", "planner", "search")  # sekigahara_tui.bots.LEVELS, without importing the bots here
 
 
 def build_parser() -> argparse.ArgumentParser:

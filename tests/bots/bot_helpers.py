@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from rules.engine import apply
+from rules.engine import apply, apply_trusted, start_game
 from rules.infra.position import load_position
-from rules.sides import Side
+from rules.sides import BOTH_SIDES, Side
 from rules.view import view
 from sekigahara_tui.bots.base import make_bot
+from sekigahara_tui.bots.heuristic import HeuristicBot
 
 
 def decide(state, side: Side, level: str = "heuristic", seed: int = 1, bot=None):
@@ -67,3 +68,17 @@ def kuwana_battle(kuwana: list[str], ishida: list[str], tokugawa: list[str]):
 
     text = KUWANA_BATTLE.replace("{kuwana}", quoted(kuwana)).replace("{ishida}", quoted(ishida))
     return position(text.replace("{tokugawa}", quoted(tokugawa)))
+def level_1_decisions(seed: int, limit: int = 900):
+    """(state, side, level-1 bot of that side) at the decisions of a level-1 game."""
+    state, events = start_game(seed)
+    bots = {side: HeuristicBot(side, seed) for side in BOTH_SIDES}
+    for side in BOTH_SIDES:
+        bots[side].observe([e for e in events if side in e.visible_to()])
+    for _ in range(limit):
+        if state.is_over:
+            return
+        side = sorted(state.decision.sides)[0]
+        yield state, side, bots[side]
+        state, events = apply_trusted(state, bots[side].choose(view(state, side), 0.0))
+        for each in BOTH_SIDES:
+            bots[each].observe([e for e in events if each in e.visible_to()])

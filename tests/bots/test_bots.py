@@ -31,8 +31,9 @@ hidden_variant = _hidden_variant()
 BOTS = Path(make_bot.__code__.co_filename).parent
 CLIENT_SURFACE = {"rules.surface", "rules.notation", "rules.describe"}
 # play.py owns the GameState by design; sampler.py builds states of its own from
-# a view and events (never given the game's), for the planner's playouts.
-REFEREE = {"play.py", "sampler.py", "planner.py"}
+# a view and events (never given the game's), for the planner's playouts and
+# level 3's tree search.
+REFEREE = {"play.py", "sampler.py", "planner.py", "search.py"}
 
 
 def test_bots_import_only_the_client_surface_from_the_rules():
@@ -51,8 +52,9 @@ def test_bots_import_only_the_client_surface_from_the_rules():
     assert offenders == {}
 
 
-# The planner (level 2) is given a fixed number of playouts per decision here:
-# with a time budget its answers would depend on the machine's speed.
+# The planner (level 2) and the search (level 3) are given a fixed number of
+# playouts (iterations) per decision here: with a time budget their answers
+# would depend on the machine's speed.
 TEST_PLAYOUTS = 2
 
 
@@ -60,6 +62,8 @@ def fresh_bot(level: str, side: Side, seed: int):
     bot = make_bot(level, side, seed)
     if hasattr(bot, "fixed_playouts"):
         bot.fixed_playouts = TEST_PLAYOUTS
+    if hasattr(bot, "fixed_iterations"):
+        bot.fixed_iterations = TEST_PLAYOUTS
     return bot
 
 
@@ -113,9 +117,11 @@ def play_whole_games(level: str, side: Side, games) -> None:
         assert outcome.winner is not None, outcome.cause
 
 
-# The planner's whole games take a while even with two playouts a decision:
-# the full run is slow, one game from each side is not.
-LEVELS_IN_WHOLE_GAMES = [pytest.param(level, marks=pytest.mark.slow) if level == "planner" else level for level in sorted(LEVELS)]
+# The look-ahead levels' whole games take a while even with two playouts a
+# decision: the full run is slow, one game from each side is not (level 3's:
+# test_search.py).
+LOOKING_AHEAD = {"planner", "search"}
+LEVELS_IN_WHOLE_GAMES = [pytest.param(level, marks=pytest.mark.slow) if level in LOOKING_AHEAD else level for level in sorted(LEVELS)]
 
 
 @pytest.mark.parametrize("level", LEVELS_IN_WHOLE_GAMES)

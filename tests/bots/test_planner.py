@@ -9,11 +9,11 @@ from __future__ import annotations
 import copy
 import random
 
-from rules.engine import apply_trusted, start_game
-from rules.sides import BOTH_SIDES, Side
+from rules.engine import start_game
+from rules.sides import Side
 from rules.surface import DecisionKind
 from rules.view import view
-from sekigahara_tui.bots.heuristic import HeuristicBot
+from bot_helpers import level_1_decisions
 from sekigahara_tui.bots.play import play_game
 from sekigahara_tui.bots.planner import BIG, WIN, PlannerBot, evaluate, successive_halving
 
@@ -68,20 +68,7 @@ def test_successive_halving_stops_at_the_deadline_with_a_playout_each():
     assert all(p >= 1 for p in pulls) and sum(pulls) < 20
 
 
-def decisions(seed: int, limit: int = 900):
-    """(state, side, level-1 bot of that side) at the decisions of a level-1 game."""
-    state, events = start_game(seed)
-    bots = {side: HeuristicBot(side, seed) for side in BOTH_SIDES}
-    for side in BOTH_SIDES:
-        bots[side].observe([e for e in events if side in e.visible_to()])
-    for _ in range(limit):
-        if state.is_over:
-            return
-        side = sorted(state.decision.sides)[0]
-        yield state, side, bots[side]
-        state, events = apply_trusted(state, bots[side].choose(view(state, side), 0.0))
-        for each in BOTH_SIDES:
-            bots[each].observe([e for e in events if each in e.visible_to()])
+decisions = level_1_decisions
 
 
 def test_level_1_candidates_start_with_its_choice_are_legal_and_change_nothing():

@@ -27,13 +27,15 @@ from worker_gates import GatedPool, failing_decide
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 
 
-async def test_the_club_plays_a_whole_game_against_level_2_in_a_worker(data_dir):
+# Level 3's game thinks longer at each decision (its playouts as many as level 2's, at more decisions).
+@pytest.mark.parametrize("level, limit", [("planner", 4 * TIMEOUT), pytest.param("search", 10 * TIMEOUT, marks=pytest.mark.slow)])
+async def test_the_club_plays_a_whole_game_against_levels_2_and_3_in_a_worker(data_dir, level, limit):
     club = await start_club(data_dir, computer_budget=0.05, computer_workers=1)
     alice = club.lobby_client("alice")
-    made = await alice.new_game(TOKUGAWA, "computer", "planner")
-    assert club.store.computer_level(made.game) == "planner"
+    made = await alice.new_game(TOKUGAWA, "computer", level)
+    assert club.store.computer_level(made.game) == level
     client = alice.seat_client(made, RandomBot(5), stop_when_over=True)
-    await asyncio.wait_for(client.run(), 4 * TIMEOUT)
+    await asyncio.wait_for(client.run(), limit)
     assert client.over
     computer = club.server.computer
     _, actions = club.store.load_game(made.game)

@@ -31,6 +31,7 @@ GAME_OWNERS = {
     "bots/play.py",  # the referee of local bot games (the bots themselves see views only)
     "bots/sampler.py",  # builds whole states consistent with a bot's view, for its playouts
     "bots/planner.py",  # level 2: plays out states it sampled itself (never the game's)
+    "bots/search.py",  # level 3: searches a tree over states it sampled itself (never the game's)
 }
 
 

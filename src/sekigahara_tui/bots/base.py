@@ -45,9 +45,16 @@ def _planner(side: Side, seed: int) -> Bot:
     return PlannerBot(side, seed)
 
 
+def _search(side: Side, seed: int) -> Bot:
+    from sekigahara_tui.bots.search import SearchBot
+
+    return SearchBot(side, seed)
+
+
 # Level name -> factory(side, seed). "random" is level 0, "heuristic" level 1,
-# "planner" level 2 (look-ahead by playouts at the big decisions).
-LEVELS: dict[str, BotFactory] = {"random": _random, "heuristic": _heuristic, "planner": _planner}
+# "planner" level 2 (look-ahead by playouts at the big decisions), "search"
+# level 3 (a tree search over the big decisions, ISMCTS).
+LEVELS: dict[str, BotFactory] = {"random": _random, "heuristic": _heuristic, "planner": _planner, "search": _search}
 
 
 def make_bot(level: str, side: Side, seed: int) -> Bot:

@@ -153,6 +153,8 @@ def evaluate(state: GameState, me: Side) -> float:
 
 
 class PlannerBot:
+    searched = BIG  # the decisions it looks ahead at (level 3 searches more: search.py)
+
     def __init__(self, side: Side, seed: int, fixed_playouts: int | None = None) -> None:
         self.side = side
         self.seed = seed
@@ -173,9 +175,9 @@ class PlannerBot:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.decision.kind not in BIG:
+        if view.decision.kind not in self.searched:
             return self.level1.choose(view, budget_s)
-        candidates = self.level1.candidates(view, CANDIDATES)
+        candidates = self.candidates(view)
         if len(candidates) <= 1:
             return self.level1.choose(view, budget_s)
         chosen = self.search(view, candidates, started + SHARE * budget_s)
@@ -185,6 +187,10 @@ class PlannerBot:
         return chosen
 
     # --- the search ------------------------------------------------------------------
+
+    def candidates(self, view: PlayerView) -> list[Command]:
+        """What the search compares: level 1's choice and its next best."""
+        return self.level1.candidates(view, CANDIDATES)
 
     def _after(self, view: PlayerView, command: Command, own: bool) -> HeuristicBot:
         """Level 1 for this side as it stands once `command` is chosen (`own`:
@@ -210,7 +216,7 @@ class PlannerBot:
             state, noise_seed = sample(j)
             state, _ = apply_trusted(state, candidates[i])
             bots = {self.side: copy.deepcopy(mine[i]), self.side.other: HeuristicBot(self.side.other, noise_seed)}
-            return evaluate(self._play_out(state, bots, week, random.Random(noise_seed)), self.side)
+            return self._score(i, state, bots, week, random.Random(noise_seed))
 
         if self.fixed_playouts is not None:
             total = self.fixed_playouts
@@ -233,6 +239,11 @@ class PlannerBot:
         self.last = {"candidates": candidates, "playouts": pulls, "means": means, "chosen": candidates[best]}
         return candidates[best]
 
+    def _score(self, i: int, state: GameState, bots: dict, week: int, noise: random.Random) -> float:
+        """Candidate i's score on one sample, `state` the sample once it is
+        chosen: a playout to the end of the week (level 3: through its tree)."""
+        return evaluate(self._play_out(state, bots, week, noise), self.side)
+
     def _play_out(self, state: GameState, bots: dict, week: int, noise: random.Random) -> GameState:
         return play_out(state, bots, noise, week)
 
@@ -241,20 +252,24 @@ def play_out(state: GameState, bots: dict, noise: random.Random, week: int | Non
     """Both sides played by their level-1 `bots` (a little `noise` at the noisy
     decisions) to the end of `week`, or of the game if None (the analysis of a
     finished game, analysis.py)."""
+    last: dict[Side, tuple[GameState, PlayerView]] = {}  # each side's last view lends what did not change
     for _ in range(MAX_PLAYOUT_DECISIONS if week is not None else MAX_GAME_DECISIONS):
         if state.is_over or (week is not None and state.week != week):
             break
         side = min(state.decision.sides, key=lambda s: s.value)
-        seen = view_of(state, side)
+        seen = view_of(state, side, last.get(side))
+        last[side] = (state, seen)
         if not seen.legal:
             break
-        bot = bots[side]
-        if seen.decision.kind in NOISY and len(seen.legal) > 1 and noise.random() < NOISE:
-            options = bot.candidates(seen, 3)
-            command = noise.choice(options)
-        else:
-            command = bot.choose(seen, 0.0)
-        if command not in seen.legal:
-            command = seen.legal[0]
-        state, _ = apply_trusted(state, command)
+        state, _ = apply_trusted(state, playout_command(seen, bots[side], noise))
     return state
+
+
+def playout_command(seen: PlayerView, bot: HeuristicBot, noise: random.Random) -> Command:
+    """A playout player's command at `seen`: level 1's (`bot`), or at a noisy
+    decision now and then one of its next best (also level 3's, search.py)."""
+    if seen.decision.kind in NOISY and len(seen.legal) > 1 and noise.random() < NOISE:
+        command = noise.choice(bot.candidates(seen, 3))
+    else:
+        command = bot.choose(seen, 0.0)
+    return command if command in seen.legal else seen.legal[0]

@@ -164,7 +164,7 @@ def explain(data: bytes) -> tuple[str, str]:
 
 def _ready() -> int:
     """A first task, so that the workers start (and import the bots) before the first decision."""
-    import sekigahara_tui.bots.planner  # noqa: F401  (the slowest level's imports)
+    import sekigahara_tui.bots.search  # noqa: F401  (the slowest level's imports, the planner's with them)
 
     return os.getpid()
 

@@ -31,7 +31,7 @@ OPPONENTS = (("open", "Open to any member"), ("member", "A member, by name (belo
 SIDES = ((None, "Either side (drawn at random)"), (Side.ISHIDA, "Ishida"), (Side.TOKUGAWA, "Tokugawa"))
 WATCHERS = ((False, "Public: any member may watch"), (True, "Private: its players only"))
 RATED = ((False, "Unrated"), (True, "Rated: both players' ratings move"))
-LEVEL_NUMBERS = {"random": 0, "heuristic": 1, "planner": 2}  # as the versus dialog numbers them
+LEVEL_NUMBERS = {"random": 0, "heuristic": 1, "planner": 2, "search": 3}  # as the versus dialog numbers them
 TIME_OUTS = (("lose", "The side out of time loses"),
              *((f"stand-in:{level}", f"The computer finishes, level {LEVEL_NUMBERS.get(level, level)}") for level in LEVELS))
 

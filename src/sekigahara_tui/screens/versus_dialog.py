@@ -21,6 +21,7 @@ LEVEL_WORDS = {
     "random": "Level 0: random legal moves",
     "heuristic": "Level 1: rules of thumb",
     "planner": "Level 2: looks ahead (slower)",
+    "search": "Level 3: searches a tree of plans (slowest)",
 }
 
 

@@ -1,0 +1,191 @@
+"""Level 3, "search": information-set Monte Carlo tree search (issue 25 §2).
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012; OpenSpiel's
+ismcts.py) with a sequential-halving root, as Gumbel MuZero and SHOT do: one
+tree for this side's information set, each iteration on a determinization, a
+complete state sampled from the side's view and belief (bots/sampler.py).
+
+- The root is level 2's (planner.py): level 1's best few candidates
+  (`HeuristicBot.candidates`), compared on the same sampled states (common
+  random numbers) by successive halving, level 1's own choice with a small
+  bonus. The time budget becomes a number of iterations as level 2's
+  playouts do (`fixed_iterations`: a fixed number, for tests: the bot is
+  then deterministic for its seed and what it has seen).
+- Each of the root's playouts is an ISMCTS iteration below that candidate.
+  Selection: the sampled game is answered in turn; at this side's later
+  searched decisions of the week (and the enemy's, with `enemy_nodes`) the
+  tree chooses among level 1's candidates there by PUCT: the mean score so
+  far plus a prior from level 1's ranking (its own choice first) shrinking
+  as a candidate is visited. Candidates differ between determinizations, so
+  a candidate's share counts the iterations it was available in (ISMCTS's
+  availability counts). Every other decision is level 1's. Expansion: the
+  first candidate never tried at a node ends the descent. Simulation: level 1
+  with a little noise to the end of the week (the planner's `play_out`),
+  scored by the planner's `evaluate`. Backpropagation: the score (this
+  side's) into each edge of the path; an enemy node takes the worst for
+  this side.
+- Level 3 searches the small decisions level 1 answers alone too (SMALL:
+  who moves first, which battle next, which piece is lost), their legal
+  commands its candidates. STACK_MOVE (a stack's steps) stays level 1's plan.
+
+With few iterations a decision (0.1 s on a loaded machine: about six) the
+tree below the root holds level 1's choices, and the search is level 2 with
+the small decisions searched; with more, the later decisions of the week are
+searched as well. Measured against level 2 (benchmarks/tournament.py,
+--budget 0.1, seeds 1-50 from both sides, a 2-core machine under a load of
+4-16): 58 of 100 games, 95% interval 48-67%. It never receives the game's
+state: the engine runs only on the states it sampled itself.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Sequence
+
+from attrs import define, field
+
+from rules.engine import apply_trusted
+from rules.state import GameState
+from rules.surface import Command, DecisionKind, PlayerView, Side
+from rules.view import view as view_of
+from sekigahara_tui.bots.heuristic import HeuristicBot
+from sekigahara_tui.bots.planner import BIG, CANDIDATES, MAX_PLAYOUT_DECISIONS, PlannerBot, evaluate, play_out, playout_command
+from sekigahara_tui.bots.sampler import Sampler
+
+# The decisions level 1 answers alone that level 3 searches too (their few
+# legal commands are the candidates, level 1's first): who moves first (6.3),
+# which battle next (8.1), which piece is lost (8.7.2).
+SMALL = frozenset({DecisionKind.CHOOSE_FIRST_PLAYER, DecisionKind.DECLARE_COMBAT, DecisionKind.CASUALTY})
+SEARCHED = BIG | SMALL
+# Level 1's ranking as a prior: its own choice, then its alternatives in order.
+PRIORS = (0.55, 0.2, 0.15, 0.1)
+C_PUCT = 3.0  # exploration, in evaluation points (planner.evaluate's scale)
+
+
+@define
+class Node:
+    """An information set of the tree: its candidates' statistics so far."""
+
+    visits: dict = field(factory=dict)  # command -> iterations through it
+    total: dict = field(factory=dict)  # command -> sum of scores (this side's)
+    available: dict = field(factory=dict)  # command -> iterations it was a candidate here
+    prior: dict = field(factory=dict)  # command -> level 1's prior (the last ranking seen)
+    children: dict = field(factory=dict)  # command -> Node
+
+    def mean(self, command: Command) -> float:
+        return self.total[command] / self.visits[command]
+
+    def select(self, candidates: Sequence[Command], sign: float) -> Command:
+        """PUCT among `candidates` (level 1's order), from the view of the side
+        to move (`sign` -1: the enemy, which minimises this side's score)."""
+        weights = PRIORS[: len(candidates)]
+        scale = sum(weights)
+        for command, weight in zip(candidates, weights):
+            self.available[command] = self.available.get(command, 0) + 1
+            self.prior[command] = weight / scale
+        tried = [c for c in candidates if self.visits.get(c)]
+        # An untried candidate's value: the mean of those tried here (first-play urgency).
+        fpu = sum(sign * self.mean(c) for c in tried) / len(tried) if tried else 0.0
+        n = sum(self.visits.get(c, 0) for c in candidates)
+
+        def score(command: Command) -> float:
+            visits = self.visits.get(command, 0)
+            q = sign * self.mean(command) if visits else fpu
+            return q + C_PUCT * self.prior[command] * math.sqrt(max(1, n)) / (1 + visits)
+
+        return max(candidates, key=score)  # max keeps the first of equals: level 1's order
+
+    def update(self, command: Command, value: float) -> None:
+        self.visits[command] = self.visits.get(command, 0) + 1
+        self.total[command] = self.total.get(command, 0.0) + value
+
+
+class SearchBot(PlannerBot):
+    """Level 2's root (its candidates, samples, successive halving and
+    bonus), each playout an ISMCTS iteration through the candidate's subtree."""
+
+    searched = SEARCHED
+
+    def __init__(self, side: Side, seed: int, fixed_iterations: int | None = None, enemy_nodes: bool = False) -> None:
+        super().__init__(side, seed, fixed_iterations)
+        self.random = random.Random(f"search/{side.value}/{seed}")
+        self.sampler = Sampler(side, self.belief, random.Random(f"search-sampler/{side.value}/{seed}"))
+        self.enemy_nodes = enemy_nodes  # the enemy's big decisions are tree nodes too (else level 1's)
+        self.subtrees: list[Node] = []  # below each root candidate, this search's
+
+    @property
+    def fixed_iterations(self) -> int | None:
+        """Iterations per decision, the clock aside (tests): the planner's fixed playouts."""
+        return self.fixed_playouts
+
+    @fixed_iterations.setter
+    def fixed_iterations(self, value: int | None) -> None:
+        self.fixed_playouts = value
+
+    def candidates(self, view: PlayerView) -> list[Command]:
+        return ranked(self.level1, view)
+
+    def search(self, view: PlayerView, candidates: list[Command], deadline: float) -> Command:
+        self.subtrees = [Node() for _ in candidates]
+        chosen = super().search(view, candidates, deadline)
+        assert self.last is not None
+        self.last.update(visits=self.last["playouts"], iterations=sum(self.last["playouts"]),
+                         depth=max(_depth(tree) for tree in self.subtrees))
+        return chosen
+
+    def _score(self, i: int, state: GameState, bots: dict, week: int, noise: random.Random) -> float:
+        return self.descend(self.subtrees[i], state, bots, week, noise)
+
+    def descend(self, node: Node, state: GameState, bots: dict, week: int, noise: random.Random) -> float:
+        """One iteration below the root: select (PUCT) at the tree's big
+        decisions, expand the first untried candidate, play out, back up."""
+        path: list[tuple[Node, Command]] = []
+        current: Node | None = node
+        for _ in range(MAX_PLAYOUT_DECISIONS):
+            if current is None or state.is_over or state.week != week:
+                break
+            side = min(state.decision.sides, key=lambda s: s.value)
+            seen = view_of(state, side)
+            if not seen.legal:
+                break
+            bot = bots[side]
+            options = self._options(seen, side, bot)
+            if options is None:
+                command = playout_command(seen, bot, noise)
+            else:
+                command = current.select(options, 1.0 if side is self.side else -1.0)
+                if command == options[0]:
+                    bot.choose(seen, 0.0)  # level 1's own choice: its bookkeeping (plan, claims)
+                else:
+                    bot.adopt(seen, command)
+                path.append((current, command))
+                fresh = not current.visits.get(command)
+                current = None if fresh else current.children.setdefault(command, Node())
+            state, _ = apply_trusted(state, command)
+        value = evaluate(play_out(state, bots, noise, week), self.side)
+        for each, command in path:
+            each.update(command, value)
+        return value
+
+    def _options(self, seen: PlayerView, side: Side, bot: HeuristicBot) -> list[Command] | None:
+        """The candidates the tree chooses among at `seen`, or None where level 1 answers."""
+        if seen.decision.kind not in SEARCHED or len(seen.legal) < 2:
+            return None
+        if side is not self.side and not self.enemy_nodes:
+            return None
+        options = ranked(bot, seen)
+        return options if len(options) > 1 else None
+
+
+def ranked(bot: HeuristicBot, view: PlayerView) -> list[Command]:
+    """Level 1's choice and its next best (`HeuristicBot.candidates`); at the
+    small decisions it does not rank, the other legal commands in their order."""
+    options = bot.candidates(view, CANDIDATES)
+    if view.decision.kind in SMALL:
+        options += [c for c in view.legal if c not in options][: CANDIDATES - len(options)]
+    return options
+
+
+def _depth(node: Node) -> int:
+    return 1 + max((_depth(child) for child in node.children.values()), default=0) if node.visits else 0
