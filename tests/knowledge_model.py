@@ -38,7 +38,7 @@ from attrs import evolve, frozen
 
 from rules.commands import Challenge, Deploy, DeployLeader, EnterFromMoriBox, Muster
 from rules.components import default_components
-from rules.events import ChallengeRefuted
+from rules.events import CardsDiscarded, ChallengeRefuted
 from rules.sides import BOTH_SIDES, Side
 from rules.state import ELIMINATED, MORI_BOX, GameState, SideCards
 
@@ -137,10 +137,21 @@ class KnowledgeModel:
             cards = set(now.cards_ever)
             if isinstance(command, Challenge) and command.side is viewer:
                 cards |= self._refutation_shown(before, after, enemy, events)
+            cards |= self._discarded(before, after, enemy, events)
             self.of[viewer] = evolve(
                 now, shown=frozenset(shown), blocks_ever=now.blocks_ever | new, cards_ever=frozenset(cards)
             )
         self._add_public(after, before)
+
+    @staticmethod
+    def _discarded(before: GameState, after: GameState, owner: Side, events) -> set[str]:
+        """`owner`'s cards discarded in this step (3.3, R2: a discard is public),
+        even if a reshuffle (3.3) took them into the draw pile before the step
+        ended, where the discard pile after it no longer shows them: the cards
+        a discard event names that were the owner's to discard (in hand, set
+        aside or played) before the step and are no longer in its hand."""
+        named = {card for event in events if isinstance(event, CardsDiscarded) and event.side is owner for card in event.cards}
+        return {card for card in named if card not in before.cards[owner].draw_pile and card not in after.cards[owner].hand}
 
     @staticmethod
     def _revealed_by(before: GameState, command) -> set[str]:
