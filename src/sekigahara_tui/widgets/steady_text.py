@@ -36,11 +36,11 @@ class SteadyStatic(Leaf, Static):
 
 
 class SteadyScrollBar(Leaf, ScrollBar):
-    pass
+    """A scrollbar whose new size repaints it without a second layout of the screen."""
 
 
 class SteadyScrollBarCorner(Leaf, ScrollBarCorner):
-    pass
+    """The corner between two steady scrollbars, likewise."""
 
 
 def steady_scrollbars(widget: Widget) -> None:
