@@ -193,6 +193,39 @@ def test_a_copy_that_differs_is_found_row_by_row(postgres, tmp_path):
     assert all(check.difference is None for table, check in checks.items() if table != "actions")
 
 
+def test_copy_and_check_go_in_chunks_smaller_than_a_table(postgres, tmp_path):
+    """A table of 40 chat lines copied and checked 3 rows at a time: every row
+    arrives (counted apart from the chunks), and a difference in the last
+    chunk, or a row missing there, is still found."""
+    a_club_with_every_kind_of_row(tmp_path / "club")
+    chat = ChatStore(tmp_path / "club" / database.STORE_FILE)
+    for n in range(40):
+        chat.add(None, "alice", None, f"line {n} % ? 'quoted'", 100.0 + n)
+    chat.close()
+    sqlite, pg = connect(tmp_path / "club" / database.STORE_FILE), connect(postgres.new_database())
+    try:
+        every_table(pg.location, tmp_path)
+        members.make_member_tables(pg)
+        from sekigahara_tui.hosting.notice_settings import SCHEMA
+
+        pg.script(SCHEMA)
+        tables = sorted(sqlite.tables())
+        copy_tables(sqlite, pg, tables, chunk=3)
+        counts = {t: (sqlite.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0], pg.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0])
+                  for t in tables}
+        assert counts["chat_messages"] == (42, 42) and all(a == b for a, b in counts.values()), counts
+        assert all(check.difference is None for check in check_tables(sqlite, pg, tables, chunk=3))
+        pg.execute("UPDATE chat_messages SET text = 'changed' WHERE id = 41")
+        changed = {check.table: check for check in check_tables(sqlite, pg, tables, chunk=3)}["chat_messages"]
+        assert changed.difference is not None and changed.difference.startswith("row 41:"), changed
+        pg.execute("DELETE FROM chat_messages WHERE id = 42")
+        short = {check.table: check for check in check_tables(sqlite, pg, tables, chunk=3)}["chat_messages"]
+        assert (short.source_rows, short.target_rows) == (42, 41) and short.difference is not None
+    finally:
+        sqlite.close()
+        pg.close()
+
+
 # --- a real serve process on PostgreSQL ------------------------------------------
 
 

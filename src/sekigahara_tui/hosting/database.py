@@ -29,6 +29,7 @@ an async twin of every store module.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import sqlite3
@@ -157,6 +158,11 @@ class Database:
         """Run an INSERT into a table whose key `id` the database numbers; the new id."""
         raise NotImplementedError
 
+    def chunks(self, sql: str, size: int) -> Iterator[list[tuple]]:
+        """A SELECT's rows, `size` at a time, never all in memory (SQLite: its
+        cursor steps; PostgreSQL: a server-side cursor, within a transaction)."""
+        raise NotImplementedError
+
     def script(self, sql: str) -> None:
         """Run DDL statements (`;`-separated), each CREATE or ALTER in the dialect's types."""
         raise NotImplementedError
@@ -238,6 +244,14 @@ class _SQLite(Database):
         except sqlite3.Error as error:
             raise _error(error) from None
 
+    def chunks(self, sql: str, size: int) -> Iterator[list[tuple]]:
+        try:
+            cursor = self._db.execute(sql)
+            while rows := cursor.fetchmany(size):
+                yield rows
+        except sqlite3.Error as error:
+            raise _error(error) from None
+
     def insert_id(self, sql: str, parameters: Sequence[Any]) -> int:
         found = self.execute(sql, parameters).lastrowid
         assert found is not None
@@ -307,6 +321,7 @@ _primary_keys: dict[str, tuple[str, ...]] = {}
 _TYPES = ((re.compile(r"\bINTEGER PRIMARY KEY AUTOINCREMENT\b", re.I), "BIGSERIAL PRIMARY KEY"),
           (re.compile(r"\bINTEGER\b", re.I), "BIGINT"), (re.compile(r"\bREAL\b", re.I), "DOUBLE PRECISION"))
 _INSERT = re.compile(r"^\s*INSERT OR (IGNORE|REPLACE) INTO (\w+) \(([^)]*)\)", re.I)
+_RETRIED = re.compile(r"\s*(BEGIN|SELECT|SET|RESET|ROLLBACK)\b", re.I)  # statements that commit nothing on their own
 
 
 def postgresql_ddl(statement: str) -> str:
@@ -329,7 +344,9 @@ def _take(url: str, timeout: float):
                 psycopg.connect(url, connect_timeout=max(1, int(timeout))).close()
             except psycopg.Error as error:
                 raise Error(_one_line(error)) from None
+            # check: a connection taken from the pool is tried first (the server may have restarted since)
             pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, open=True, reset=_reset, name="sekigahara",
+                                  check=ConnectionPool.check_connection, reconnect_timeout=math.inf,
                                   kwargs={"autocommit": True, "options": f"-c lock_timeout={int(timeout * 1000)}"})
         _pools[url] = (pool, out + 1)
     try:
@@ -364,6 +381,7 @@ class _PostgreSQL(Database):
         self.location = url
         self._errors = psycopg.Error, psycopg.errors.IntegrityError
         self._pool, self._db = _take(url, timeout)
+        self._timeout, self._read_only = timeout, read_only
         self._in_transaction = False
         if read_only:
             self.execute("SET default_transaction_read_only = on")
@@ -395,10 +413,55 @@ class _PostgreSQL(Database):
 
     def _run(self, sql: str, parameters: Sequence[Any] = ()) -> Result:
         try:
+            return self._once(sql, parameters)
+        except Error:
+            if not self._lost():
+                raise
+            # The server went away (restarted, the connection cut): a new
+            # connection for the next statement. This one is run again only
+            # if nothing it belonged to can have committed: outside a
+            # transaction, the start of one, or a read.
+            self._reconnect()
+            if self._in_transaction or not _RETRIED.match(sql):
+                raise
+            return self._once(sql, parameters)
+
+    def _once(self, sql: str, parameters: Sequence[Any]) -> Result:
+        try:
             cursor = self._db.execute(sql, parameters)
             return Result(cursor.fetchall() if cursor.description else [], cursor.rowcount)
         except self._errors[0] as error:
             raise (IntegrityError if isinstance(error, self._errors[1]) else Error)(_one_line(error)) from None
+
+    def _lost(self) -> bool:
+        return self._db is not None and (self._db.closed or self._db.broken)
+
+    def _reconnect(self) -> None:
+        """The broken connection back to the pool (which drops it) and a new one;
+        Error (one line) while the server is still away: the next statement tries again."""
+        broken, self._db = self._db, None
+        try:
+            self._pool.putconn(broken)
+        except Exception:  # noqa: BLE001 - a connection the pool no longer wants
+            pass
+        try:
+            self._db = self._pool.getconn(timeout=self._timeout)
+        except Exception as error:  # noqa: BLE001 - PoolTimeout: the server still away
+            self._db = broken  # still lost: the next statement reconnects again
+            raise Error(f"no connection to the database: {_one_line(error)}") from None
+        if self._read_only:
+            self._once("SET default_transaction_read_only = on", ())
+
+    def chunks(self, sql: str, size: int) -> Iterator[list[tuple]]:
+        if not self._in_transaction:
+            raise Error("a server-side cursor needs a transaction (read() or write())")
+        try:
+            with self._db.cursor(name="sekigahara_chunks") as cursor:
+                cursor.execute(self._sql(sql), ())
+                while rows := cursor.fetchmany(size):
+                    yield rows
+        except self._errors[0] as error:
+            raise Error(_one_line(error)) from None
 
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> Result:
         return self._run(self._sql(sql), tuple(parameters))
