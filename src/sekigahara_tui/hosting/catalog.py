@@ -138,6 +138,31 @@ class Catalog:
             entry.where = f"week {state.week}, turn {state.turn.value}, {state.phase.value}"
         self.changed(entry)
 
+    def store_says(self, summary: GameSummary, loaded: HostedGame | None) -> None:
+        """Another host (or writer) changed the game in the store (lobby_sync.py):
+        the entry takes its players, status, result and terms, and tells its
+        followers if any changed. A game loaded here says its own version and
+        whose move it is (its changes went through here, or will); another's
+        whose move is unknown once it moved (None: the lobby loads it to know)."""
+        fresh = CatalogEntry.of(summary)
+        entry = self.entries.get(summary.id)
+        if entry is None:
+            self.add(fresh)
+            return
+        before = (entry.seen_by_all(), entry.seen_by_players(), entry.version)
+        entry.players, entry.status, entry.terms = fresh.players, fresh.status, fresh.terms
+        if loaded is None or summary.version > loaded.version:  # the store knows more than this host
+            moved = summary.version != entry.version
+            entry.version, entry.updated, entry.result = summary.version, summary.updated, fresh.result
+            if fresh.status == "over":
+                entry.to_move = ()
+            elif moved:
+                entry.to_move = entry.where = None  # unknown until loaded
+        elif fresh.status == "over":  # ended outside the rules elsewhere (resigned, timed out)
+            entry.result, entry.to_move = fresh.result, ()
+        if (entry.seen_by_all(), entry.seen_by_players(), entry.version) != before:
+            self.changed(entry)
+
     def lobby_for(self, member: str, load: Callable[[str], object], online: frozenset[str] = frozenset(),
                   clocks_of: Callable[[str], ClockLine | None] = lambda game_id: None) -> Lobby:
         """The member's lobby; a game of theirs whose move is not known yet is

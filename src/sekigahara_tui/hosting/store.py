@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Literal
+from typing import Collection, Literal
 
 from attrs import evolve, field, frozen
 
@@ -283,25 +283,31 @@ class Store:
         except Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
 
-    def summaries(self) -> list[GameSummary]:
-        """Every game as a lobby lists it, oldest first (`updated` is the time
-        of its last action, `version` its number of actions: both derived)."""
+    def summaries(self, ids: Collection[str] | None = None) -> list[GameSummary]:
+        """Every game (or those of `ids` the store holds) as a lobby lists it,
+        oldest first (`updated` is the time of its last action, `version` its
+        number of actions: both derived)."""
+        if ids is not None and not ids:
+            return []
+        where, parameters = ("", ()) if ids is None else (f" WHERE g.id IN ({', '.join('?' * len(ids))})", tuple(ids))
         rows = self._read(
             "SELECT g.id, g.ishida_player, g.tokugawa_player, g.status, g.result, g.created,"
             " (SELECT at FROM actions WHERE game = g.id ORDER BY seq DESC LIMIT 1),"
             " (SELECT max(seq) FROM actions WHERE game = g.id)"
-            " FROM games g ORDER BY g.created"
+            f" FROM games g{where} ORDER BY g.created", parameters
         )
-        terms = self.terms()
+        terms = self.terms(ids)
         return [
             GameSummary(id, (ishida, tokugawa), status, result, created, last or created, version or 0, terms.get(id))
             for id, ishida, tokugawa, status, result, created, last, version in rows
         ]
 
-    def terms(self) -> dict[str, GameTerms]:
-        """Each game's terms, for the games made with any (an older store has none)."""
+    def terms(self, ids: Collection[str] | None = None) -> dict[str, GameTerms]:
+        """Each game's terms (of `ids`, or all), for the games made with any (an older store has none)."""
         rated = ", rated" if self.schema >= 4 else ", 0"
-        rows = self._read(f"SELECT game, invited, private, rematch_of{rated} FROM game_terms") if self.schema >= 3 else []
+        where, parameters = ("", ()) if ids is None else (f" WHERE game IN ({', '.join('?' * len(ids))})", tuple(ids))
+        rows = self._read(f"SELECT game, invited, private, rematch_of{rated} FROM game_terms{where}", parameters) \
+            if self.schema >= 3 and (ids is None or ids) else []
         return {game: GameTerms(invited, bool(private), rematch_of, bool(r)) for game, invited, private, rematch_of, r in rows}
 
     def record_json(self, game_id: str) -> str:
