@@ -6,19 +6,17 @@ survives a restart. The server is tests/pg_server.py's (conftest.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
 import time
 from collections import Counter
 
 
-from club_helpers import AckingBot, fake_key, reap, start_serve, stop_serve, wait_until
+from club_helpers import fake_key, play_over_tcp, reap, start_serve, stop_serve
 from helpers import needs_program
 from pg_server import INITDB, WHAT
 from rules.infra.record import replay
 from rules.sides import Side
-from sekigahara_tui.club.client import ClubClient
 from sekigahara_tui.hosting import database, members
 from sekigahara_tui.hosting.chat_store import ChatStore
 from sekigahara_tui.hosting.clock_store import ClockStore
@@ -28,7 +26,6 @@ from sekigahara_tui.hosting.store import Action, CancelOffer, GameEnd, GameTerms
 from sekigahara_tui.hosting.store_copy import check_tables, copy_tables
 from sekigahara_tui.hosting.tournament_pairing import Pairing
 from sekigahara_tui.hosting.tournament_store import TournamentStore
-from sekigahara_tui.hosting.web_tokens import issue_web_token
 
 pytestmark = needs_program(INITDB, WHAT)
 TIMEOUT = 60.0
@@ -227,32 +224,6 @@ def test_copy_and_check_go_in_chunks_smaller_than_a_table(postgres, tmp_path):
 
 
 # --- a real serve process on PostgreSQL ------------------------------------------
-
-
-async def play_over_tcp(data_dir, game: str | None, acked: set, versions: int) -> str:
-    """alice and bob's bots over TCP (their web tokens) until `versions` more
-    actions, in a new game or `game`; then their connections close."""
-    from sekigahara_tui.club.serve import club_address
-
-    tcp = tuple(club_address(data_dir)["tcp"])
-    alice = ClubClient(None, member="alice", token=issue_web_token(data_dir, "alice"), tcp=tcp)
-    bob = ClubClient(None, member="bob", token=issue_web_token(data_dir, "bob"), tcp=tcp)
-    if game is None:
-        made = await alice.new_game(Side.ISHIDA, "open")
-        entries = [(alice, made), (bob, await bob.join(made.game))]
-    else:
-        entries = [(alice, await alice.enter(game)), (bob, await bob.enter(game))]
-    clients = [club.seat_client(entry, AckingBot(n + len(acked), acked), stop_when_over=True) for n, (club, entry) in enumerate(entries)]
-    tasks = [asyncio.create_task(client.run()) for client in clients]
-    await wait_until(lambda: all(c.version is not None for c in clients), "both seats in")
-    start = clients[0].version
-    await wait_until(lambda: clients[0].over or (clients[0].version or 0) >= start + versions, "the bots to play")
-    for client in clients:
-        await client.close()
-    await asyncio.gather(*tasks)
-    for club in (alice, bob):
-        await club.close()
-    return clients[0].game
 
 
 async def test_serve_on_postgresql_plays_a_bot_game_over_tcp_and_a_restart_keeps_it(postgres, tmp_path):
