@@ -140,26 +140,26 @@ class Catalog:
 
     def store_says(self, summary: GameSummary, loaded: HostedGame | None) -> None:
         """Another host (or writer) changed the game in the store (lobby_sync.py):
-        the entry takes its players, status, result and terms, and tells its
-        followers if any changed. A game loaded here says its own version and
-        whose move it is (its changes went through here, or will); another's
-        whose move is unknown once it moved (None: the lobby loads it to know)."""
+        the entry takes what is newer in it, and tells its followers if that
+        changed anything. A game only goes forward (a seat taken stays taken, an
+        end stays, the version grows), so a read older than this host's own
+        change leaves the entry alone. Whose move it is after a move made
+        elsewhere is unknown (None: the lobby loads the game to know it); a
+        game loaded here that is as new says it itself (note_game)."""
         fresh = CatalogEntry.of(summary)
         entry = self.entries.get(summary.id)
         if entry is None:
             self.add(fresh)
             return
         before = (entry.seen_by_all(), entry.seen_by_players(), entry.version)
-        entry.players, entry.status, entry.terms = fresh.players, fresh.status, fresh.terms
-        if loaded is None or summary.version > loaded.version:  # the store knows more than this host
-            moved = summary.version != entry.version
-            entry.version, entry.updated, entry.result = summary.version, summary.updated, fresh.result
-            if fresh.status == "over":
-                entry.to_move = ()
-            elif moved:
-                entry.to_move = entry.where = None  # unknown until loaded
-        elif fresh.status == "over":  # ended outside the rules elsewhere (resigned, timed out)
-            entry.result, entry.to_move = fresh.result, ()
+        entry.players = {side: fresh.players[side] or entry.players[side] for side in BOTH_SIDES}
+        entry.terms = fresh.terms
+        if fresh.status == "over" and entry.status != "over":
+            entry.status, entry.result, entry.to_move = "over", fresh.result, ()
+        if summary.version > entry.version and (loaded is None or summary.version > loaded.version):
+            entry.version, entry.updated = summary.version, summary.updated
+            if entry.status != "over":
+                entry.to_move = entry.where = None
         if (entry.seen_by_all(), entry.seen_by_players(), entry.version) != before:
             self.changed(entry)
 
