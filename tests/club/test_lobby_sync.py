@@ -14,7 +14,7 @@ import time
 import psycopg
 import pytest
 
-from club_helpers import fake_key, reap, short_tmp, start_serve, stop_serve
+from club_helpers import fake_key, reap, short_tmp, start_serve, stop_serve, wait_until
 from helpers import needs_program
 from pg_server import INITDB, WHAT
 from rules.sides import Side
@@ -101,8 +101,9 @@ def two_data_dirs(url: str):
     return dirs
 
 
-async def test_two_club_servers_over_one_database_show_one_lobby(postgres, monkeypatch):
-    dirs = two_data_dirs(postgres.new_database())
+async def two_club_servers(url: str, monkeypatch, then) -> None:
+    """Two club servers in this process over the database at `url`; then(servers, client_of)."""
+    dirs = two_data_dirs(url)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(dirs[0].parent))
     stores, servers = [], []
     try:
@@ -117,13 +118,45 @@ async def test_two_club_servers_over_one_database_show_one_lobby(postgres, monke
         def client_of(n):
             return lambda member: ClubClient(dirs[n] / "club.sock", session=servers[n].open_session(member))
 
-        took = await a_game_across_hosts(client_of(0), client_of(1))
-        print(took)
+        await then(servers, client_of)
     finally:
         for server in servers:
             await server.close()
         for store in stores:
             store.close()
+
+
+async def test_two_club_servers_over_one_database_show_one_lobby(postgres, monkeypatch):
+    async def across(servers, client_of):
+        print(await a_game_across_hosts(client_of(0), client_of(1)))
+
+    await two_club_servers(postgres.new_database(), monkeypatch, across)
+
+
+async def test_after_the_database_restarts_the_hosts_listen_again(monkeypatch):
+    """A server of the test's own, restarted: each host's listener connects
+    again and LISTENs again; a game made on A then shows in B's lobby."""
+    from pg_server import PostgresServer
+
+    server = PostgresServer()
+
+    async def restarted(servers, client_of):
+        alice_b = Follower(client_of(1)("alice"))
+        await alice_b.client.lobby()
+        assert [s.lobby_sync.listens for s in servers] == [1, 1]
+        server.restart()
+        await wait_until(lambda: all(s.lobby_sync.listens == 2 and s.lobby_sync.listening.is_set() for s in servers),
+                         "both listeners LISTENing again", WAIT)
+        bob_a = client_of(0)("bob")
+        made = await bob_a.new_game(Side.ISHIDA, "open")
+        await alice_b.push_where(lambda l: made.game in ids(l.open), "bob's game, made after the restart, open on B")
+        await bob_a.close()
+        await alice_b.client.close()
+
+    try:
+        await two_club_servers(server.new_database(), monkeypatch, restarted)
+    finally:
+        server.stop()
 
 
 async def test_two_serve_processes_over_one_database_show_one_lobby(postgres):

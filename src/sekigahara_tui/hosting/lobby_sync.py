@@ -82,6 +82,7 @@ class LobbySync:
         self._again: set[str] = set()  # ids to read once more (the loop asks; the thread reads)
         self._again_lock = threading.Lock()
         self.listening = threading.Event()  # set while LISTENing (tests wait for it)
+        self.listens = 0  # how many times it began to LISTEN (1, and one more after each lost connection)
         self.applied = 0  # batches the catalog took (tests)
 
     @classmethod
@@ -114,6 +115,7 @@ class LobbySync:
                     store = Store.open(self.location, read_only=True)
                     try:
                         connection.execute(f"LISTEN {CHANNEL}")
+                        self.listens += 1
                         self.listening.set()
                         wait = RECONNECT_EVERY
                         self._hand_over(store, None)  # all of it: what was sent before LISTEN is lost
