@@ -24,6 +24,7 @@ Debian's binaries (as the tests do): fsync on, everything else the defaults.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -123,6 +124,7 @@ def main() -> int:
         server = PostgresServer()
     runs = [("single", 1, 1, True), ("single, no NOTIFY triggers", 1, 1, False), ("single", args.threads, 1, True)]
     runs += [("group", 1, batch, True) for batch in args.batch]
+    print("load average at the start: %.1f %.1f %.1f (a shared machine: commits wait on the disk and the cores)" % os.getloadavg())
     try:
         print(f"{'store':>10} {'run':<28} {'writers':>7} {'batch':>5} {'actions/s':>10} {'commits/s':>10} {'p50 ms':>7} {'p99 ms':>7}")
         for kind in ("postgresql", "sqlite"):
@@ -136,6 +138,7 @@ def main() -> int:
                 result = run(location, threads, batch, args.seconds)
                 print(f"{kind:>10} {name:<28} {threads:>7} {batch:>5} {result['actions_per_s']:>10.0f} "
                       f"{result['transactions_per_s']:>10.0f} {result['p50_ms']:>7.2f} {result['p99_ms']:>7.2f}", flush=True)
+        print("load average at the end: %.1f %.1f %.1f" % os.getloadavg())
     finally:
         if server is not None:
             server.stop()
