@@ -369,7 +369,7 @@ class Store:
         write fails, StoreError and nothing is stored."""
         error = self.append_many([(game_id, action, version)])[0]
         if error is not None:
-            raise StoreError(error)
+            raise (NotOwner if error.startswith(NOT_OWNER) else StoreError)(error)
         return version + 1
 
     def append_many(self, rows: list[tuple[str, Action, int]]) -> list[str | None]:
