@@ -95,6 +95,7 @@ class Client:
         # a host that does not play the game sends the client to the one that does (`elsewhere`).
         self._addresses = [address, *also]
         self._sent_to: Address | None = None
+        self._redirected = False  # the last connection ended in `elsewhere`
         self.game = game
         self.side = side
         self._token = token
@@ -211,11 +212,17 @@ class Client:
                     reason = await self._session(reader, writer)
                     if self._welcomed_this_time:
                         delay = FIRST_RETRY  # it worked: the next drop retries soon
+                    elif self._sent_to is None:
+                        self._next_address()  # no welcome there (a host stopped, or not this game's): the next
                 if self._finished():
                     break
-                if self._sent_to is not None:  # `elsewhere`: straight there (once; then back-off as ever)
+                if self._sent_to is not None:  # `elsewhere`: straight there, unless sent on just before (no ping-pong)
                     self.address, self._sent_to = self._sent_to, None
-                    continue
+                    redirected, self._redirected = self._redirected, True
+                    if not redirected:
+                        continue
+                else:
+                    self._redirected = False
                 wait = delay * random.uniform(0.5, 1.0)
                 delay = min(delay * 2, LONGEST_RETRY)
                 self._set_status(f"reconnecting in {wait:.1f} s")
