@@ -3,6 +3,9 @@
 each with its own DATA DIR, and bots (net/bot.py) playing games through
 them over TCP. Each seat client knows the three hosts (`also`).
 
+- a spectator connecting through a host that does not play the game is sent
+  to the one that does (`elsewhere`, with its address) and watches there;
+
 - kill -9 one host mid-game: its games' leases run out (ownership.LEASE 5 s,
   found by the others' renewals every 1.5 s) and another host takes them;
   the bots reconnect (a host that does not play a game sends them to the one
@@ -29,7 +32,7 @@ from helpers import needs_program
 from pg_server import INITDB, WHAT
 from rules.infra.record import replay
 from rules.sides import Side
-from sekigahara_tui.club.client import ClubClient
+from sekigahara_tui.club.client import ClubClient, WatchClient
 from sekigahara_tui.club.serve import club_address
 from sekigahara_tui.hosting import members
 from sekigahara_tui.hosting.database import connect
@@ -37,6 +40,7 @@ from sekigahara_tui.hosting.ownership import LEASE, RENEW_EVERY
 from sekigahara_tui.hosting.store import Store, record_of
 from sekigahara_tui.hosting.web_tokens import issue_web_token
 from sekigahara_tui.net.locations import Address
+from sekigahara_tui.net.protocol import ELSEWHERE
 
 pytestmark = needs_program(INITDB, WHAT)
 GAMES = 6
@@ -64,7 +68,7 @@ async def test_three_hosts_share_the_games_and_lose_nothing_when_one_dies(postgr
     try:
         for data_dir in dirs:
             servers.append(start_serve(data_dir, "--listen", "127.0.0.1:0", "--store", url, "--computer-workers", "1"))
-        for name in ("alice", "bob"):
+        for name in ("alice", "bob", "carol"):
             members.add(dirs[0], name, fake_key())  # the members are the database's: every host knows them
         addresses = [tuple(club_address(d)["tcp"]) for d in dirs]
         where = [f"{host}:{port}" for host, port in addresses]
@@ -83,7 +87,7 @@ async def test_three_hosts_share_the_games_and_lose_nothing_when_one_dies(postgr
                                            also=others, ping_interval=1.0, silence_limit=4.0)
                 clients.append(client)
                 tasks.append(asyncio.create_task(client.run()))
-        by_game = {game: [c for c in clients if c.game == game] for game in owner_of}
+        by_game = {game: [c for c in clients if c.game == game] for game in owner_of}  # the seats (before the spectator)
 
         def progressed(games, since: dict[str, int], steps: int):
             return lambda: all(by_game[g][0].over or (by_game[g][0].version or 0) >= since[g] + steps for g in games)
@@ -93,6 +97,19 @@ async def test_three_hosts_share_the_games_and_lose_nothing_when_one_dies(postgr
 
         await wait_until(progressed(owner_of, dict.fromkeys(owner_of, 0), 10), "every game under way", DEADLINE)
         assert {game: where.index(a) for game, a in leases(url).items()} == owner_of  # each game its first host's
+
+        # A spectator of host 0's game who connects through host 1 is sent to host 0 (`elsewhere`).
+        watched = next(game for game, home in owner_of.items() if home == 0)
+        carol = ClubClient(None, member="carol", token=issue_web_token(dirs[0], "carol"), tcp=addresses[0])
+        lobbies.append(carol)
+        seen = await carol.watch(watched)
+        spectator = WatchClient(Address(tcp=addresses[1]), watched, seen.token, ping_interval=1.0, silence_limit=4.0,
+                                also=[Address(tcp=addresses[0]), Address(tcp=addresses[2])])
+        clients.append(spectator)
+        tasks.append(asyncio.create_task(spectator.run()))
+        await wait_until(lambda: spectator.view is not None, "the spectator to be welcomed", DEADLINE)
+        assert [r.reason for r in spectator.refusals if r.kind == "elsewhere"] == [ELSEWHERE + where[0]]
+        assert spectator.address == Address(tcp=addresses[0])
 
         # kill -9 host 0 mid-game: its games go on on the other two.
         dead = [game for game, home in owner_of.items() if home == 0]
