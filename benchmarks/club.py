@@ -23,7 +23,7 @@ the bots' CPU time per command.
 With --hosts H the games are spread over H `serve` processes on the one
 PostgreSQL database (lane k's games are made and played on host k mod H,
 each host owning its games: hosting/ownership.py); the CPU per command and
-the memory are the H servers' together.
+the memory are the H servers' together (PostgreSQL's own CPU is not counted).
 
 The bots are cheap on purpose, so that the bot process is not what limits a
 large N: a bot is an asyncio Protocol on a raw Unix socket that reads only
