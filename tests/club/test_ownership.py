@@ -13,6 +13,7 @@ import pytest
 from helpers import needs_program
 from pg_server import INITDB, WHAT
 from rules.sides import Side
+from sekigahara_tui.hosting.clock_store import ClockStore
 from sekigahara_tui.hosting.database import connect
 from sekigahara_tui.hosting.ownership import NOT_OWNER, Ownership, shared_secret
 from sekigahara_tui.hosting.store import Action, GameEnd, NotOwner, Store, StoreError
@@ -87,6 +88,14 @@ def test_a_host_fenced_off_commits_nothing_and_learns_it_lost_the_game(club):
     old.fence.renew()
     assert lost == ["g1"] and old.fence.epochs == {}
     assert new.load_game("g1")[0].status == "playing"  # the old host's end changed nothing
+    # The clocks' write for the game (the computer stands in for a side out of time): the owner's only.
+    for store, owner in ((old, False), (new, True)):
+        clocks = ClockStore(url)
+        clocks.fence = store.fence
+        try:
+            assert clocks.stand_in("g1", Side.TOKUGAWA, "planner") is owner
+        finally:
+            clocks.close()
 
 
 def test_a_dead_host_s_expired_lease_is_reported_for_takeover(club):

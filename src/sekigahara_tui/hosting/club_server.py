@@ -163,6 +163,7 @@ class ClubServer:
         self.ratings = self.lobby.ratings = ClubRatings(store, self.catalog)
         self.results = Results(store, self.catalog, self.audit)
         self.clocks = GameClocks(ClockStore(store.path), self.games, self.results, self.computer, self.audit, now=clock_now)
+        self.clocks.store.fence = ownership
         self.club_games.on_join = self.clocks.started
         self.lobby.vacations = Vacations(self.clocks, store.path, self.catalog, self.generations.is_guest, self.lobby.push.member_changed, self.audit)
         # Who is signed in anywhere: the lobby's lines say it of the opponent; its pushes follow it.

@@ -60,6 +60,8 @@ CREATE TABLE IF NOT EXISTS club_secret (
 """
 NOW = "extract(epoch from clock_timestamp())"  # the database's clock: one for every host
 NOT_OWNER = "this host no longer owns the game"  # the fenced append's refusal begins so (store.py)
+# The lease row a fenced write needs, in the write's own statement (store.py): game, host, epoch.
+OWNED = "EXISTS (SELECT 1 FROM game_leases WHERE game = ? AND host = ? AND epoch = ?)"
 
 
 class Ownership:
@@ -136,6 +138,11 @@ class Ownership:
 
     def owns(self, game_id: str) -> bool:
         return game_id in self.epochs
+
+    def holds(self, db: Database, game_id: str) -> bool:
+        """Whether the game's lease is still this host's at its epoch, read on
+        `db` (within the caller's write transaction: a takeover waits for it)."""
+        return db.execute("SELECT 1 WHERE " + OWNED, (game_id, self.host, self.epochs.get(game_id, 0))).fetchone() is not None
 
     def owner_address(self, game_id: str) -> str | None:
         """Where the game's owner listens, if another host holds a live lease on it."""

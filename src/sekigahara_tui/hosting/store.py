@@ -38,7 +38,7 @@ from sekigahara_tui.hosting.rating_store import rate_result, read_history, read_
 from sekigahara_tui.hosting.ratings import Rating, RatingStep
 from sekigahara_tui.hosting.store_schema import SCHEMA, SCHEMA_VERSION, migrate
 from sekigahara_tui.hosting.clocks import Clocks
-from sekigahara_tui.hosting.ownership import NOT_OWNER
+from sekigahara_tui.hosting.ownership import NOT_OWNER, OWNED
 
 if TYPE_CHECKING:
     from sekigahara_tui.hosting.ownership import Ownership
@@ -56,8 +56,6 @@ class NotOwner(StoreError):
     """Fenced (several hosts): this host no longer owns the game, nothing was stored."""
 
 
-# The lease row a fenced write needs, in the write's own statement (ownership.py).
-OWNED = "EXISTS (SELECT 1 FROM game_leases WHERE game = ? AND host = ? AND epoch = ?)"
 FENCED_INSERT = ("INSERT INTO actions (game, seq, kind, side, text, client_id, at) SELECT ?, ?, ?, ?, ?, ?, ? WHERE " + OWNED)
 
 
@@ -492,7 +490,7 @@ class Store:
 
     def _check_owner(self, game_id: str) -> None:
         """A fenced statement changed nothing: NotOwner if that was the lease's doing."""
-        if self.fence is not None and self._db.execute("SELECT 1 WHERE " + OWNED, self._lease(game_id)).fetchone() is None:
+        if self.fence is not None and not self.fence.holds(self._db, game_id):
             raise NotOwner(f"{NOT_OWNER}: nothing was stored")
 
     # --- helpers -------------------------------------------------------------------
