@@ -27,9 +27,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from attrs import evolve, field, frozen
+from attrs import field, frozen
 
-from rules.infra.record import GameRecord, RecordEnd, load_position_record, new_record, record_to_json
+from rules.infra.record import GameRecord, record_to_json
 from rules.sides import Side
 from rules.infra.untrusted import printable_path
 from sekigahara_tui.hosting.clock_store import start_clock, write_clock
@@ -39,6 +39,8 @@ from sekigahara_tui.hosting.ratings import Rating, RatingStep
 from sekigahara_tui.hosting.store_schema import SCHEMA, SCHEMA_VERSION, migrate
 from sekigahara_tui.hosting.clocks import Clocks
 from sekigahara_tui.hosting.ownership import NOT_OWNER, OWNED
+# A game's record from its rows: here since the store began, where its users import them.
+from sekigahara_tui.hosting.store_records import commands_standing, exported_record, record_of, starting_record  # noqa: F401
 
 if TYPE_CHECKING:
     from sekigahara_tui.hosting.ownership import Ownership
@@ -134,35 +136,6 @@ class GameSummary:
 
     def player(self, side: Side) -> str | None:
         return self.players[0] if side is Side.ISHIDA else self.players[1]
-
-
-def record_of(info: GameInfo, actions: list[Action] | tuple[Action, ...]) -> GameRecord:
-    """The game record the actions leave: each undo takes back the last command."""
-    return GameRecord(info.seed, info.data_version, tuple(commands_standing(actions)), position=info.position)
-
-
-def exported_record(info: GameInfo, actions: list[Action] | tuple[Action, ...]) -> GameRecord:
-    """What a member downloads: record_of's, with the end its commands do not hold (issue 25)."""
-    end = info.end if info.end is not None and info.end.kind != "rules" else None
-    return evolve(record_of(info, actions), end=end and RecordEnd(end.kind, end.winner, end.seat))
-
-
-def starting_record(seed: int, position: Path | None = None) -> GameRecord:
-    """A new game's record: from setup with `seed`, or at a position file
-    (whose seed it takes). RecordError for a bad seed or position."""
-    return load_position_record(position) if position is not None else new_record(seed)
-
-
-def commands_standing(actions: list[Action] | tuple[Action, ...]) -> list[str]:
-    """The commands still standing after `actions`, oldest first."""
-    commands: list[str] = []
-    for action in actions:
-        if action.kind == "command":
-            assert action.text is not None
-            commands.append(action.text)
-        elif commands:
-            commands.pop()
-    return commands
 
 
 class Store:
@@ -484,9 +457,7 @@ class Store:
         return "" if self.fence is None else " AND " + OWNED
 
     def _lease(self, game_id: str) -> tuple:
-        if self.fence is None:
-            return ()
-        return game_id, self.fence.host, self.fence.epochs.get(game_id, 0)
+        return () if self.fence is None else (game_id, self.fence.host, self.fence.epochs.get(game_id, 0))
 
     def _check_owner(self, game_id: str) -> None:
         """A fenced statement changed nothing: NotOwner if that was the lease's doing."""
