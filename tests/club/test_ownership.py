@@ -101,6 +101,7 @@ def test_a_host_fenced_off_commits_nothing_and_learns_it_lost_the_game(club):
 def test_a_dead_host_s_expired_lease_is_reported_for_takeover(club):
     url, (old, new) = club
     assert old.fence.acquire("g1")  # and never renewed: as if killed
+    assert old.fence.acquire("gone")  # a game the store does not hold (withdrawn meanwhile): nothing to take
     expired = []
     new.fence.on_expired = expired.extend
     new.fence.renew()

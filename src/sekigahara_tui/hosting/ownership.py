@@ -171,6 +171,8 @@ class Ownership:
             held = {game: epoch for game, epoch in self._db.execute(
                 f"UPDATE game_leases SET expires_at = {NOW} + ? WHERE host = ? RETURNING game, epoch", (self.lease, self.host))}
             self._db.execute(f"UPDATE club_hosts SET heartbeat = {NOW}, address = ? WHERE host = ?", (self.address, self.host))
+            # a game gone from the store (withdrawn) leaves no lease to take
+            self._db.execute(f"DELETE FROM game_leases WHERE expires_at < {NOW} AND game NOT IN (SELECT id FROM games)")
             expired = [row[0] for row in self._db.execute(f"SELECT game FROM game_leases WHERE expires_at < {NOW}")]
         lost = [game for game, epoch in list(self.epochs.items()) if held.get(game) != epoch]
         for game in lost:
