@@ -52,7 +52,7 @@ sys.path.insert(0, str(SRC))
 
 from rules.sides import Side  # noqa: E402
 from sekigahara_tui.hosting import database, members  # noqa: E402
-from sekigahara_tui.club.cli import tune_garbage_collector  # noqa: E402
+from sekigahara_tui.club.cli import collect_on_timer, tune_garbage_collector  # noqa: E402
 from sekigahara_tui.club.client import ClubClient  # noqa: E402
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION  # noqa: E402
 
@@ -241,6 +241,7 @@ async def load(
 
     idle_rss = rss_kb(pid)
     pinger = asyncio.create_task(ping(bots))
+    collector = asyncio.create_task(collect_on_timer())  # the bots' collector on the server's schedule
     lanes = [asyncio.create_task(lane()) for _ in range(n)] + [asyncio.create_task(computer_lane()) for _ in range(computer)]
     await asyncio.sleep(warmup)
     loaded_rss = rss_kb(pid)
@@ -261,6 +262,7 @@ async def load(
     server_cpu, own_cpu = cpu_seconds(pid) - server_cpu, time.process_time() - own_cpu
     stop = True
     pinger.cancel()
+    collector.cancel()
     for task in lanes:
         task.cancel()
     for bot in list(bots):
