@@ -58,7 +58,7 @@ sys.path.insert(0, str(SRC))
 
 from rules.sides import Side  # noqa: E402
 from sekigahara_tui.hosting import database, members  # noqa: E402
-from sekigahara_tui.club.cli import tune_garbage_collector  # noqa: E402
+from sekigahara_tui.club.cli import collect_on_timer, tune_garbage_collector  # noqa: E402
 from sekigahara_tui.club.client import ClubClient  # noqa: E402
 from sekigahara_tui.club.serve import club_address  # noqa: E402
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION  # noqa: E402
@@ -259,6 +259,7 @@ async def load(
 
     idle_rss = rss_kb()
     pinger = asyncio.create_task(ping(bots))
+    collector = asyncio.create_task(collect_on_timer())  # the bots' collector on the server's schedule
     lanes = [asyncio.create_task(lane(k)) for k in range(n)] + [asyncio.create_task(computer_lane(k)) for k in range(computer)]
     await asyncio.sleep(warmup)
     loaded_rss = rss_kb()
@@ -279,6 +280,7 @@ async def load(
     server_cpu, own_cpu = cpu_seconds() - server_cpu, time.process_time() - own_cpu
     stop = True
     pinger.cancel()
+    collector.cancel()
     for task in lanes:
         task.cancel()
     for bot in list(bots):

@@ -84,15 +84,20 @@ def _fail(program: str, message: str, status: int) -> int:
 
 # The server makes a few hundred short-lived objects per command (states,
 # views, messages), almost none of them in cycles, and keeps many of them for
-# a while (the states undo may go back to, R58; each chair's last view). The
-# collector's middle generation is where those wait, alive: walking it found
-# nothing to free, and paused the server 25-200 ms every 10-30 s under 500
-# games (a gc callback's timings, issue 23). So: a large young generation
-# collected on a timer (collect_on_timer), no middle collection of CPython's
-# own (a middle threshold it never reaches), a full collection on the timer's
-# schedule, and the modules and components frozen out of the collector's
-# sight after start-up.
-GC_THRESHOLDS = (20_000, 10**9, 10**9)
+# a while (the states undo may go back to, R58; each chair's last view).
+# Reference counting frees them; the collector only ever walked them. A gc
+# callback's timings at 500 games (issue 23): every middle collection freed
+# nothing and paused the server 25-200 ms every 10-30 s; every young one,
+# even on a 0.05 s timer, freed nothing too and cost 12% of the server's CPU
+# (py-spy). The only cycles are asyncio's transports, one per connection that
+# ended. So: no collection of CPython's own (gc.disable), the modules and
+# components frozen out of the collector's sight after start-up, and a full
+# collection on a timer (collect_on_timer): every 5 minutes, or sooner when
+# GROWTH_LIMIT tracked objects were made since the last (a flood of
+# connections cannot pile up cycles for 5 minutes).
+FULL_COLLECTION_SECONDS = 300
+TIMER_TICK = 1.0  # seconds between two looks at the collector's count
+GROWTH_LIMIT = 1_000_000  # tracked objects made (net) since the last collection; a few hundred MB at most
 
 
 def tune_garbage_collector() -> None:
@@ -100,35 +105,28 @@ def tune_garbage_collector() -> None:
 
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+    gc.disable()
 
 
-# CPython starts a young collection when allocations minus deallocations reach
-# the threshold, and an old object freed (a host letting go of the states
-# before a final step, R58) counts as a deallocation: under hundreds of games
-# the young generation grows far past the threshold before the count reaches
-# it, and walking it pauses the server. Collected on a timer it stays small:
-# each young object is walked once whatever the period, so a short period
-# costs no more and makes each pause shorter.
-YOUNG_COLLECTION_EVERY = 0.05  # seconds
-# Every this many young collections, a full one (5 minutes): the cycles
-# (asyncio's transports are each in a cycle with their read callback) are
-# freed then, so memory holds at most 5 minutes of them (issue 23, item 11).
-FULL_COLLECTION_EVERY = 6000
-
-
-async def collect_on_timer(every: float = YOUNG_COLLECTION_EVERY, sleep=asyncio.sleep, full_every: int = FULL_COLLECTION_EVERY) -> None:
-    """Every `every` seconds, for ever, collect the young generation, and every
-    `full_every`-th time all of them, never the middle one alone (see
-    GC_THRESHOLDS). (A test passes its own `sleep`, to count the timer's
-    ticks rather than seconds.)"""
+async def collect_on_timer(
+    every: float = TIMER_TICK, sleep=asyncio.sleep, full_every: int = int(FULL_COLLECTION_SECONDS / TIMER_TICK),
+    growth_limit: int = GROWTH_LIMIT, count=None,
+) -> None:
+    """Every `every` seconds, for ever, look at the collector's count; collect
+    every generation at each `full_every`-th look, or at once when more than
+    `growth_limit` tracked objects were made since the last collection. (A
+    test passes its own `sleep` and `count`, to count the timer's ticks
+    rather than seconds.)"""
     import gc
 
+    count = count or (lambda: gc.get_count()[0])
     ticks = 0
     while True:
         await sleep(every)
         ticks += 1
-        gc.collect(2 if ticks % full_every == 0 else 0)
+        if ticks >= full_every or count() > growth_limit:
+            gc.collect()
+            ticks = 0
 
 
 def run_serve(args: argparse.Namespace) -> int:
