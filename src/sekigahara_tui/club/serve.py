@@ -32,6 +32,7 @@ from sekigahara_tui.hosting import database
 from sekigahara_tui.hosting.members import MemberError, open_members, prepare_data_dir
 from sekigahara_tui.hosting.club_server import ClubServer
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions
+from sekigahara_tui.hosting.ownership import Ownership
 from sekigahara_tui.hosting.tokens import load_secret
 from sekigahara_tui.net.locations import MAX_SOCKET_PATH, HostLock, LocationError, runtime_dir, short_name, write_private
 from sekigahara_tui.hosting.store import Store
@@ -126,6 +127,8 @@ async def serve(
         audit.take_server_logs()  # asyncio's warnings under a flood, say: in the file, not on stderr
         store = Store.open(location)
         options = {} if evict_after is None else {"evict_after": evict_after}
+        if database.is_postgresql(location):  # any number of hosts may share it: each game is one's at a time
+            options["ownership"] = Ownership(location)
         club = ClubServer(
             store, data_dir, load_secret(data_dir), guests=guest, audit=audit, notices=notices,
             computer_workers=computer_workers, **options,
@@ -142,6 +145,8 @@ async def serve(
         os.chmod(sock, 0o600)
         cleanup.append(sock)
         tcp = await club.listen_tcp(*listen) if listen else None
+        if tcp is not None and club.ownership is not None:
+            club.ownership.listening(f"{tcp[0]}:{tcp[1]}")  # where the other hosts send this one's games' clients
         # Front ends (written beside this module by their own authors), each
         # said where it listens (front_addresses.py: the defaults and why).
         said: list[str] = []

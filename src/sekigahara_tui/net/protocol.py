@@ -58,8 +58,12 @@ MAX_HOST_DEPTH = 32
 MAX_SKIPPED_BYTES = 1024 * 1024
 
 REFUSAL_KINDS = frozenset(
-    {"stale", "illegal", "bad-message", "not-authorised", "unknown-game", "seat-taken", "taken-over", "protocol", "host-error"}
+    {"stale", "illegal", "bad-message", "not-authorised", "unknown-game", "seat-taken", "taken-over", "protocol", "host-error",
+     "elsewhere"}
 )
+# An `elsewhere` refusal's reason (several club hosts): this, then the HOST:PORT
+# of the host that plays the game now; the client connects there.
+ELSEWHERE = "another host of this club plays that game now, at "
 
 
 class BadMessage(ValueError):
