@@ -33,6 +33,7 @@ from sekigahara_tui.hosting.members import MemberError, open_members, prepare_da
 from sekigahara_tui.hosting.club_server import ClubServer
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions
 from sekigahara_tui.hosting.tokens import load_secret
+from sekigahara_tui.net.tls import TLSError, server_context
 from sekigahara_tui.net.locations import MAX_SOCKET_PATH, HostLock, LocationError, runtime_dir, short_name, write_private
 from sekigahara_tui.hosting.store import Store
 from sekigahara_tui.hosting.stats_file import write_stats_if_asked
@@ -101,7 +102,12 @@ async def serve(
     computer_workers: int | None = None,
     vacation_days_per_year: int | None = None,
     store_url: str | None = None,
+    tls: tuple[Path, Path] | None = None,
 ) -> str:
+    try:
+        tls_context = server_context(*tls) if tls is not None else None  # (certificate, key): one line if unusable
+    except TLSError as error:
+        raise ClubError(str(error)) from None
     try:
         data_dir = prepare_data_dir(data_dir)
         if store_url is not None:
@@ -141,7 +147,7 @@ async def serve(
         await club.listen_unix(sock)
         os.chmod(sock, 0o600)
         cleanup.append(sock)
-        tcp = await club.listen_tcp(*listen) if listen else None
+        tcp = await club.listen_tcp(*listen, tls_context) if listen else None
         # Front ends (written beside this module by their own authors), each
         # said where it listens (front_addresses.py: the defaults and why).
         said: list[str] = []
@@ -163,7 +169,7 @@ async def serve(
         say(
             f"club server for {data_dir}: {len(club.catalog.entries)} games, socket {sock}"
             + (f", store {database.shown(location)}" if database.is_postgresql(location) else "")
-            + (f", TCP {tcp[0]}:{tcp[1]}" if tcp else "")
+            + (f", TCP {tcp[0]}:{tcp[1]}" if tcp else "") + (" with TLS" if tcp and tls_context else "")
         )
         for line in said:
             say(line)
