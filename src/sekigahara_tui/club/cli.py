@@ -74,6 +74,9 @@ def add_club_commands(commands) -> None:
     migrate = club_actions.add_parser("migrate", help="copy a stopped SQLite club into an empty PostgreSQL database, then check it row by row")
     migrate.add_argument("--from", dest="source", type=Path, required=True, metavar="DIR", help="the club's DIR (serve --data)")
     migrate.add_argument("--to", dest="target", required=True, metavar="postgresql://...", help="an empty PostgreSQL database")
+    from sekigahara_tui.club.front_command import add_front_command
+
+    add_front_command(commands, club_actions)  # `front`, `club front-credential` (issue 28)
     from sekigahara_tui.club.tournament_cli import add_tournament_command
 
     add_tournament_command(commands)
@@ -376,6 +379,10 @@ def run_club(args: argparse.Namespace) -> int:
         from sekigahara_tui.club.store_migrate import run_migrate
 
         return run_migrate(args)
+    if getattr(args, "club_command", None) == "front-credential":
+        from sekigahara_tui.club.front_command import run_front_credential
+
+        return run_front_credential(args)
     from sekigahara_tui.club.client import ClubRefused
     from sekigahara_tui.club.serve import ClubError
     from sekigahara_tui.crash_log import app_crash_message, data_dir
@@ -406,6 +413,12 @@ def run_club(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_front(args: argparse.Namespace) -> int:
+    from sekigahara_tui.club.front_command import run_front as run
+
+    return run(args)
+
+
 def run_tournament(args: argparse.Namespace) -> int:
     from sekigahara_tui.club.tournament_cli import run_tournament as run
 
@@ -413,4 +426,4 @@ def run_tournament(args: argparse.Namespace) -> int:
 
 
 CLUB_COMMANDS = {"serve": run_serve, "member": run_member, "chat": run_chat, "club": run_club, "ratings": run_ratings,
-                 "tournament": run_tournament}
+                 "tournament": run_tournament, "front": run_front}

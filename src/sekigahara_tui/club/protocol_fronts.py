@@ -40,6 +40,11 @@ TEXT = 300  # an audit line's reason or a field's value
 MAX_FIELDS = 8
 
 
+def _text(_instance: object, attribute: Any, value: str) -> None:
+    if len(value) > TEXT:
+        raise ValueError(f"{attribute.name} is longer than {TEXT} characters")
+
+
 def _fields(_instance: object, _attribute: Any, value: dict[str, str]) -> None:
     if len(value) > MAX_FIELDS or any(len(k) > 20 or not k.isidentifier() or len(v) > TEXT for k, v in value.items()):
         raise ValueError(f"fields: at most {MAX_FIELDS}, names of at most 20 letters, values of at most {TEXT}")
@@ -103,7 +108,7 @@ class FrontClose:
 @frozen
 class FrontAudit:
     event: str = field(validator=_bounded(40))
-    reason: str = field(validator=_bounded(TEXT))
+    reason: str = field(validator=_text)  # may be empty; the audit log escapes what is not printable
     fields: dict[str, str] = field(factory=dict, validator=_fields)
 
 

@@ -26,7 +26,11 @@ from typing import Awaitable, Callable, TypeVar
 
 from rules.surface import printable_path
 from sekigahara_tui.club.front_addresses import listening_line, shown, web_note
+from sekigahara_tui.club.front_link import LocalLink
+from sekigahara_tui.club.protocol_fronts import FrontHello
 from sekigahara_tui.club.session_caps import SessionCaps
+from sekigahara_tui.hosting.connections import Door
+from sekigahara_tui.hosting.front_door import FrontDoor
 from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting import database
 from sekigahara_tui.hosting.members import MemberError, open_members, prepare_data_dir
@@ -147,6 +151,9 @@ async def serve(
         await club.listen_unix(sock)
         os.chmod(sock, 0o600)
         cleanup.append(sock)
+        if tls_context is not None:  # fronts on other machines ask the club over TLS (hosting/front_door.py)
+            door = FrontDoor(LocalLink(club, data_dir, caps, audit, guest))
+            club.game_server.doors.add(Door(FrontHello, "front_hello", door.open))
         tcp = await club.listen_tcp(*listen, tls_context) if listen else None
         # Front ends (written beside this module by their own authors), each
         # said where it listens (front_addresses.py: the defaults and why).
