@@ -61,14 +61,17 @@ class TLSListener:
         try:
             async with asyncio.timeout(HANDSHAKE_TIMEOUT):
                 first = await _peek(loop, conn)
-                if first is None:
-                    conn.close()
-                    return
-                if first[0] != TLS_HANDSHAKE:
-                    await loop.sock_sendall(conn, encode(Refused(None, "protocol", PLAIN_REFUSAL)))
-                    self._refused("a plain connection to the TLS door", address)
-                    conn.close()
-                    return
+        except (OSError, TimeoutError):
+            first = None  # gone, or silent: nothing was refused
+        if first is None:
+            conn.close()
+            return
+        if first[0] != TLS_HANDSHAKE:
+            self._refused("a plain connection to the TLS door", address)
+            await _refuse_plain(loop, conn)
+            return
+        try:
+            async with asyncio.timeout(HANDSHAKE_TIMEOUT):
                 reader = asyncio.StreamReader(limit=self._limit)
                 protocol = asyncio.StreamReaderProtocol(reader)
                 transport, _ = await loop.connect_accepted_socket(lambda: protocol, conn, ssl=self._context)
@@ -103,6 +106,22 @@ async def _peek(loop: asyncio.AbstractEventLoop, conn: socket.socket) -> bytes |
                 await readable
             finally:
                 loop.remove_reader(conn.fileno())
+
+
+async def _refuse_plain(loop: asyncio.AbstractEventLoop, conn: socket.socket) -> None:
+    """The refusal line, then the end: what the client sent is read and
+    dropped first (a close with unread data resets the connection, and the
+    client would lose the line)."""
+    try:
+        async with asyncio.timeout(HANDSHAKE_TIMEOUT):
+            await loop.sock_sendall(conn, encode(Refused(None, "protocol", PLAIN_REFUSAL)))
+            conn.shutdown(socket.SHUT_WR)
+            while await loop.sock_recv(conn, 4096):  # until the client closes (or the timeout)
+                pass
+    except (OSError, TimeoutError):
+        pass
+    finally:
+        conn.close()
 
 
 async def listen_tls(host: str, port: int, context: ssl.SSLContext, handle: Handler, limit: int,
