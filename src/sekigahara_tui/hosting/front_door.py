@@ -95,13 +95,13 @@ class FrontConnection:
         self.link.follow_sign_outs(self._sign_out)
 
     async def take(self, connection: Connection, message: object) -> bool:
-        if isinstance(message, Ping):
-            connection.send(Pong())
-            return True
-        if self.name not in front_credentials.names(self.link.data_dir):
+        if self.name not in front_credentials.names(self.link.data_dir):  # a ping too: an idle front goes within 15 s
             connection.send(Refused(None, "not-authorised", REVOKED_CREDENTIAL))
             self.link.audit("refused", REVOKED_CREDENTIAL, front="front", name=self.name, address=connection.address)
             return False
+        if isinstance(message, Ping):
+            connection.send(Pong())
+            return True
         answer = await self._answer(message)
         if answer is not None:
             _send(connection, answer)
