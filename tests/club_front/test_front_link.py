@@ -22,7 +22,8 @@ from sekigahara_tui.club.remote_link import FrontRefused, RemoteLink
 from sekigahara_tui.club.session_caps import MEMBER_CAP_MESSAGE, SessionCaps, SessionLimits
 from sekigahara_tui.hosting import front_credentials
 from sekigahara_tui.hosting.connections import Door
-from sekigahara_tui.hosting.front_door import TLS_ONLY, FrontDoor
+from sekigahara_tui.hosting.front_door import REVOKED_CREDENTIAL, TLS_ONLY, FrontDoor
+from sekigahara_tui.hosting.web_tokens import issue_web_token
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION
 from sekigahara_tui.net.tls import TLSError, client_context, server_context
 
@@ -74,6 +75,22 @@ async def test_a_front_may_give_back_only_what_it_holds(door):
         link.release("alice")  # this front holds nothing: nothing is given back
         assert await link.hold("alice") == MEMBER_CAP_MESSAGE.format(count=1, cap=1)  # answered after the note
         assert caps.of_member == {"alice": 1}
+    finally:
+        await link.close()
+
+
+async def test_a_front_whose_credential_is_replaced_is_refused_at_its_next_question(door):
+    server, data_dir, caps, port, certs, credential = door
+    issue_web_token(data_dir, "alice")
+    link = RemoteLink("127.0.0.1", port, str(certs.ca), credential)
+    await link.connect()
+    try:
+        assert await link.web_generation("alice") is not None
+        front_credentials.issue(data_dir, "eu1")  # a new one: the front's is no longer good
+        assert await link.web_generation("alice") is None  # no answer
+        async with asyncio.timeout(WAIT):
+            await link.done.wait()
+        assert link.ended == REVOKED_CREDENTIAL
     finally:
         await link.close()
 

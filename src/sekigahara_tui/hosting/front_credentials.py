@@ -72,8 +72,10 @@ def revoke(data_dir: Path, name: str) -> bool:
     return True
 
 
-def names(data_dir: Path) -> list[str]:
-    return sorted(_read(data_dir))
+def fingerprint(data_dir: Path, name: str) -> bytes | None:
+    """What changes when the front's credential is replaced or revoked (None: it has none)."""
+    entry = _read(data_dir).get(name)
+    return None if entry is None else entry[1]
 
 
 def front_of(data_dir: Path, credential: str) -> str | None:

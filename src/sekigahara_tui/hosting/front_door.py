@@ -69,7 +69,7 @@ class FrontDoor:
         name = front_credentials.front_of(self.link.data_dir, message.credential)
         if name is None:
             return self.refuse(connection, WRONG_CREDENTIAL, message.credential.partition(":")[0][:32] or None)
-        connection.session = FrontConnection(self.link, name)
+        connection.session = FrontConnection(self.link, name, front_credentials.fingerprint(self.link.data_dir, name))
         _send(connection, FrontWelcome(name, self.link.guests))
         self.link.audit("front-connected", front="front", name=name, address=connection.address)
         connection.session.follow(connection)
@@ -81,9 +81,10 @@ class FrontConnection:
 
     forgives_long_lines = False
 
-    def __init__(self, link: LocalLink, name: str) -> None:
+    def __init__(self, link: LocalLink, name: str, fingerprint: bytes | None) -> None:
         self.link = link
         self.name = name
+        self.fingerprint = fingerprint  # of the credential it said: revoked or replaced, it is refused
         self.held: dict[str, int] = {}  # member -> caps' places this front holds
         self.sessions: set[str] = set()
         self._revoke = self._sign_out = None
@@ -95,7 +96,7 @@ class FrontConnection:
         self.link.follow_sign_outs(self._sign_out)
 
     async def take(self, connection: Connection, message: object) -> bool:
-        if self.name not in front_credentials.names(self.link.data_dir):  # a ping too: an idle front goes within 15 s
+        if front_credentials.fingerprint(self.link.data_dir, self.name) != self.fingerprint:  # a ping too: an idle front goes within 15 s
             connection.send(Refused(None, "not-authorised", REVOKED_CREDENTIAL))
             self.link.audit("refused", REVOKED_CREDENTIAL, front="front", name=self.name, address=connection.address)
             return False
