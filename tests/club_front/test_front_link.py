@@ -103,7 +103,7 @@ async def test_a_front_hello_on_the_unix_socket_is_refused_for_tls_only(door):
     assert refusal["type"] == "refused" and refusal["reason"] == TLS_ONLY
     assert await reader.read() == b""
     writer.close()
-    assert f"refused front=front address=unix:" in (data_dir / "audit.log").read_text()
+    assert "refused front=front address=unix:" in (data_dir / "audit.log").read_text()
 
 
 async def test_a_bad_request_from_a_front_is_one_line_and_the_connection_goes_on(door):

@@ -58,7 +58,7 @@ from sekigahara_tui.net.client import Client
 from sekigahara_tui.net.locations import Address
 from sekigahara_tui.net.tls import connect_options
 from sekigahara_tui.club.protocol_tournaments import TournamentList, TournamentShown
-from sekigahara_tui.net.protocol import MAX_HOST_LINE, PROTOCOL_VERSION, BadMessage, Ping, Pong, Refused, encode
+from sekigahara_tui.net.protocol import MAX_HOST_LINE, PROTOCOL_VERSION, BadMessage, Pong, Refused, encode, read_line_pinging
 
 CLUB_ENV = "SEKIGAHARA_CLUB"
 SESSION_ENV = "SEKIGAHARA_SESSION"
@@ -191,22 +191,13 @@ class ClubClient:
         request waiting for them; a ping after PING_EVERY of silence, and the
         connection given up after a second silence (the club answers pings)."""
         reason = "the club closed the connection"
-        quiet = 0
         try:
             while True:
                 try:
-                    # asyncio.timeout, not wait_for: on 3.11 wait_for returns a line
-                    # that came with a cancel (close) and drops the cancel, and close waited for ever.
-                    async with asyncio.timeout(PING_EVERY):
-                        line = await reader.readline()
+                    line = await read_line_pinging(reader, writer, PING_EVERY)
                 except TimeoutError:
-                    quiet += 1
-                    if quiet > 1:
-                        reason = f"no word from the club for {PING_EVERY * quiet:.0f} s"
-                        break
-                    writer.write(encode(Ping()))
-                    continue
-                quiet = 0
+                    reason = f"no word from the club for {PING_EVERY * 2:.0f} s"
+                    break
                 if not line:
                     reason = self._farewell or reason
                     break

@@ -18,7 +18,7 @@ import asyncio
 import itertools
 from typing import Callable
 
-from sekigahara_tui.club.client import CLUB_ENV, TLS_CA_ENV, ClubClient
+from sekigahara_tui.club.client import CLUB_ENV, PING_EVERY, TLS_CA_ENV, ClubClient
 from sekigahara_tui.club.protocol_fronts import (
     FrontAudit,
     FrontClose,
@@ -37,11 +37,10 @@ from sekigahara_tui.club.protocol_fronts import (
     encode,
 )
 from sekigahara_tui.hosting.web_tokens import MEMBER_NAME
-from sekigahara_tui.net.protocol import MAX_HOST_LINE, PROTOCOL_VERSION, BadMessage, Ping, Refused
+from sekigahara_tui.net.protocol import MAX_HOST_LINE, PROTOCOL_VERSION, BadMessage, Refused, read_line_pinging
 from sekigahara_tui.net.tls import connect_options
 
 REPLY_TIMEOUT = 30.0
-PING_EVERY = 15.0  # the club reaps a connection silent for 45 s
 FIRST_RETRY, LONGEST_RETRY = 0.5, 10.0
 NOT_ANSWERING = "the club is not answering"
 
@@ -126,22 +125,13 @@ class RemoteLink:
 
     async def _read(self, reader: asyncio.StreamReader) -> str | None:
         """Lines until the connection ends: None if lost, the club's reason if it refused this front."""
-        quiet = 0
         while True:
             try:
-                async with asyncio.timeout(PING_EVERY):
-                    line = await reader.readline()
-            except TimeoutError:
-                quiet += 1
-                if quiet > 1 or self._writer is None:
-                    return None
-                self._writer.write(encode(Ping()))
-                continue
-            except (ConnectionError, OSError):
+                line = await read_line_pinging(reader, self._writer, PING_EVERY)
+            except (TimeoutError, ConnectionError, OSError):
                 return None
             if not line:
                 return None
-            quiet = 0
             try:
                 message = decode_front_answer(line)
             except BadMessage:

@@ -8,6 +8,10 @@ Textual app per process, nothing of Textual's drivers used here: the PTY's
 plumbing (club/ssh_pty.py) only moves bytes between the SSH channel and the
 PTY's master side.
 
+- What the club decides (who a key signs in, guests, the caps, sessions, the
+  audit lines, revocations) is asked through the front's link
+  (club/front_link.py): the club in this process (`serve --ssh`), or the club
+  over TLS from another machine (`sekigahara front`, club/remote_link.py).
 - Authentication is by public key only: DATA_DIR/authorized_keys maps keys to
   member names (`sekigahara member add`). With guest mode on, any other key
   (or keyboard-interactive with no questions, for clients without a key) gets
@@ -52,7 +56,7 @@ from sekigahara_tui.club.ssh_exec import is_exec, run_exec
 from sekigahara_tui.club.ssh_host_key import load_or_make_host_key
 from sekigahara_tui.club.ssh_pty import hang_up_group, run_on_pty
 from sekigahara_tui.hosting.audit import AuditLog
-from sekigahara_tui.club.front_link import LocalLink, guest_name  # noqa: F401 - guest_name: named here before
+from sekigahara_tui.club.front_link import LocalLink
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 KEEPALIVE_INTERVAL = 15.0  # seconds between keepalives

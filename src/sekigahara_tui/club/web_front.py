@@ -23,6 +23,12 @@ them). A member's web token replaced (`member web-token NAME --rotate`) signs
 out every page opened with the old one the same way (club.follow_sign_outs),
 each told in one line and a line each in the audit log.
 
+What the club decides (a web token's check, the caps, sessions, audit
+lines, revocations and sign-outs) is asked through the front's link
+(club/front_link.py): in this process, or over TLS from another machine
+(`sekigahara front`, club/remote_link.py), whose cookies are signed with the
+front's own secret.
+
 A signed-in member's finished games' records are downloaded from
 `/records` (club/web_records.py), by the lobby's rule.
 """
