@@ -96,6 +96,11 @@ async def test_a_member_signs_in_through_the_front_sees_the_lobby_and_plays_a_mo
         await terminal.wait_text("1 game(s) in play")
         terminal.press(b"q")
         assert (await terminal.finish()).exit_status == 0
+        # A command instead of the lobby: the front asks the lobby over TLS with a session of alice's.
+        result = await conn.run("records")
+        assert (result.exit_status, result.stdout, result.stderr) == (0, "", "")  # the game is not over
+        result = await conn.run("export nope")
+        assert (result.exit_status, result.stderr) == (1, "no game 'nope' in this club\n")
     # The club decided the sign-in, and says which front asked.
     assert audit_lines(club.data, "sign-in front=ssh member=alice address=127.0.0.1 via=eu1")
     # No member's key or token is kept by the front: its DIR holds its own host key and cookie secret only.
