@@ -121,6 +121,9 @@ def run_front(args: argparse.Namespace) -> int:
 
     try:
         club = parse_listen(args.club)
+    except HostingError:
+        return _fail("sekigahara front", f"--club wants HOST:PORT (the club's TLS door), not {args.club!r}", 2)
+    try:
         ssh = parse_front_address("--ssh", args.ssh, SSH_DEFAULT_HOST) if args.ssh is not None else None
         web = parse_front_address("--web", args.web, WEB_DEFAULT_HOST) if args.web is not None else None
     except (HostingError, AddressError) as error:
