@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import ssl
 import time
 from pathlib import Path
 from typing import Callable
@@ -290,9 +291,9 @@ class ClubServer:
         self.generations.start()
         self.chat.start()
 
-    async def listen_tcp(self, host: str, port: int) -> tuple[str, int]:
+    async def listen_tcp(self, host: str, port: int, tls: ssl.SSLContext | None = None) -> tuple[str, int]:
         self.start_clocks()
-        return await self.game_server.listen_tcp(host, port)
+        return await self.game_server.listen_tcp(host, port, tls)
 
     def start_clocks(self) -> None:
         """Once, on the server's loop: the down time since the last heartbeat, the clocks' timer."""

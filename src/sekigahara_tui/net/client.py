@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
 from rules.surface import Event, PlayerView, Side
+from sekigahara_tui.net.tls import connect_options
 from sekigahara_tui.net.locations import Address, LocationError, address_of, game_of, read_token
 from sekigahara_tui.net.protocol import (
     MAX_HOST_LINE,
@@ -266,7 +267,7 @@ class Client:
             return await asyncio.open_unix_connection(self.address.unix, limit=MAX_HOST_LINE)
         if self.address.tcp is not None:
             host, port = self.address.tcp
-            return await asyncio.open_connection(host, port, limit=MAX_HOST_LINE)
+            return await asyncio.open_connection(host, port, limit=MAX_HOST_LINE, **connect_options(host, self.address.tls_ca))
         raise OSError(0, "the address has neither a socket nor a TCP port")
 
     async def _session(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> str:

@@ -342,6 +342,23 @@ class LineTooLong(Exception):
         self.recoverable = recoverable
 
 
+async def read_line_pinging(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, every: float) -> bytes:
+    """The next line from the other end (b"": it closed); a ping after `every`
+    seconds of silence, TimeoutError after a second silence (pings are answered).
+    A client's lobby and a front's link to the club read this way."""
+    for silences in range(2):
+        try:
+            # asyncio.timeout, not wait_for: on 3.11 wait_for returns a line
+            # that came with a cancel (close) and drops the cancel, and close waited for ever.
+            async with asyncio.timeout(every):
+                return await reader.readline()
+        except TimeoutError:
+            if silences:
+                raise
+            writer.write(encode(Ping()))
+    raise AssertionError("unreachable")
+
+
 async def read_line(reader: asyncio.StreamReader) -> bytes | None:
     """The next line (with its newline), or None at the end of the stream. A
     line longer than the reader's limit is skipped (LineTooLong)."""
