@@ -18,6 +18,12 @@ the bots' CPU time per command.
     python3 benchmarks/club.py --games 50 --seconds 60 --warmup 30 --callgrind   # its instructions per command
     python3 benchmarks/club.py --games 200 --think 0.5 --computer 4   # and 4 games against level 2 (issue 25)
     python3 benchmarks/club.py --games 50 --store postgresql://USER@HOST/DB   # each N on SQLite, then PostgreSQL (issue 28)
+    python3 benchmarks/club.py --games 60 --seconds 20 --store postgresql://... --hosts 1 2 3   # and over 1, 2, 3 hosts
+
+With --hosts H the games are spread over H `serve` processes on the one
+PostgreSQL database (lane k's games are made and played on host k mod H,
+each host owning its games: hosting/ownership.py); the CPU per command and
+the memory are the H servers' together (PostgreSQL's own CPU is not counted).
 
 The bots are cheap on purpose, so that the bot process is not what limits a
 large N: a bot is an asyncio Protocol on a raw Unix socket that reads only
@@ -52,8 +58,9 @@ sys.path.insert(0, str(SRC))
 
 from rules.sides import Side  # noqa: E402
 from sekigahara_tui.hosting import database, members  # noqa: E402
-from sekigahara_tui.club.cli import tune_garbage_collector  # noqa: E402
+from sekigahara_tui.club.cli import collect_on_timer, tune_garbage_collector  # noqa: E402
 from sekigahara_tui.club.client import ClubClient  # noqa: E402
+from sekigahara_tui.club.serve import club_address  # noqa: E402
 from sekigahara_tui.net.protocol import PROTOCOL_VERSION  # noqa: E402
 
 # The server under cProfile, timed by the main thread's CPU clock: on a
@@ -83,14 +90,14 @@ def fake_key() -> str:
 RSS_SAMPLE_S = 30.0  # the soak's RSS samples, this far apart
 
 
-def rss_kb(pid: int) -> int:
+def process_rss_kb(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
 
 
-def cpu_seconds(pid: int) -> float:
+def process_cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (and of the threads it holds)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
@@ -220,32 +227,44 @@ async def ping(bots: set) -> None:
 
 
 async def load(
-    sock: Path, pid: int, n: int, seconds: float, warmup: float, think: float, computer: int = 0, level: str = "planner",
+    socks: list[Path], pids: list[int], n: int, seconds: float, warmup: float, think: float, computer: int = 0, level: str = "planner",
     counting: Callable[[bool], None] = lambda on: None,
 ) -> dict:
-    alice, bob = ClubClient(sock, member="alice"), ClubClient(sock, member="bob")
-    await alice.connect()
-    await bob.connect()
+    """N games over the club's hosts (one, or several over one PostgreSQL:
+    lane k's games are made and played on host k mod hosts)."""
+    lobbies = [(ClubClient(sock, member="alice"), ClubClient(sock, member="bob")) for sock in socks]
+    for alice, bob in lobbies:
+        await alice.connect()
+        await bob.connect()
     stats = Stats()
     bots: set[SeatBot] = set()
     stop = False
     seeds = iter(range(0, 10**9, 2))
 
-    async def lane() -> None:
+    async def lane(k: int) -> None:
+        sock, (alice, bob) = socks[k % len(socks)], lobbies[k % len(socks)]
         while not stop:
             await one_game(sock, alice, bob, next(seeds), stats, bots, think)
 
-    async def computer_lane() -> None:  # its member's latencies are not the human games'
+    async def computer_lane(k: int) -> None:  # its member's latencies are not the human games'
+        sock, (alice, _) = socks[k % len(socks)], lobbies[k % len(socks)]
         while not stop:
             await computer_game(sock, alice, level, next(seeds), Stats(), bots, think)
 
-    idle_rss = rss_kb(pid)
+    def rss_kb() -> int:  # the servers' together
+        return sum(process_rss_kb(pid) for pid in pids)
+
+    def cpu_seconds() -> float:
+        return sum(process_cpu_seconds(pid) for pid in pids)
+
+    idle_rss = rss_kb()
     pinger = asyncio.create_task(ping(bots))
-    lanes = [asyncio.create_task(lane()) for _ in range(n)] + [asyncio.create_task(computer_lane()) for _ in range(computer)]
+    collector = asyncio.create_task(collect_on_timer())  # the bots' collector on the server's schedule
+    lanes = [asyncio.create_task(lane(k)) for k in range(n)] + [asyncio.create_task(computer_lane(k)) for k in range(computer)]
     await asyncio.sleep(warmup)
-    loaded_rss = rss_kb(pid)
+    loaded_rss = rss_kb()
     counting(True)
-    server_cpu, own_cpu = cpu_seconds(pid), time.process_time()
+    server_cpu, own_cpu = cpu_seconds(), time.process_time()
     stats.measuring = True
     began = time.perf_counter()
     # RSS sampled through the measured period, not only at its two ends: flat
@@ -253,22 +272,24 @@ async def load(
     rss_samples = [loaded_rss]
     while (left := seconds - (time.perf_counter() - began)) > 0:
         await asyncio.sleep(min(RSS_SAMPLE_S, left))
-        rss_samples.append(rss_kb(pid))
+        rss_samples.append(rss_kb())
     stats.measuring = False
     counting(False)
-    end_rss = rss_kb(pid)
+    end_rss = rss_kb()
     elapsed = time.perf_counter() - began
-    server_cpu, own_cpu = cpu_seconds(pid) - server_cpu, time.process_time() - own_cpu
+    server_cpu, own_cpu = cpu_seconds() - server_cpu, time.process_time() - own_cpu
     stop = True
     pinger.cancel()
+    collector.cancel()
     for task in lanes:
         task.cancel()
     for bot in list(bots):
         if bot.transport is not None:
             bot.transport.abort()
     await asyncio.gather(*lanes, return_exceptions=True)
-    await alice.close()
-    await bob.close()
+    for alice, bob in lobbies:
+        await alice.close()
+        await bob.close()
     lat = sorted(stats.latencies) or [float("nan")]
     commands = max(stats.commands, 1)
     return {
@@ -363,6 +384,9 @@ def main() -> None:
     parser.add_argument("--computer-workers", type=int, default=None, metavar="W", help="serve --computer-workers (default: the server's, cores minus one)")
     parser.add_argument("--store", metavar="postgresql://...", help="also each N on PostgreSQL (serve --store), after SQLite: a new database "
                         "beside the URL's for each run, dropped after (its user may create databases)")
+    parser.add_argument("--hosts", type=int, nargs="+", default=[1], metavar="H",
+                        help="with --store: the games spread over H serve processes on the one database (issue 28), for each H; "
+                        "SQLite runs with one host in the same run")
     args = parser.parse_args()
     # The bots' own collector would stall their loop, and the latency they
     # time, as it stalled the server's: tuned alike (club/cli.py).
@@ -370,18 +394,24 @@ def main() -> None:
     pace = f"bots think {args.think:g} s on average" if args.think else "bots as fast as they can"
     print(f"club server load, {os.cpu_count()} cores, Python {sys.version.split()[0]}, {pace}")
     print(
-        f"{'store':>10} {'N':>5} {'games/s':>8} {'commands/s':>11} {'p50 ms':>7} {'p99 ms':>7} {'KB/game':>8}"
+        f"{'store':>10} {'hosts':>5} {'N':>5} {'games/s':>8} {'commands/s':>11} {'p50 ms':>7} {'p99 ms':>7} {'KB/game':>8}"
         f" {'server us/cmd':>14} {'bots us/cmd':>12}"
     )
-    for n, store in [(n, store) for n in args.games for store in ([None, args.store] if args.store else [None])]:
+    runs = [(n, None, 1) for n in args.games]
+    if args.store:
+        runs += [(n, args.store, hosts) for n in args.games for hosts in args.hosts]
+    for n, store, hosts in runs:
         directory = Path(tempfile.mkdtemp(prefix="skb", dir="/tmp"))
-        data_dir = directory / "club"
+        data_dirs = [directory / f"club{h}" if h else directory / "club" for h in range(hosts)]
+        data_dir = data_dirs[0]
         profile = None if args.profile is None else Path(f"{args.profile}-{n}.prof")
         bench_db = None
+        servers: list[subprocess.Popen] = []
         try:
             if store is not None:
                 bench_db = bench_database(store, "create")
-                database.record_location(members.prepare_data_dir(data_dir), bench_db)  # serve and members.add use it
+                for each in data_dirs:  # serve and members.add use it; each host its own DATA DIR
+                    database.record_location(members.prepare_data_dir(each), bench_db)
             members.add(data_dir, "alice", fake_key())
             members.add(data_dir, "bob", fake_key())
             stats_file = directory / "server-stats.json"
@@ -394,25 +424,30 @@ def main() -> None:
             # The server's stderr goes to a file: a pipe nobody reads fills up
             # and blocks the server in the middle of the measurement.
             errors = directory / "server.err"
-            with errors.open("wb") as err:
-                workers = [] if args.computer_workers is None else ["--computer-workers", str(args.computer_workers)]
-                server = subprocess.Popen(
-                    [*valgrind, sys.executable, *under, "serve", "--data", str(data_dir), "--evict-after", str(args.evict_after), *workers],
-                    stdout=subprocess.DEVNULL, stderr=err, env=env,
-                    cwd=Path(__file__).resolve().parent.parent,
-                )
-            while not (data_dir / "club.json").exists():
-                if server.poll() is not None:
-                    raise SystemExit(errors.read_text(errors="replace"))
-                time.sleep(0.05)
+            workers = [] if args.computer_workers is None else ["--computer-workers", str(args.computer_workers)]
+            for each in data_dirs:
+                with errors.open("ab") as err:
+                    servers.append(subprocess.Popen(
+                        [*valgrind, sys.executable, *under, "serve", "--data", str(each), "--evict-after", str(args.evict_after), *workers],
+                        stdout=subprocess.DEVNULL, stderr=err, env=env,
+                        cwd=Path(__file__).resolve().parent.parent,
+                    ))
+            for each, server in zip(data_dirs, servers):
+                while not (each / "club.json").exists():
+                    if server.poll() is not None:
+                        raise SystemExit(errors.read_text(errors="replace"))
+                    time.sleep(0.05)
+            server = servers[0]
             result = asyncio.run(load(
-                data_dir / "club.sock", server.pid, n, args.seconds, args.warmup, args.think, args.computer, args.computer_level,
+                [Path(club_address(each)["socket"]) for each in data_dirs], [each.pid for each in servers], n, args.seconds, args.warmup, args.think, args.computer, args.computer_level,
                 (lambda on: callgrind_counting(server.pid, on)) if args.callgrind else (lambda on: None),
             ))
-            server.terminate()  # SIGTERM: the server stops cleanly (and cProfile writes its file)
-            server.wait(timeout=600 if args.callgrind else 60)
+            for each in servers:
+                each.terminate()  # SIGTERM: the server stops cleanly (and cProfile writes its file)
+            for each in servers:
+                each.wait(timeout=600 if args.callgrind else 60)
             print(
-                f"{'postgresql' if store else 'sqlite':>10} {result['n']:>5} {result['games_per_s']:>8.2f} {result['commands_per_s']:>11.0f} "
+                f"{'postgresql' if store else 'sqlite':>10} {hosts:>5} {result['n']:>5} {result['games_per_s']:>8.2f} {result['commands_per_s']:>11.0f} "
                 f"{result['p50_ms']:>7.1f} {result['p99_ms']:>7.1f} {result['kb_per_game']:>8.0f}"
                 f" {result['server_us']:>14.0f} {result['bots_us']:>12.0f}",
                 flush=True,
@@ -429,6 +464,10 @@ def main() -> None:
             if profile is not None:
                 print_profile(profile, args.top)
         finally:
+            for each in servers:
+                if each.poll() is None:
+                    each.kill()
+                    each.wait()
             shutil.rmtree(directory, ignore_errors=True)
             if bench_db is not None:
                 bench_database(bench_db, "drop")

@@ -141,6 +141,11 @@ async def real_club(name: str, guests: bool = False):
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def prompt_says(terminal, text: str) -> bool:
+    """The prompt, right of the map, says it (not the status bar's "You: Ishida")."""
+    return any(text in line[40:] for line in terminal.screen.text().splitlines()[1:])
+
+
 async def choose_side_and_level(terminal) -> None:
     """Enter on the first side, then, once the dialog says the side (the levels
     have the focus then: a second Enter sent at once would reach the sides

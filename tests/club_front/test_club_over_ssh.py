@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from front_helpers import choose_side_and_level, Terminal, connect, real_club
+from front_helpers import choose_side_and_level, prompt_says, Terminal, connect, real_club
 from sekigahara_tui.club.ssh_front import start_ssh
 
 
@@ -23,11 +23,6 @@ async def club_with_alice():
         finally:
             front.close()
             await front.wait_closed()
-
-
-def prompt_says(terminal, text: str) -> bool:
-    """The prompt, right of the map, says it (not the status bar's "You: Ishida")."""
-    return any(text in line[40:] for line in terminal.screen.text().splitlines()[1:])
 
 
 async def test_a_member_plays_the_computer_over_ssh(club_with_alice):

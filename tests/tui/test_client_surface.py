@@ -24,6 +24,7 @@ GAME_OWNERS = {
     "analysis.py",  # a finished game's analysis: plays on from its revealed states (refuses a game in progress)
     "hosting/game_server.py",  # the networked host
     "hosting/store.py",  # the networked host's SQLite store
+    "hosting/store_records.py",  # the store's: a stored game's record from its rows
     "hosting/chairs.py",  # the networked host's views of a game's state, one per chair
     "hosting/spectators.py",  # the club's spectators: their events picked by the engine (R55)
     "hosting/past_events.py",  # a hosted game's old steps' events, packed (issue 23, item 11)

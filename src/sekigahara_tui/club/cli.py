@@ -14,6 +14,8 @@ def add_club_commands(commands) -> None:
     serve.add_argument("--data", type=Path, required=True, metavar="DIR", help="the club's store, keys and socket")
     serve.add_argument("--store", metavar="postgresql://...", help="keep the club's tables in this PostgreSQL database instead of DIR/club.sqlite (DIR records it; docs/club.md)")
     serve.add_argument("--listen", metavar="HOST:PORT", help="also listen on TCP (port 0: any free port)")
+    serve.add_argument("--tls-cert", type=Path, metavar="FILE", help="with --listen: take TCP connections with TLS, this certificate (chain, PEM) ...")
+    serve.add_argument("--tls-key", type=Path, metavar="FILE", help="... and its private key (PEM); docs/club.md")
     serve.add_argument("--ssh", metavar="[HOST:]PORT", help="serve members over SSH (HOST: every interface unless given)")
     serve.add_argument("--web", metavar="[HOST:]PORT", help="serve members in the browser (HOST: 127.0.0.1 unless given)")
     serve.add_argument("--guest", action="store_true", help="over SSH, let in anyone without a member's key, as guest-NAME: guests join open games and watch, and make none (off by default)")
@@ -67,10 +69,14 @@ def add_club_commands(commands) -> None:
     club.add_argument("--data", type=Path, metavar="DIR", help="the club's DIR (the club's own Unix user only)")
     club.add_argument("--member", metavar="NAME", help="the member to sign in, with --data or --connect")
     club.add_argument("--connect", metavar="HOST:PORT", help="a club's TCP address (serve --listen), with --member and the member's token in SEKIGAHARA_TOKEN")
+    club.add_argument("--tls-ca", metavar="FILE", help="with --connect: the club listens with TLS; its certificate must be signed by this CA and name HOST")
     club_actions = club.add_subparsers(dest="club_command", metavar="ACTION")  # none: open the lobby
     migrate = club_actions.add_parser("migrate", help="copy a stopped SQLite club into an empty PostgreSQL database, then check it row by row")
     migrate.add_argument("--from", dest="source", type=Path, required=True, metavar="DIR", help="the club's DIR (serve --data)")
     migrate.add_argument("--to", dest="target", required=True, metavar="postgresql://...", help="an empty PostgreSQL database")
+    from sekigahara_tui.club.front_command import add_front_command
+
+    add_front_command(commands, club_actions)  # `front`, `club front-credential` (issue 28)
     from sekigahara_tui.club.tournament_cli import add_tournament_command
 
     add_tournament_command(commands)
@@ -84,15 +90,20 @@ def _fail(program: str, message: str, status: int) -> int:
 
 # The server makes a few hundred short-lived objects per command (states,
 # views, messages), almost none of them in cycles, and keeps many of them for
-# a while (the states undo may go back to, R58; each chair's last view). The
-# collector's middle generation is where those wait, alive: walking it found
-# nothing to free, and paused the server 25-200 ms every 10-30 s under 500
-# games (a gc callback's timings, issue 23). So: a large young generation
-# collected on a timer (collect_on_timer), no middle collection of CPython's
-# own (a middle threshold it never reaches), a full collection on the timer's
-# schedule, and the modules and components frozen out of the collector's
-# sight after start-up.
-GC_THRESHOLDS = (20_000, 10**9, 10**9)
+# a while (the states undo may go back to, R58; each chair's last view).
+# Reference counting frees them; the collector only ever walked them. A gc
+# callback's timings at 500 games (issue 23): every middle collection freed
+# nothing and paused the server 25-200 ms every 10-30 s; every young one,
+# even on a 0.05 s timer, freed nothing too and cost 12% of the server's CPU
+# (py-spy). The only cycles are asyncio's transports, one per connection that
+# ended. So: no collection of CPython's own (gc.disable), the modules and
+# components frozen out of the collector's sight after start-up, and a full
+# collection on a timer (collect_on_timer): every 5 minutes, or sooner when
+# GROWTH_LIMIT tracked objects were made since the last (a flood of
+# connections cannot pile up cycles for 5 minutes).
+FULL_COLLECTION_SECONDS = 300
+TIMER_TICK = 1.0  # seconds between two looks at the collector's count
+GROWTH_LIMIT = 1_000_000  # tracked objects made (net) since the last collection; a few hundred MB at most
 
 
 def tune_garbage_collector() -> None:
@@ -100,35 +111,28 @@ def tune_garbage_collector() -> None:
 
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+    gc.disable()
 
 
-# CPython starts a young collection when allocations minus deallocations reach
-# the threshold, and an old object freed (a host letting go of the states
-# before a final step, R58) counts as a deallocation: under hundreds of games
-# the young generation grows far past the threshold before the count reaches
-# it, and walking it pauses the server. Collected on a timer it stays small:
-# each young object is walked once whatever the period, so a short period
-# costs no more and makes each pause shorter.
-YOUNG_COLLECTION_EVERY = 0.05  # seconds
-# Every this many young collections, a full one (5 minutes): the cycles
-# (asyncio's transports are each in a cycle with their read callback) are
-# freed then, so memory holds at most 5 minutes of them (issue 23, item 11).
-FULL_COLLECTION_EVERY = 6000
-
-
-async def collect_on_timer(every: float = YOUNG_COLLECTION_EVERY, sleep=asyncio.sleep, full_every: int = FULL_COLLECTION_EVERY) -> None:
-    """Every `every` seconds, for ever, collect the young generation, and every
-    `full_every`-th time all of them, never the middle one alone (see
-    GC_THRESHOLDS). (A test passes its own `sleep`, to count the timer's
-    ticks rather than seconds.)"""
+async def collect_on_timer(
+    every: float = TIMER_TICK, sleep=asyncio.sleep, full_every: int = int(FULL_COLLECTION_SECONDS / TIMER_TICK),
+    growth_limit: int = GROWTH_LIMIT, count=None,
+) -> None:
+    """Every `every` seconds, for ever, look at the collector's count; collect
+    every generation at each `full_every`-th look, or at once when more than
+    `growth_limit` tracked objects were made since the last collection. (A
+    test passes its own `sleep` and `count`, to count the timer's ticks
+    rather than seconds.)"""
     import gc
 
+    count = count or (lambda: gc.get_count()[0])
     ticks = 0
     while True:
         await sleep(every)
         ticks += 1
-        gc.collect(2 if ticks % full_every == 0 else 0)
+        if ticks >= full_every or count() > growth_limit:
+            gc.collect()
+            ticks = 0
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -154,6 +158,8 @@ def run_serve(args: argparse.Namespace) -> int:
         return _fail("sekigahara serve", f"--mail-from wants a mail address, not {args.mail_from!r}", 2)
     resume = args.notify_resume or (ssh_command(ssh) if ssh is not None else None)
     notices = NoticeOptions(args.notify_allow_private, smtp, args.mail_from, resume)
+    if (args.tls_cert is None) != (args.tls_key is None) or (args.tls_cert is not None and listen is None):
+        return _fail("sekigahara serve", "--tls-cert FILE and --tls-key FILE go together, with --listen HOST:PORT", 2)
     if args.evict_after <= 0:
         return _fail("sekigahara serve", "--evict-after must be positive", 2)
     if args.computer_workers is not None and not 1 <= args.computer_workers <= 64:
@@ -171,6 +177,7 @@ def run_serve(args: argparse.Namespace) -> int:
                     args.data, listen, ssh, web, say=say, evict_after=args.evict_after, guest=args.guest, notices=notices,
                     computer_workers=args.computer_workers,
                     vacation_days_per_year=args.vacation_days_per_year, store_url=args.store,
+                    tls=(args.tls_cert, args.tls_key) if args.tls_cert is not None else None,
                 )
             finally:
                 collector.cancel()
@@ -353,9 +360,11 @@ def club_client_for(args: argparse.Namespace):
         if args.member is None or args.data is not None or not token:
             raise ValueError(f"--connect HOST:PORT goes with --member NAME and the member's token in {TOKEN_ENV}")
         try:
-            return ClubClient(None, member=args.member, token=token, tcp=parse_listen(args.connect))
+            return ClubClient(None, member=args.member, token=token, tcp=parse_listen(args.connect), tls_ca=args.tls_ca)
         except HostingError:
             raise ValueError(f"--connect wants HOST:PORT, not {args.connect!r}") from None
+    if args.tls_ca is not None:
+        raise ValueError("--tls-ca goes with --connect HOST:PORT")
     if args.data is not None or args.member is not None:
         if args.data is None or args.member is None:
             raise ValueError("--data DIR and --member NAME go together")
@@ -368,6 +377,10 @@ def run_club(args: argparse.Namespace) -> int:
         from sekigahara_tui.club.store_migrate import run_migrate
 
         return run_migrate(args)
+    if getattr(args, "club_command", None) == "front-credential":
+        from sekigahara_tui.club.front_command import run_front_credential
+
+        return run_front_credential(args)
     from sekigahara_tui.club.client import ClubRefused
     from sekigahara_tui.club.serve import ClubError
     from sekigahara_tui.crash_log import app_crash_message, data_dir
@@ -398,6 +411,12 @@ def run_club(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_front(args: argparse.Namespace) -> int:
+    from sekigahara_tui.club.front_command import run_front as run
+
+    return run(args)
+
+
 def run_tournament(args: argparse.Namespace) -> int:
     from sekigahara_tui.club.tournament_cli import run_tournament as run
 
@@ -405,4 +424,4 @@ def run_tournament(args: argparse.Namespace) -> int:
 
 
 CLUB_COMMANDS = {"serve": run_serve, "member": run_member, "chat": run_chat, "club": run_club, "ratings": run_ratings,
-                 "tournament": run_tournament}
+                 "tournament": run_tournament, "front": run_front}

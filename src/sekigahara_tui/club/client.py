@@ -56,11 +56,13 @@ from sekigahara_tui.club.protocol_chat import ChatDeleted, ChatLine, ChatLines, 
 from sekigahara_tui.club.protocol_ratings import GetRatings, Ratings
 from sekigahara_tui.net.client import Client
 from sekigahara_tui.net.locations import Address
+from sekigahara_tui.net.tls import connect_options
 from sekigahara_tui.club.protocol_tournaments import TournamentList, TournamentShown
-from sekigahara_tui.net.protocol import MAX_HOST_LINE, PROTOCOL_VERSION, BadMessage, Ping, Pong, Refused, encode
+from sekigahara_tui.net.protocol import MAX_HOST_LINE, PROTOCOL_VERSION, BadMessage, Pong, Refused, encode, read_line_pinging
 
 CLUB_ENV = "SEKIGAHARA_CLUB"
 SESSION_ENV = "SEKIGAHARA_SESSION"
+TLS_CA_ENV = "SEKIGAHARA_TLS_CA"  # set: SEKIGAHARA_CLUB is HOST:PORT, reached over TLS checked with this CA file
 TOKEN_ENV = "SEKIGAHARA_TOKEN"  # a member's token, for `sekigahara club --connect HOST:PORT --member NAME`
 REPLY_TIMEOUT = 30.0
 # A quiet lobby connection pings this often: the club reaps connections
@@ -94,6 +96,7 @@ class ClubClient:
         *,
         token: str | None = None,
         tcp: tuple[str, int] | None = None,
+        tls_ca: str | None = None,
     ) -> None:
         if (session is None) == (member is None):
             raise ValueError("give a session token or a member's name")
@@ -103,6 +106,7 @@ class ClubClient:
             raise ValueError("over TCP a member's name needs the member's token")
         self.socket_path = None if socket_path is None else str(socket_path)
         self.tcp = tcp
+        self.tls_ca = tls_ca  # over TCP with TLS: the CA file the club's certificate is checked against
         self._session = session
         self._member = member
         self._token = token
@@ -124,12 +128,20 @@ class ClubClient:
         club, session = os.environ.get(CLUB_ENV), os.environ.get(SESSION_ENV)
         if not club or not session:
             raise ValueError(f"{CLUB_ENV} and {SESSION_ENV} must both be set (or give --data DIR --member NAME)")
+        tls_ca = os.environ.get(TLS_CA_ENV)
+        if tls_ca:  # a front on another machine: the club's HOST:PORT, over TLS (club/front_command.py)
+            from sekigahara_tui.net.host_command import HostingError, parse_listen
+
+            try:
+                return cls(None, session=session, tcp=parse_listen(club), tls_ca=tls_ca)
+            except HostingError:
+                raise ValueError(f"{CLUB_ENV} must be HOST:PORT with {TLS_CA_ENV}, not {club!r}") from None
         return cls(club, session=session)
 
     @property
     def address(self) -> Address:
         """Where the lobby, the seats and the spectators connect."""
-        return Address(unix=self.socket_path) if self.tcp is None else Address(tcp=self.tcp)
+        return Address(unix=self.socket_path) if self.tcp is None else Address(tcp=self.tcp, tls_ca=self.tls_ca)
 
     @property
     def where(self) -> str:
@@ -145,7 +157,7 @@ class ClubClient:
         if self.tcp is None:
             reader, writer = await asyncio.open_unix_connection(self.socket_path, limit=MAX_HOST_LINE)
         else:
-            reader, writer = await asyncio.open_connection(*self.tcp, limit=MAX_HOST_LINE)
+            reader, writer = await asyncio.open_connection(*self.tcp, limit=MAX_HOST_LINE, **connect_options(self.tcp[0], self.tls_ca))
         self._reader, self._writer = reader, writer
         try:
             writer.write(club_encode(ClubHello(PROTOCOL_VERSION, self._session, self._member, self._token)))
@@ -179,22 +191,13 @@ class ClubClient:
         request waiting for them; a ping after PING_EVERY of silence, and the
         connection given up after a second silence (the club answers pings)."""
         reason = "the club closed the connection"
-        quiet = 0
         try:
             while True:
                 try:
-                    # asyncio.timeout, not wait_for: on 3.11 wait_for returns a line
-                    # that came with a cancel (close) and drops the cancel, and close waited for ever.
-                    async with asyncio.timeout(PING_EVERY):
-                        line = await reader.readline()
+                    line = await read_line_pinging(reader, writer, PING_EVERY)
                 except TimeoutError:
-                    quiet += 1
-                    if quiet > 1:
-                        reason = f"no word from the club for {PING_EVERY * quiet:.0f} s"
-                        break
-                    writer.write(encode(Ping()))
-                    continue
-                quiet = 0
+                    reason = f"no word from the club for {PING_EVERY * 2:.0f} s"
+                    break
                 if not line:
                     reason = self._farewell or reason
                     break

@@ -1,5 +1,5 @@
 """A front end's request to the lobby in a signed-in member's name: a
-session of the member's own (club.open_session), a lobby connection with it
+session of the member's own (the front's link: front_link.py), a lobby connection with it
 (ClubClient), the request, then both closed. The web front's records
 (web_records.py) and the SSH front's commands (ssh_exec.py) ask this way, so
 the lobby's rule and its audit line are the same whichever front asks.
@@ -7,7 +7,6 @@ the lobby's rule and its audit line are the same whichever front asks.
 
 from __future__ import annotations
 
-import inspect
 import re
 from typing import Any, Awaitable, Callable, TypeVar
 
@@ -24,24 +23,21 @@ class NoSession(Exception):
     replaced); the message is the club's, in one line."""
 
 
-async def _maybe_await(value: Any) -> Any:
-    return await value if inspect.isawaitable(value) else value
-
-
-async def ask_as_member(club: Any, member: str, ask: Callable[[ClubClient], Awaitable[T]],
+async def ask_as_member(link: Any, member: str, ask: Callable[[ClubClient], Awaitable[T]],
                         web_generation: str | None = None) -> T:
-    """`ask(client)` over a lobby connection of `member`'s own session.
-    NoSession if the club refuses one; the lobby's refusals (ClubRefused) and
-    a club that does not answer (OSError, TimeoutError) pass through."""
+    """`ask(client)` over a lobby connection of `member`'s own session (link:
+    the front's, front_link.py). NoSession if the club refuses one; the
+    lobby's refusals (ClubRefused) and a club that does not answer (OSError,
+    TimeoutError) pass through."""
     try:
-        opened = club.open_session(member, web_generation=web_generation) if web_generation is not None \
-            else club.open_session(member)
-        session = str(await _maybe_await(opened))
+        session = await link.open_session(member, web_generation=web_generation)
+    except (OSError, TimeoutError):
+        raise
     except Exception as error:  # the club's refusal, said in one line by the caller
         raise NoSession(str(error)) from None
-    client = ClubClient(club.socket_path, session=session)
+    client = link.client(session)
     try:
         return await ask(client)
     finally:
         await client.close()
-        await _maybe_await(club.close_session(session))
+        await link.close_session(session)

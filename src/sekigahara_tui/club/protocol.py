@@ -45,6 +45,7 @@ from sekigahara_tui.club.protocol_notices import GetNotices, Notices, SetNotices
 from sekigahara_tui.club.protocol_chat import (
     CHAT_CLIENT_MESSAGES, CHAT_HOST_MESSAGES, ChatDeleted, ChatLine, ChatLines, ChatSay, GetChat,
 )
+from sekigahara_tui.club.protocol_fronts import FRONT_PREFIX, front_request_of
 from sekigahara_tui.club.protocol_vacation import GetVacation, TakeVacation, Vacation
 from sekigahara_tui.club.protocol_ratings import GetRatings, Ratings
 from sekigahara_tui.club.protocol_tournaments import (
@@ -477,6 +478,8 @@ def decode_club_client_message(line: bytes) -> object:
     kind = data.get("type")
     if isinstance(kind, str) and kind in _CLUB_NAMES:
         return _structure(data, ClubClientMessage, kind)
+    if isinstance(kind, str) and kind.startswith(FRONT_PREFIX):  # a front on another machine (protocol_fronts.py)
+        return front_request_of(data)
     return client_message_of(data)
 
 

@@ -26,13 +26,19 @@ from typing import Awaitable, Callable, TypeVar
 
 from rules.surface import printable_path
 from sekigahara_tui.club.front_addresses import listening_line, shown, web_note
+from sekigahara_tui.club.front_link import LocalLink
+from sekigahara_tui.club.protocol_fronts import FrontHello
 from sekigahara_tui.club.session_caps import SessionCaps
+from sekigahara_tui.hosting.connections import Door
+from sekigahara_tui.hosting.front_door import FrontDoor
 from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting import database
 from sekigahara_tui.hosting.members import MemberError, open_members, prepare_data_dir
 from sekigahara_tui.hosting.club_server import ClubServer
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions
+from sekigahara_tui.hosting.ownership import Ownership
 from sekigahara_tui.hosting.tokens import load_secret
+from sekigahara_tui.net.tls import TLSError, server_context
 from sekigahara_tui.net.locations import MAX_SOCKET_PATH, HostLock, LocationError, runtime_dir, short_name, write_private
 from sekigahara_tui.hosting.store import Store
 from sekigahara_tui.hosting.stats_file import write_stats_if_asked
@@ -101,7 +107,12 @@ async def serve(
     computer_workers: int | None = None,
     vacation_days_per_year: int | None = None,
     store_url: str | None = None,
+    tls: tuple[Path, Path] | None = None,
 ) -> str:
+    try:
+        tls_context = server_context(*tls) if tls is not None else None  # (certificate, key): one line if unusable
+    except TLSError as error:
+        raise ClubError(str(error)) from None
     try:
         data_dir = prepare_data_dir(data_dir)
         if store_url is not None:
@@ -126,6 +137,8 @@ async def serve(
         audit.take_server_logs()  # asyncio's warnings under a flood, say: in the file, not on stderr
         store = Store.open(location)
         options = {} if evict_after is None else {"evict_after": evict_after}
+        if database.is_postgresql(location):  # any number of hosts may share it: each game is one's at a time
+            options["ownership"] = Ownership(location)
         club = ClubServer(
             store, data_dir, load_secret(data_dir), guests=guest, audit=audit, notices=notices,
             computer_workers=computer_workers, **options,
@@ -141,7 +154,12 @@ async def serve(
         await club.listen_unix(sock)
         os.chmod(sock, 0o600)
         cleanup.append(sock)
-        tcp = await club.listen_tcp(*listen) if listen else None
+        if tls_context is not None:  # fronts on other machines ask the club over TLS (hosting/front_door.py)
+            door = FrontDoor(LocalLink(club, data_dir, caps, audit, guest))
+            club.game_server.doors.add(Door(FrontHello, "front_hello", door.open))
+        tcp = await club.listen_tcp(*listen, tls_context) if listen else None
+        if tcp is not None and club.ownership is not None:
+            club.ownership.listening(f"{tcp[0]}:{tcp[1]}")  # where the other hosts send this one's games' clients
         # Front ends (written beside this module by their own authors), each
         # said where it listens (front_addresses.py: the defaults and why).
         said: list[str] = []
@@ -163,7 +181,7 @@ async def serve(
         say(
             f"club server for {data_dir}: {len(club.catalog.entries)} games, socket {sock}"
             + (f", store {database.shown(location)}" if database.is_postgresql(location) else "")
-            + (f", TCP {tcp[0]}:{tcp[1]}" if tcp else "")
+            + (f", TCP {tcp[0]}:{tcp[1]}" if tcp else "") + (" with TLS" if tcp and tls_context else "")
         )
         for line in said:
             say(line)

@@ -38,6 +38,18 @@ class SessionCaps:
             return MEMBER_CAP_MESSAGE.format(count=count, cap=self.limits.per_member)
         return None
 
+    def take(self, member: str) -> str | None:
+        """Why not (refusal()), or None and a place taken until give_back(member)."""
+        refusal = self.refusal(member)
+        if refusal is None:
+            self.of_member[member] = self.of_member.get(member, 0) + 1
+        return refusal
+
+    def give_back(self, member: str) -> None:
+        self.of_member[member] -= 1
+        if not self.of_member[member]:
+            del self.of_member[member]
+
     @contextlib.contextmanager
     def held(self, member: str) -> Iterator[None]:
         """A session's place, from before its process starts until it ends."""
@@ -45,6 +57,4 @@ class SessionCaps:
         try:
             yield
         finally:
-            self.of_member[member] -= 1
-            if not self.of_member[member]:
-                del self.of_member[member]
+            self.give_back(member)

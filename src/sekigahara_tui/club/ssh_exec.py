@@ -77,7 +77,7 @@ async def _answer(front: SSHFront, member: str, command: str) -> str:
 
 async def _ask(front: SSHFront, member: str, ask):
     try:
-        return await ask_as_member(front.club, member, ask)
+        return await ask_as_member(front.link, member, ask)
     except ClubRefused as refusal:  # the lobby audited it
         raise _Refused(str(refusal), audited=True) from None
     except NoSession as error:

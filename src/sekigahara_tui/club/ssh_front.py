@@ -8,6 +8,10 @@ Textual app per process, nothing of Textual's drivers used here: the PTY's
 plumbing (club/ssh_pty.py) only moves bytes between the SSH channel and the
 PTY's master side.
 
+- What the club decides (who a key signs in, guests, the caps, sessions, the
+  audit lines, revocations) is asked through the front's link
+  (club/front_link.py): the club in this process (`serve --ssh`), or the club
+  over TLS from another machine (`sekigahara front`, club/remote_link.py).
 - Authentication is by public key only: DATA_DIR/authorized_keys maps keys to
   member names (`sekigahara member add`). With guest mode on, any other key
   (or keyboard-interactive with no questions, for clients without a key) gets
@@ -38,7 +42,6 @@ PTY's master side.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import os
 import re
 import sys
@@ -53,7 +56,7 @@ from sekigahara_tui.club.ssh_exec import is_exec, run_exec
 from sekigahara_tui.club.ssh_host_key import load_or_make_host_key
 from sekigahara_tui.club.ssh_pty import hang_up_group, run_on_pty
 from sekigahara_tui.hosting.audit import AuditLog
-from sekigahara_tui.hosting.members import member_for_key
+from sekigahara_tui.club.front_link import LocalLink
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 KEEPALIVE_INTERVAL = 15.0  # seconds between keepalives
@@ -83,7 +86,6 @@ NO_SESSION_MESSAGE = "The club would not open a session for {member}: {reason}\r
 REVOKED_MESSAGE = "{member} is no longer a member of this club"
 
 _TERM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
-_GUEST_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,15}")
 # What a child inherits from the server's own environment; the rest of it
 # (and everything the SSH client asks to set, but TERM, COLORTERM and
 # NO_COLOR) stays out.
@@ -101,10 +103,6 @@ def default_child_command() -> list[str]:
 def key_text(key: asyncssh.SSHKey) -> str:
     """A public key as OpenSSH writes it, without comment: 'ssh-ed25519 AAAA...'."""
     return " ".join(key.export_public_key("openssh").decode("ascii").split()[:2])
-
-
-def guest_name(username: str) -> str | None:
-    return f"guest-{username}" if _GUEST_NAME.fullmatch(username) else None
 
 
 class _FrontServer(asyncssh.SSHServer):
@@ -155,11 +153,9 @@ class _FrontServer(asyncssh.SSHServer):
     def public_key_auth_supported(self) -> bool:
         return True
 
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         self._keys_tried += 1
-        member = member_for_key(self._front.data_dir, key_text(key))  # read anew: no restart for a new key
-        if member is None and self._front.guest:
-            member = guest_name(username)
+        member = await self._front.link.member_for_key(key_text(key), username)  # the club's answer (front_link.py)
         self._set_member(member)
         return member is not None
 
@@ -167,10 +163,10 @@ class _FrontServer(asyncssh.SSHServer):
         return False
 
     def kbdint_auth_supported(self) -> bool:
-        return self._front.guest
+        return self._front.link.guests
 
-    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
-        member = guest_name(username) if self._front.guest else None
+    async def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        member = await self._front.link.guest_for(username)
         self._set_member(member)
         return member is not None
 
@@ -185,15 +181,12 @@ class _FrontServer(asyncssh.SSHServer):
 class SSHFront:
     """The running SSH front end: its port, close() and wait_closed()."""
 
-    def __init__(self, club: Any, data_dir: Path, guest: bool, child_command: list[str], limits: SSHLimits,
-                 caps: SessionCaps, audit: AuditLog | None = None) -> None:
+    def __init__(self, club: Any, data_dir: Path, link: Any, child_command: list[str], limits: SSHLimits) -> None:
         self.club = club
         self.data_dir = Path(data_dir)
-        self.guest = guest
+        self.link = link  # what the club decides, asked here (front_link.py: in this process or over TLS)
         self.child_command = list(child_command)
         self.limits = limits
-        self.caps = caps
-        self.audit_log = audit
         self.acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None  # DATA_DIR/ssh_host_ed25519_key (ssh_host_key.py)
         self.unauthenticated = 0  # connections made and not yet signed in
@@ -203,8 +196,7 @@ class SSHFront:
         self.sessions_of_connection: dict[asyncssh.SSHServerConnection, int] = {}
 
     def audit(self, event: str, reason: str = "", **fields: object) -> None:
-        if self.audit_log is not None:
-            self.audit_log.record(event, reason, front="ssh", **fields)
+        self.link.audit(event, reason, front="ssh", **fields)
 
     def audit_refusal(self, reason: str, **fields: object) -> None:
         self.audit("refused", reason, **fields)
@@ -233,7 +225,7 @@ class SSHFront:
 
     def close(self) -> None:
         """Stop listening and drop every connection (their children are hung up)."""
-        self.club.unfollow_revocations(self.revoke)
+        self.link.unfollow_revocations(self.revoke)
         if self.acceptor is not None:
             self.acceptor.close()
         for conn in list(self._connections):
@@ -281,35 +273,27 @@ class SSHFront:
                        connection: asyncssh.SSHServerConnection, run) -> int:
         """`run()` counted as one of the member's and the connection's sessions,
         or refused in one line (and one audit line) if over a limit."""
-        refusal = self._over_a_limit(member, connection)
+        refusal = await self.link.hold(member)  # the club's caps: a place held, or why not
+        count = self.sessions_of_connection.get(connection, 0)
+        if refusal is None and count >= self.limits.sessions_per_connection:
+            self.link.release(member)
+            refusal = CONNECTION_CAP_MESSAGE.format(count=count, cap=self.limits.sessions_per_connection)
         if refusal is not None:
             process.stderr.write(refusal.encode() + b"\r\n")
             self.audit_refusal(refusal, member=member, address=_address(connection))
             return 1
-        self.sessions_of_connection[connection] = self.sessions_of_connection.get(connection, 0) + 1
+        self.sessions_of_connection[connection] = count + 1
         try:
-            with self.caps.held(member):
-                return await run()
+            return await run()
         finally:
+            self.link.release(member)
             self.sessions_of_connection[connection] -= 1
             if not self.sessions_of_connection[connection]:
                 del self.sessions_of_connection[connection]
 
-    def _over_a_limit(self, member: str, connection: asyncssh.SSHServerConnection) -> str | None:
-        """The message for a session over one of the limits, or None."""
-        refusal = self.caps.refusal(member)
-        if refusal is not None:
-            return refusal
-        count = self.sessions_of_connection.get(connection, 0)
-        if count >= self.limits.sessions_per_connection:
-            return CONNECTION_CAP_MESSAGE.format(count=count, cap=self.limits.sessions_per_connection)
-        return None
-
     async def _run_child(self, process: asyncssh.SSHServerProcess, member: str, size: tuple[int, int]) -> int:
         try:
-            token = self.club.open_session(member)
-            if inspect.isawaitable(token):
-                token = await token
+            token = await self.link.open_session(member)
         except Exception as error:  # the club's refusal, said in one line
             process.stderr.write(NO_SESSION_MESSAGE.format(member=member, reason=error).encode())
             self.audit_refusal(f"no session: {error}", member=member, address=_address(process.channel.get_connection()))
@@ -319,11 +303,7 @@ class SSHFront:
                                     on_spawn=lambda pid: self.children.__setitem__(pid, member),
                                     on_exit=lambda pid: self.children.pop(pid, None))
         finally:
-            close_session = getattr(self.club, "close_session", None)
-            if close_session is not None:
-                result = close_session(token)
-                if inspect.isawaitable(result):
-                    await result
+            await self.link.close_session(token)
 
     def child_env(self, process: asyncssh.SSHServerProcess, token: str) -> dict[str, str]:
         env = {name: os.environ[name] for name in INHERITED_ENV if name in os.environ}
@@ -336,7 +316,7 @@ class SSHFront:
         if client_env.get("NO_COLOR"):
             env["NO_COLOR"] = "1"
         env["LANG"] = env["LC_ALL"] = "C.UTF-8"
-        env["SEKIGAHARA_CLUB"] = str(getattr(self.club, "socket_path", ""))
+        env.update(self.link.child_env())  # where the club is: its socket, or HOST:PORT and the CA over TLS
         env["SEKIGAHARA_SESSION"] = str(token)
         return env
 
@@ -348,18 +328,20 @@ def _address(conn: asyncssh.SSHServerConnection) -> str | None:
 
 async def start_ssh(club: Any, data_dir: Path, port: int, host: str = "", guest: bool = False,
                     child_command: list[str] | None = None, limits: SSHLimits = SSHLimits(),
-                    caps: SessionCaps | None = None, audit: AuditLog | None = None) -> SSHFront:
+                    caps: SessionCaps | None = None, audit: AuditLog | None = None, link: Any = None) -> SSHFront:
     """Listen for SSH on host:port (port 0: any free port; see .port) for the club.
 
     club provides open_session(member) -> token, close_session(token),
     follow_revocations(revoke) and unfollow_revocations(revoke) (revoke(member)
     ends the member's sessions), and socket_path. caps: the club's session
-    caps, shared with the web front.
+    caps, shared with the web front. link: what the front asks the club
+    (front_link.py); by default a LocalLink of club, data_dir, caps, audit and guest.
     Returns the SSHFront: close() then await wait_closed().
     """
     data_dir = Path(data_dir)
-    front = SSHFront(club, data_dir, guest, child_command or default_child_command(), limits,
-                     caps if caps is not None else SessionCaps(), audit)
+    if link is None:
+        link = LocalLink(club, data_dir, caps, audit, guest)
+    front = SSHFront(club, data_dir, link, child_command or default_child_command(), limits)
     host_key = front.host_key = load_or_make_host_key(data_dir)
     front.acceptor = await asyncssh.create_server(
         lambda: _FrontServer(front),
@@ -376,5 +358,5 @@ async def start_ssh(club: Any, data_dir: Path, port: int, host: str = "", guest:
         keepalive_count_max=KEEPALIVE_COUNT_MAX,
         login_timeout=limits.login_grace,
     )
-    club.follow_revocations(front.revoke)
+    link.follow_revocations(front.revoke)
     return front

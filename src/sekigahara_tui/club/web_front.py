@@ -23,6 +23,12 @@ them). A member's web token replaced (`member web-token NAME --rotate`) signs
 out every page opened with the old one the same way (club.follow_sign_outs),
 each told in one line and a line each in the audit log.
 
+What the club decides (a web token's check, the caps, sessions, audit
+lines, revocations and sign-outs) is asked through the front's link
+(club/front_link.py): in this process, or over TLS from another machine
+(`sekigahara front`, club/remote_link.py), whose cookies are signed with the
+front's own secret.
+
 A signed-in member's finished games' records are downloaded from
 `/records` (club/web_records.py), by the lobby's rule.
 """
@@ -30,7 +36,6 @@ A signed-in member's finished games' records are downloaded from
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 import shlex
 import sys
@@ -44,6 +49,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from sekigahara_tui.club import web_records
+from sekigahara_tui.club.front_link import LocalLink
 from sekigahara_tui.club.session_caps import SessionCaps
 from sekigahara_tui.club.ssh_front import INHERITED_ENV
 from sekigahara_tui.club.web_sign_in import COOKIE_DAYS, COOKIE_NAME, Cookies, sign_in_page
@@ -179,22 +185,20 @@ class _ClubServer(Server):
         if not self.from_our_page(request):
             front.audit_refusal("a websocket from another page", origin=request.headers.get("Origin", "(none)"), address=address)
             raise web.HTTPForbidden(text="Only this club's own page may open a session.")
-        signed_in = front.cookies.signed_in(request.cookies.get(COOKIE_NAME))
+        signed_in = await front.cookies.signed_in(request.cookies.get(COOKIE_NAME))
         if signed_in is None:
             front.audit_refusal("a websocket without a sign-in", address=address)
             raise web.HTTPForbidden(text="Sign in first.")
         member, web_generation = signed_in
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
-        refusal = front.caps.refusal(member)
+        refusal = await front.link.hold(member)  # the club's caps: a place held, or why not
         if refusal is not None:
             front.audit_refusal(refusal, member=member, address=address)
             return await _say_and_close(websocket, refusal)
-        with front.caps.held(member):
+        try:
             try:
-                club_session = front.club.open_session(member, web_generation=web_generation)
-                if inspect.isawaitable(club_session):
-                    club_session = await club_session
+                club_session = await front.link.open_session(member, web_generation=web_generation)
             except Exception as error:  # the club's refusal, said in one line
                 front.audit_refusal(f"no session: {error}", member=member, address=address)
                 return await _say_and_close(websocket, f"The club would not open a session: {error}")
@@ -204,11 +208,9 @@ class _ClubServer(Server):
                 await self._run_session(request, websocket, {**front.environment, "SEKIGAHARA_SESSION": str(club_session)})
             finally:
                 front.left(member, websocket)
-                close_session = getattr(front.club, "close_session", None)
-                if close_session is not None:
-                    result = close_session(club_session)
-                    if inspect.isawaitable(result):
-                        await result
+                await front.link.close_session(club_session)
+        finally:
+            front.link.release(member)
         return websocket
 
     async def _run_session(self, request: web.Request, websocket: web.WebSocketResponse, environment: dict[str, str]) -> None:
@@ -234,7 +236,7 @@ class _ClubServer(Server):
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         """The terminal for a signed-in member; the sign-in form for anyone else."""
-        if self.front.cookies.member(request.cookies.get(COOKIE_NAME)) is None:
+        if await self.front.cookies.member(request.cookies.get(COOKIE_NAME)) is None:
             response = web.Response(text=sign_in_page(self.front.url + "sign-in"), content_type="text/html")
             response.del_cookie(COOKIE_NAME)
             return response
@@ -252,9 +254,9 @@ class _ClubServer(Server):
                 action, "Too many failed sign-ins from your address: wait a minute, then try again."))
         form = await request.post()
         member, token = form.get("member"), form.get("token")
-        good = (isinstance(member, str) and isinstance(token, str) and web_tokens.MEMBER_NAME.fullmatch(member)
-                and await asyncio.to_thread(web_tokens.check_web_token, front.data_dir, member, token))
-        if not good:
+        generation = (await front.link.web_sign_in(member, token)  # the club's answer (front_link.py)
+                      if isinstance(member, str) and isinstance(token, str) else None)
+        if generation is None:
             front.failures.failed(address)
             front.audit_refusal("wrong name or web token", member=member if isinstance(member, str) else None, address=address)
             await asyncio.sleep(web_tokens.FAILED_SIGN_IN_DELAY)
@@ -262,7 +264,7 @@ class _ClubServer(Server):
                 action, "That name and token do not match.", member if isinstance(member, str) else ""))
         front.audit("sign-in", member=member, address=address)
         response = web.HTTPSeeOther(front.url)
-        response.set_cookie(COOKIE_NAME, front.cookies.make(member), max_age=COOKIE_DAYS * 86400, path="/",
+        response.set_cookie(COOKIE_NAME, front.cookies.make(member, generation), max_age=COOKIE_DAYS * 86400, path="/",
                             httponly=True, samesite="Strict", secure=self.secure(request))
         raise response  # aiohttp: a redirect is raised, cookie and all
 
@@ -324,15 +326,14 @@ async def _tell_and_close(websocket: web.WebSocketResponse, line: str) -> None:
 class WebFront:
     """The running browser front end: its port, url, close() and wait_closed()."""
 
-    def __init__(self, club: Any, data_dir: Path, server: _ClubServer, caps: SessionCaps, cookies: Cookies,
-                 audit: AuditLog | None, environment: dict[str, str]) -> None:
+    def __init__(self, club: Any, data_dir: Path, server: _ClubServer, link: Any, cookies: Cookies,
+                 environment: dict[str, str]) -> None:
         self.club = club
         self.data_dir = Path(data_dir)
         self.server = server
-        self.caps = caps
+        self.link = link  # what the club decides, asked here (front_link.py: in this process or over TLS)
         self.cookies = cookies
         self.failures = FailedSignIns()
-        self.audit_log = audit
         self.environment = environment
         self.runner: web.AppRunner | None = None
         self.port = 0
@@ -351,8 +352,7 @@ class WebFront:
         return [(address[0], address[1]) for address in self.runner.addresses] if self.runner else []
 
     def audit(self, event: str, reason: str = "", **fields: object) -> None:
-        if self.audit_log is not None:
-            self.audit_log.record(event, reason, front="web", **fields)
+        self.link.audit(event, reason, front="web", **fields)
 
     def audit_refusal(self, reason: str, **fields: object) -> None:
         self.audit("refused", reason, **fields)
@@ -389,8 +389,8 @@ class WebFront:
         task.add_done_callback(self._revoking.discard)
 
     def close(self) -> None:
-        self.club.unfollow_revocations(self.revoke)
-        self.club.unfollow_sign_outs(self.sign_out)
+        self.link.unfollow_revocations(self.revoke)
+        self.link.unfollow_sign_outs(self.sign_out)
         if self._closing is None:
             self._closing = asyncio.get_running_loop().create_task(self._close())
 
@@ -409,24 +409,27 @@ class WebFront:
 async def start_web(club: Any, data_dir: Path, port: int, host: str = "127.0.0.1",
                     child_command: list[str] | None = None, public_url: str | None = None,
                     caps: SessionCaps | None = None, audit: AuditLog | None = None,
-                    secret: bytes | None = None) -> WebFront:
+                    secret: bytes | None = None, link: Any = None) -> WebFront:
     """Serve the club to browsers on host:port (port 0: any free port; see .port).
 
     public_url: the address browsers use, when a proxy stands in front (its
     origin is the one websockets and sign-ins must come from). caps: the
     club's session caps, shared with the SSH front. secret: signs the sign-in
-    cookies (the club's secret, DATA_DIR/club.secret, by default).
+    cookies (the club's secret, DATA_DIR/club.secret, by default). link: what
+    the front asks the club (front_link.py); by default a LocalLink of club,
+    data_dir, caps and audit.
     """
     if secret is None:
         from sekigahara_tui.hosting.tokens import load_secret
 
         secret = load_secret(data_dir)
-    environment = {"SEKIGAHARA_CLUB": str(getattr(club, "socket_path", "")), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    if link is None:
+        link = LocalLink(club, data_dir, caps, audit)
+    environment = {**link.child_env(), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
     command = "exec " + shlex.join(child_command or default_child_command())
     server = _ClubServer(command, host=host, port=port, title="Sekigahara club", public_url=public_url)
     server.processes = set()
-    front = WebFront(club, data_dir, server, caps if caps is not None else SessionCaps(),
-                     Cookies(secret, data_dir), audit, environment)
+    front = WebFront(club, data_dir, server, link, Cookies(secret, link.web_generation), environment)
     server.front = front
     runner = web.AppRunner(server.application(), handle_signals=False, access_log=None)
     await runner.setup()
@@ -441,6 +444,6 @@ async def start_web(club: Any, data_dir: Path, port: int, host: str = "127.0.0.1
     server.fixed_url = public_url
     shown = f"[{host}]" if ":" in host else (host if host not in ("", "0.0.0.0") else "127.0.0.1")
     server.public_url = public_url or f"http://{shown}:{front.port}"
-    club.follow_revocations(front.revoke)
-    club.follow_sign_outs(front.sign_out)
+    link.follow_revocations(front.revoke)
+    link.follow_sign_outs(front.sign_out)
     return front

@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 STATUS = {"unknown-game": 404, "illegal": 409, "not-authorised": 403}
 
 
-def signed_in(front: WebFront, request: web.Request) -> tuple[str, str]:
+async def signed_in(front: WebFront, request: web.Request) -> tuple[str, str]:
     """(member, web token generation) of the request's cookie; 403, audited, if none."""
-    found = front.cookies.signed_in(request.cookies.get(COOKIE_NAME))
+    found = await front.cookies.signed_in(request.cookies.get(COOKIE_NAME))
     if found is None:
         front.audit_refusal("a record asked without a sign-in", address=request.remote)
         raise web.HTTPForbidden(text="Sign in first.")
@@ -43,7 +43,7 @@ async def _ask(front: WebFront, member: str, web_generation: str, ask):
     """`ask(client)` with a lobby connection of the member's own club session;
     503 if the club does not answer."""
     try:
-        return await ask_as_member(front.club, member, ask, web_generation=web_generation)
+        return await ask_as_member(front.link, member, ask, web_generation=web_generation)
     except NoSession as error:  # the club's refusal (the member removed, the token replaced), in one line
         front.audit_refusal(f"no session: {error}", member=member)
         raise web.HTTPForbidden(text=f"The club would not open a session: {error}") from None
@@ -53,7 +53,7 @@ async def _ask(front: WebFront, member: str, web_generation: str, ask):
 
 
 async def handle_record(front: WebFront, request: web.Request) -> web.StreamResponse:
-    member, web_generation = signed_in(front, request)
+    member, web_generation = await signed_in(front, request)
     game = request.match_info["game"]
     if not GAME_ID.fullmatch(game):  # no game has such an id: the club's own answer for an unknown game
         refusal = unknown(game)
@@ -70,7 +70,7 @@ async def handle_record(front: WebFront, request: web.Request) -> web.StreamResp
 
 
 async def handle_records(front: WebFront, request: web.Request) -> web.StreamResponse:
-    member, web_generation = signed_in(front, request)
+    member, web_generation = await signed_in(front, request)
     try:
         lobby = await _ask(front, member, web_generation, lambda client: client.lobby())
     except ClubRefused as refusal:  # the lobby audited it

@@ -16,7 +16,7 @@ window has passed.
 from __future__ import annotations
 
 import html
-from pathlib import Path
+from typing import Awaitable, Callable
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
@@ -62,21 +62,24 @@ def sign_in_page(action: str, error: str = "", member: str = "") -> str:
 
 
 class Cookies:
-    """Signed, dated sign-in cookies bound to the member's current token."""
+    """Signed, dated sign-in cookies bound to the member's current token.
+    generation_of(member): the club's answer, their web token's generation now
+    (front_link.py: in this process, or over a front's TLS connection)."""
 
-    def __init__(self, secret: bytes, data_dir: Path) -> None:
-        self.data_dir = Path(data_dir)
+    def __init__(self, secret: bytes, generation_of: Callable[[str], Awaitable[str | None]]) -> None:
+        self.generation_of = generation_of
         self._serializer = URLSafeTimedSerializer(secret, salt="sekigahara web sign-in")
 
-    def make(self, member: str) -> str:
-        return self._serializer.dumps({"member": member, "generation": web_tokens.token_generation(self.data_dir, member)})
+    def make(self, member: str, generation: str) -> str:
+        """The cookie of a sign-in with the web token of that generation."""
+        return self._serializer.dumps({"member": member, "generation": generation})
 
-    def member(self, cookie: str | None) -> str | None:
+    async def member(self, cookie: str | None) -> str | None:
         """The member a cookie signs in, or None: forged, expired, or their token changed since."""
-        signed_in = self.signed_in(cookie)
+        signed_in = await self.signed_in(cookie)
         return signed_in[0] if signed_in is not None else None
 
-    def signed_in(self, cookie: str | None) -> tuple[str, str] | None:
+    async def signed_in(self, cookie: str | None) -> tuple[str, str] | None:
         """(member, their web token's generation) a cookie signs in, or None (as member())."""
         if not cookie or len(cookie) > 1000:
             return None
@@ -87,8 +90,8 @@ class Cookies:
         if not isinstance(data, dict):
             return None
         member, generation = data.get("member"), data.get("generation")
-        if not isinstance(member, str) or generation is None:
+        if not isinstance(member, str) or not isinstance(generation, str) or not web_tokens.MEMBER_NAME.fullmatch(member):
             return None
-        if web_tokens.token_generation(self.data_dir, member) != generation:
+        if await self.generation_of(member) != generation:
             return None
         return member, generation

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import calendar
 import time
+from typing import TYPE_CHECKING
 
 from attrs import frozen
 
@@ -22,6 +23,9 @@ from rules.surface import Side
 from sekigahara_tui.bots.base import LEVELS
 from sekigahara_tui.hosting.clocks import Clocks, Interval, preset_named
 from sekigahara_tui.hosting.database import Database, Location, connect
+
+if TYPE_CHECKING:
+    from sekigahara_tui.hosting.ownership import Ownership
 
 CLOCK_MIGRATION: tuple[str, ...] = (
     "ALTER TABLE games ADD COLUMN clock TEXT",  # a preset's name (clocks.py); NULL or 'none': no clock
@@ -97,6 +101,7 @@ class ClockStore:
     def __init__(self, location: Location) -> None:
         self._location = location
         self._db = connect(location)
+        self.fence: Ownership | None = None  # several hosts: a game's clock written by its owner only (ownership.py)
 
     def close(self) -> None:
         self._db.close()
@@ -200,10 +205,14 @@ class ClockStore:
     def clocked_game(self, game_id: str) -> ClockedGame | None:
         return next((game for game in self.clocked_games() if game.id == game_id), None)
 
-    def stand_in(self, game_id: str, side: Side, level: str) -> None:
+    def stand_in(self, game_id: str, side: Side, level: str) -> bool:
         """The computer finishes `side`'s seat from now on, at `level` (stored
         before it plays). A game against the computer keeps its computer's level
-        for both seats: the store holds one level a game."""
-        with self._db.write():
+        for both seats: the store holds one level a game. False (nothing
+        written): several hosts, and this one no longer owns the game."""
+        with self._db.write():  # the lease checked under the write lock a takeover takes too
+            if self.fence is not None and not self.fence.holds(self._db, game_id):
+                return False
             self._db.execute("UPDATE game_clocks SET stood_in = ? WHERE game = ?", (side.value, game_id))
             self._db.execute("INSERT OR IGNORE INTO computer_levels (game, level) VALUES (?, ?)", (game_id, level))
+        return True

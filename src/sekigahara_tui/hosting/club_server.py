@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import ssl
 import time
 from pathlib import Path
 from typing import Callable
@@ -84,6 +85,8 @@ from sekigahara_tui.hosting.lobby import WEB_TOKEN_REPLACED, Lobby
 from sekigahara_tui.hosting.notice_delivery import NoticeOptions, NoticeQueue
 from sekigahara_tui.hosting.notice_settings import NoticeSettings
 from sekigahara_tui.hosting.online import Online
+from sekigahara_tui.hosting.ownership import Ownership
+from sekigahara_tui.hosting.host_leases import HostLeases
 from sekigahara_tui.hosting.results import Results
 from sekigahara_tui.hosting.seats import SeatConnections
 from sekigahara_tui.hosting.sessions import Sessions
@@ -115,8 +118,12 @@ class ClubServer:
         notices: NoticeOptions = NoticeOptions(),
         clock_now: Callable[[], float] = time.time,
         chat: ChatOptions = ChatOptions(),
+        ownership: Ownership | None = None,
     ) -> None:
         self.store = store
+        # Several hosts over one PostgreSQL (ownership.py): this host's leases; None: the only host.
+        self.ownership = ownership
+        store.fence = ownership
         self.data_dir = Path(data_dir)
         self.socket_path: Path | None = None
         self.audit = audit if audit is not None else NoAuditLog()
@@ -139,6 +146,7 @@ class ClubServer:
             # the clocks first: a seat the computer stands in for is known before it looks
             on_load=(self.catalog.note_game, lambda game: self.clocks.game_loaded(game), self.computer.schedule, self.game_notices.game_loaded),
         )
+        self.games.ownership = ownership
         self.spectators = Spectators(self.catalog, self.games, self.tokens, self.audit)
         self.eviction = Eviction(
             self.games,
@@ -160,6 +168,7 @@ class ClubServer:
         self.ratings = self.lobby.ratings = ClubRatings(store, self.catalog)
         self.results = Results(store, self.catalog, self.audit)
         self.clocks = GameClocks(ClockStore(store.path), self.games, self.results, self.computer, self.audit, now=clock_now)
+        self.clocks.store.fence = ownership
         self.club_games.on_join = self.clocks.started
         self.lobby.vacations = Vacations(self.clocks, store.path, self.catalog, self.generations.is_guest, self.lobby.push.member_changed, self.audit)
         # Who is signed in anywhere: the lobby's lines say it of the opponent; its pushes follow it.
@@ -174,6 +183,8 @@ class ClubServer:
         self.tournaments = Tournaments(store.path, self.club_games, self.audit)
         self.lobby.tournaments = self.tournaments
         store_commits = StoreCommits(store)
+        store_commits.lost = self.lost_game
+        self.hosts = HostLeases(self) if ownership is not None else None
         self.game_server = GameServer(
             self.games,
             ClubCommits(store_commits, self.catalog, self.clocks.stamp),
@@ -256,6 +267,24 @@ class ClubServer:
         self.lobby.sign_out(member, web_generation)
         self.sessions.sign_out(member, web_generation)
 
+    # --- several hosts (ownership.py) -------------------------------------------------
+
+    def lost_game(self, game_id: str, reason: str) -> None:
+        """Another host took the game (this one was fenced off, or its lease
+        ran out): out of memory, its connections told why and closed (they
+        reconnect, and are sent to the new owner)."""
+        game = self.games.drop(game_id)
+        watchers = self.spectators.game_gone(game_id)
+        self.computer.forget(game_id)
+        self.game_notices.forget(game_id)
+        self.chat.forget(game_id)
+        connections = [*(game.connections.values() if game is not None else ()), *watchers]
+        for connection in connections:
+            connection.send(Refused(None, "host-error", reason))
+            connection.close()
+        if game is not None:
+            self.audit.record("game-lost", f"{reason}; {len(connections)} connections closed", game=game_id)
+
     # --- serving ----------------------------------------------------------------------
 
     async def listen_unix(self, path: Path) -> None:
@@ -266,14 +295,16 @@ class ClubServer:
         self.generations.start()
         self.chat.start()
 
-    async def listen_tcp(self, host: str, port: int) -> tuple[str, int]:
+    async def listen_tcp(self, host: str, port: int, tls: ssl.SSLContext | None = None) -> tuple[str, int]:
         self.start_clocks()
-        return await self.game_server.listen_tcp(host, port)
+        return await self.game_server.listen_tcp(host, port, tls)
 
     def start_clocks(self) -> None:
         """Once, on the server's loop: the down time since the last heartbeat, the clocks' timer."""
         if not self._clocks_started:
             self._clocks_started = True
+            if self.hosts is not None:
+                self.hosts.start()  # before the clocks: they take the games they keep
             self.clocks.start()
             self.tournaments.resume()  # a round made or a game ended while the club was down
             if self.lobby_sync is not None:
@@ -285,6 +316,8 @@ class ClubServer:
             await self.lobby_sync.close()
         await asyncio.gather(self.computer.close(), self.lobby.close())  # their commands are stored first
         await self.game_server.close()
+        if self.hosts is not None:
+            self.hosts.stop()  # after the last commit: the leases given up, for the other hosts at once
         await self.clocks.close()
         await self.generations.close()
         await self.notices.close()  # notices still waiting are reminders: dropped

@@ -338,7 +338,9 @@ class GameClocks:
         how = kept.on_time_out if kept is not None else "lose"
         if how.startswith("stand-in:"):
             async with game.changing:
-                self.store.stand_in(game.id, side, how[len("stand-in:"):])  # stored before the computer plays
+                if not self.store.stand_in(game.id, side, how[len("stand-in:"):]):  # stored before the computer plays
+                    self.audit.record("clock-not-ended", "another host owns the game now", game=game.id)
+                    return
                 game.stood_in = side
                 if kept is not None:
                     self.kept[game.id] = evolve(kept, stood_in=side)

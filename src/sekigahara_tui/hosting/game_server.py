@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import ssl
 import struct
 import time
 from pathlib import Path
@@ -41,6 +42,7 @@ from sekigahara_tui.hosting.games import Change, Games, GamesInMemory, HostedGam
 from sekigahara_tui.hosting.seats import SeatConnections, SeatDoor
 from sekigahara_tui.hosting.store import Action, Store
 from sekigahara_tui.hosting.store_commits import Commits, NotStored, StoreCommits
+from sekigahara_tui.hosting.tls_door import listen_tls
 from sekigahara_tui.net.protocol import (
     MAX_CLIENT_LINE,
     MESSAGE_TYPES,
@@ -132,9 +134,14 @@ class GameServer:
         self._servers.append(server)
         self._start_watcher()
 
-    async def listen_tcp(self, host: str, port: int) -> tuple[str, int]:
-        """Listen on TCP; returns the address bound (port 0 picks a free port)."""
-        server = await asyncio.start_server(self._serve_tcp, host=host, port=port, limit=MAX_CLIENT_LINE)
+    async def listen_tcp(self, host: str, port: int, tls: ssl.SSLContext | None = None) -> tuple[str, int]:
+        """Listen on TCP, with TLS if given a context (tls_door.py); returns
+        the address bound (port 0 picks a free port)."""
+        if tls is not None:
+            refused = lambda reason, address: self.audit_log.record("refused", reason, front="tcp", address=address)  # noqa: E731
+            server = await listen_tls(host, port, tls, self._serve_tcp, MAX_CLIENT_LINE, refused)
+        else:
+            server = await asyncio.start_server(self._serve_tcp, host=host, port=port, limit=MAX_CLIENT_LINE)
         self._servers.append(server)
         self._start_watcher()
         bound = server.sockets[0].getsockname()

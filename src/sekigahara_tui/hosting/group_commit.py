@@ -17,14 +17,16 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
 
-from sekigahara_tui.hosting.store import Action, Store, StoreError
+from sekigahara_tui.hosting.ownership import NOT_OWNER, Ownership
+from sekigahara_tui.hosting.store import Action, NotOwner, Store, StoreError
 
 Committed = Callable[[int], None]  # called with the action's version once it is on disk
 
 
 class GroupCommit:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, fence: Ownership | None = None) -> None:
         self._path = path
+        self._fence = fence  # several hosts: each append checks this host's lease (ownership.py)
         self._store: Store | None = None  # opened in, and used only by, the writer thread
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
         self._waiting: list[tuple[str, Action, int, Committed, asyncio.Future]] = []
@@ -58,7 +60,7 @@ class GroupCommit:
             for (_, _, version, committed, answer), error in zip(batch, errors):
                 if error is not None:
                     if not answer.done():
-                        answer.set_exception(StoreError(error))
+                        answer.set_exception((NotOwner if error.startswith(NOT_OWNER) else StoreError)(error))
                     continue
                 try:
                     committed(version + 1)
@@ -72,6 +74,7 @@ class GroupCommit:
     def _write(self, rows: list[tuple[str, Action, int]]) -> list[str | None]:
         if self._store is None:
             self._store = Store.open(self._path)
+            self._store.fence = self._fence
         return self._store.append_many(rows)
 
     async def close(self) -> None:

@@ -140,7 +140,7 @@ class LobbySync:
 
     def _hand_over(self, store: Store, ids: set[str] | None) -> None:
         """The summaries of `ids` (None: every game) to the loop."""
-        summaries = store.summaries(ids)
+        summaries = store.summaries(ids=ids)
         assert self._loop is not None
         try:
             self._loop.call_soon_threadsafe(self._apply, summaries, ids)

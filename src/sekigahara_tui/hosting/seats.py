@@ -23,12 +23,21 @@ from rules.surface import Side
 from sekigahara_tui.hosting.chairs import send_state, steps_held
 from sekigahara_tui.hosting.connections import Connection
 from sekigahara_tui.hosting.games import Change, HostedGame, SeatAccess
-from sekigahara_tui.net.protocol import PROTOCOL_VERSION, GameOver, Hello, Ping, Pong, Presence, Refused, Submit, Undo, Welcome
+from sekigahara_tui.net.protocol import ELSEWHERE, PROTOCOL_VERSION, GameOver, Hello, Ping, Pong, Presence, Refused, Submit, Undo, Welcome
 
 if TYPE_CHECKING:
     from sekigahara_tui.hosting.game_server import GameServer
 
 TAKEN_OVER = "this seat was taken over by another connection of yours"
+
+
+def elsewhere(address: str | None) -> Refused:
+    """The answer to a hello for a game another host plays (several hosts,
+    ownership.py): where it listens, or (none known, or its lease just
+    running out) to try again shortly."""
+    if address is None:
+        return Refused(None, "host-error", "another host of this club plays that game now; try again in a few seconds")
+    return Refused(None, "elsewhere", ELSEWHERE + address)
 
 
 @define(eq=False)
@@ -84,13 +93,19 @@ class SeatDoor:
             )
         game = server.games.find(message.game)
         side = message.seat
+        # Several hosts: a game another host plays (store_games.py) is sent there, once the token is good.
+        away = game is None and getattr(server.games, "ownership", None) is not None
         # An unknown game is answered exactly as a wrong token is, byte for
         # byte: a stranger cannot tell which game ids exist (issue 23, item 7).
-        access = server.games.seat_access(game, side) if game is not None else None
+        access = server.games.seat_access(game, side) if game is not None else \
+            server.games.seat_access_of(message.game, side) if away else None
         problem = not_authorised(access, side, message.token, connection.peer_uid)
         if problem is not None:
             server.audit("refused", problem, connection, game=message.game, seat=side.value)
             return refuse("not-authorised", problem)
+        if game is None:
+            connection.send(elsewhere(server.games.owner_address(message.game)))
+            return False
         held = game.connections.get(side)
         if held is not None:
             if not server.takeover:

@@ -24,6 +24,7 @@ from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
 from sekigahara_tui.hosting.chairs import send_state, steps_held
 from sekigahara_tui.hosting.connections import Connection
+from sekigahara_tui.hosting.seats import elsewhere
 from sekigahara_tui.hosting.games import Change, HostedGame
 from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.hosting.tokens import SeatTokens
@@ -78,6 +79,8 @@ class Spectators:
         if message.protocol != PROTOCOL_VERSION:
             connection.send(Refused(None, "protocol", f"this club speaks protocol {PROTOCOL_VERSION}, not {message.protocol}"))
             return False
+        if self.games.ownership is not None:
+            self.games.find(message.game)  # several hosts: taken here unless another plays it, its entry read again
         # An unknown game is answered exactly as a wrong token is (issue 23, item 7).
         member = self.tokens.watcher(message.game, message.token) if message.game in self.catalog else None
         if member is None:
@@ -86,7 +89,9 @@ class Spectators:
             connection.send(Refused(None, "not-authorised", reason))
             return False
         game = self.games.find(message.game)
-        assert game is not None
+        if game is None:  # several hosts: another one plays it now
+            connection.send(elsewhere(self.games.owner_address(message.game)))
+            return False
         connection.session = Spectating(self, game, member)
         connection.synced = steps_held(game, message.seen)
         self.watchers.setdefault(game.id, set()).add(connection)

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Collection, Literal
+from typing import TYPE_CHECKING, Collection, Literal
 
-from attrs import evolve, field, frozen
+from attrs import field, frozen
 
-from rules.infra.record import GameRecord, RecordEnd, load_position_record, new_record, record_to_json
+from rules.infra.record import GameRecord, record_to_json
 from rules.sides import Side
 from rules.infra.untrusted import printable_path
 from sekigahara_tui.hosting.clock_store import start_clock, write_clock
@@ -38,6 +38,12 @@ from sekigahara_tui.hosting.rating_store import rate_result, read_history, read_
 from sekigahara_tui.hosting.ratings import Rating, RatingStep
 from sekigahara_tui.hosting.store_schema import SCHEMA, SCHEMA_VERSION, migrate
 from sekigahara_tui.hosting.clocks import Clocks
+from sekigahara_tui.hosting.ownership import NOT_OWNER, OWNED
+# A game's record from its rows: here since the store began, where its users import them.
+from sekigahara_tui.hosting.store_records import commands_standing, exported_record, record_of, starting_record  # noqa: F401
+
+if TYPE_CHECKING:
+    from sekigahara_tui.hosting.ownership import Ownership
 
 ActionKind = Literal["command", "undo"]
 EndKind = Literal["rules", "resigned", "cancelled", "timed-out", "finished-by-stand-in"]
@@ -46,6 +52,13 @@ END_KINDS: tuple[str, ...] = ("rules", "resigned", "cancelled", "timed-out", "fi
 
 class StoreError(Exception):
     """The store cannot be opened or written; the message says why in one line."""
+
+
+class NotOwner(StoreError):
+    """Fenced (several hosts): this host no longer owns the game, nothing was stored."""
+
+
+FENCED_INSERT = ("INSERT INTO actions (game, seq, kind, side, text, client_id, at) SELECT ?, ?, ?, ?, ?, ?, ? WHERE " + OWNED)
 
 
 @frozen
@@ -125,35 +138,6 @@ class GameSummary:
         return self.players[0] if side is Side.ISHIDA else self.players[1]
 
 
-def record_of(info: GameInfo, actions: list[Action] | tuple[Action, ...]) -> GameRecord:
-    """The game record the actions leave: each undo takes back the last command."""
-    return GameRecord(info.seed, info.data_version, tuple(commands_standing(actions)), position=info.position)
-
-
-def exported_record(info: GameInfo, actions: list[Action] | tuple[Action, ...]) -> GameRecord:
-    """What a member downloads: record_of's, with the end its commands do not hold (issue 25)."""
-    end = info.end if info.end is not None and info.end.kind != "rules" else None
-    return evolve(record_of(info, actions), end=end and RecordEnd(end.kind, end.winner, end.seat))
-
-
-def starting_record(seed: int, position: Path | None = None) -> GameRecord:
-    """A new game's record: from setup with `seed`, or at a position file
-    (whose seed it takes). RecordError for a bad seed or position."""
-    return load_position_record(position) if position is not None else new_record(seed)
-
-
-def commands_standing(actions: list[Action] | tuple[Action, ...]) -> list[str]:
-    """The commands still standing after `actions`, oldest first."""
-    commands: list[str] = []
-    for action in actions:
-        if action.kind == "command":
-            assert action.text is not None
-            commands.append(action.text)
-        elif commands:
-            commands.pop()
-    return commands
-
-
 class Store:
     """One database of games. Not shared between threads."""
 
@@ -161,6 +145,9 @@ class Store:
         self._db = connection
         self.path = location  # a SQLite file, or a postgresql:// URL
         self.schema = SCHEMA_VERSION
+        # Several hosts (ownership.py): the owner's leases, checked by every append
+        # in its own statement; None: one host (SQLite), appends unfenced.
+        self.fence: Ownership | None = None
 
     @classmethod
     def open(cls, location: Location, read_only: bool = False) -> Store:
@@ -283,10 +270,10 @@ class Store:
         except Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
 
-    def summaries(self, ids: Collection[str] | None = None) -> list[GameSummary]:
-        """Every game (or those of `ids` the store holds) as a lobby lists it,
-        oldest first (`updated` is the time of its last action, `version` its
-        number of actions: both derived)."""
+    def summaries(self, game_id: str | None = None, ids: Collection[str] | None = None) -> list[GameSummary]:
+        """Every game as a lobby lists it, oldest first (`updated`: its last action's time,
+        `version`: its number of actions); or `game_id`'s alone, or those of `ids` it holds."""
+        ids = [game_id] if game_id is not None else ids
         if ids is not None and not ids:
             return []
         where, parameters = ("", ()) if ids is None else (f" WHERE g.id IN ({', '.join('?' * len(ids))})", tuple(ids))
@@ -296,18 +283,18 @@ class Store:
             " (SELECT max(seq) FROM actions WHERE game = g.id)"
             f" FROM games g{where} ORDER BY g.created", parameters
         )
-        terms = self.terms(ids)
+        terms = self.terms(ids=ids) if rows else {}
         return [
             GameSummary(id, (ishida, tokugawa), status, result, created, last or created, version or 0, terms.get(id))
             for id, ishida, tokugawa, status, result, created, last, version in rows
         ]
 
-    def terms(self, ids: Collection[str] | None = None) -> dict[str, GameTerms]:
-        """Each game's terms (of `ids`, or all), for the games made with any (an older store has none)."""
+    def terms(self, game_id: str | None = None, ids: Collection[str] | None = None) -> dict[str, GameTerms]:
+        """Each game's terms, for the games made with any (an older store has none); or one game's, or those of `ids`."""
+        ids = [game_id] if game_id is not None else ids
         rated = ", rated" if self.schema >= 4 else ", 0"
         where, parameters = ("", ()) if ids is None else (f" WHERE game IN ({', '.join('?' * len(ids))})", tuple(ids))
-        rows = self._read(f"SELECT game, invited, private, rematch_of{rated} FROM game_terms{where}", parameters) \
-            if self.schema >= 3 and (ids is None or ids) else []
+        rows = self._read(f"SELECT game, invited, private, rematch_of{rated} FROM game_terms{where}", parameters) if self.schema >= 3 else []
         return {game: GameTerms(invited, bool(private), rematch_of, bool(r)) for game, invited, private, rematch_of, r in rows}
 
     def record_json(self, game_id: str) -> str:
@@ -354,10 +341,9 @@ class Store:
         """Commit `action` as row `version + 1` and return the new version. The
         row is on disk when this returns; if another writer took that row, or the
         write fails, StoreError and nothing is stored."""
-        self._write(
-            "INSERT INTO actions (game, seq, kind, side, text, client_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game_id, version + 1, action.kind, action.side.value, action.text, action.client_id, action.at),
-        )
+        error = self.append_many([(game_id, action, version)])[0]
+        if error is not None:
+            raise (NotOwner if error.startswith(NOT_OWNER) else StoreError)(error)
         return version + 1
 
     def append_many(self, rows: list[tuple[str, Action, int]]) -> list[str | None]:
@@ -371,17 +357,20 @@ class Store:
                 for game_id, action, version in rows:
                     self._db.execute("SAVEPOINT one_row")
                     try:
-                        self._db.execute(
-                            "INSERT INTO actions (game, seq, kind, side, text, client_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (game_id, version + 1, action.kind, action.side.value, action.text, action.client_id, action.at),
-                        )
-                        if action.clock is not None:
+                        row = (game_id, version + 1, action.kind, action.side.value, action.text, action.client_id, action.at)
+                        if self.fence is None:
+                            self._db.execute(
+                                "INSERT INTO actions (game, seq, kind, side, text, client_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+                            stored = True
+                        else:
+                            stored = self._db.execute(FENCED_INSERT, row + self._lease(game_id)).rowcount == 1
+                        if stored and action.clock is not None:
                             write_clock(self._db, game_id, action.clock)
                     except IntegrityError as error:
                         self._db.execute("ROLLBACK TO one_row")
                         errors.append(f"cannot write the game store: {error}")
                     else:
-                        errors.append(None)
+                        errors.append(None if stored else f"{NOT_OWNER}: nothing was stored")
                     self._db.execute("RELEASE one_row")
         except Error as error:
             return [f"cannot write the game store: {error}"] * len(rows)
@@ -393,7 +382,9 @@ class Store:
         "finished-by-stand-in"). Idempotent: a result already stored stays."""
         try:
             with self._db.write():
-                self._db.execute("UPDATE games SET status = 'over', result = ? WHERE id = ?", (result, game_id))
+                if self._db.execute("UPDATE games SET status = 'over', result = ? WHERE id = ?" + self._owned(),
+                                    (result, game_id) + self._lease(game_id)).rowcount != 1:
+                    self._check_owner(game_id)
                 if end is not None:
                     self._insert_end(game_id, end, "INSERT OR IGNORE")
                     rate_result(self._db, game_id)  # with its result, or not at all
@@ -408,9 +399,11 @@ class Store:
         try:
             with self._db.write():
                 cursor = self._db.execute(
-                    "UPDATE games SET status = 'over', result = ? WHERE id = ? AND status = 'playing'", (result, game_id)
+                    "UPDATE games SET status = 'over', result = ? WHERE id = ? AND status = 'playing'" + self._owned(),
+                    (result, game_id) + self._lease(game_id),
                 )
                 if cursor.rowcount != 1:
+                    self._check_owner(game_id)
                     return False
                 self._insert_end(game_id, end, "INSERT OR REPLACE")
                 rate_result(self._db, game_id)  # with its result, or not at all
@@ -459,6 +452,20 @@ class Store:
         if len(ids) != 1:
             raise StoreError(f"{shown(self.path)} holds {len(ids)} games, not one")
         return record_of(*self.load_game(ids[0]))
+
+    # --- fencing (ownership.py) ---------------------------------------------------------
+
+    def _owned(self) -> str:
+        """The condition a fenced statement adds: this host holds the game's lease at its epoch."""
+        return "" if self.fence is None else " AND " + OWNED
+
+    def _lease(self, game_id: str) -> tuple:
+        return () if self.fence is None else (game_id, self.fence.host, self.fence.epochs.get(game_id, 0))
+
+    def _check_owner(self, game_id: str) -> None:
+        """A fenced statement changed nothing: NotOwner if that was the lease's doing."""
+        if self.fence is not None and not self.fence.holds(self._db, game_id):
+            raise NotOwner(f"{NOT_OWNER}: nothing was stored")
 
     # --- helpers -------------------------------------------------------------------
 

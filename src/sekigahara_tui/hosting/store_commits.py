@@ -14,7 +14,7 @@ from typing import Callable, Protocol
 from rules.surface import Side, printable
 from sekigahara_tui.hosting.games import Change, HostedGame
 from sekigahara_tui.hosting.group_commit import GroupCommit
-from sekigahara_tui.hosting.store import Action, GameEnd, Store, StoreError
+from sekigahara_tui.hosting.store import Action, GameEnd, NotOwner, Store, StoreError
 
 
 class NotStored(Exception):
@@ -41,11 +41,16 @@ class StoreCommits:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.writer = GroupCommit(store.path)  # commands and undos, many games to an fsync
+        self.writer = GroupCommit(store.path, store.fence)  # commands and undos, many games to an fsync
+        # Several hosts: a commit fenced off (another host took the game) drops the game here (club_server.py).
+        self.lost: Callable[[str, str], None] = lambda game_id, reason: None
 
     async def commit(self, game: HostedGame, action: Action, committed: Callable[[int], None]) -> None:
         try:
             await self.writer.append(game.id, action, game.version, committed)
+        except NotOwner as error:
+            self.lost(game.id, str(error))
+            raise NotStored("host-error", f"{error}; reconnect: the game goes on where it is played now") from None
         except StoreError as error:
             raise NotStored("host-error", f"the host could not store it, nothing changed: {printable(str(error), 200)}") from None
 

@@ -59,10 +59,22 @@ class SeatTokens:
 
 def load_secret(data_dir: Path) -> bytes:
     """The club's secret (DATA_DIR/club.secret, 0600), made if missing: seat
-    and spectator tokens are derived from it, so they outlive a restart."""
+    and spectator tokens are derived from it, so they outlive a restart. A
+    club on PostgreSQL keeps it in the database (ownership.shared_secret), so
+    every host of the club checks every token; the first host's file seeds it."""
+    from sekigahara_tui.hosting import database
     from sekigahara_tui.net.locations import write_private
 
     path = Path(data_dir) / "club.secret"
+    location = database.club_location(data_dir)
+    if database.is_postgresql(location):
+        from sekigahara_tui.hosting.ownership import shared_secret
+
+        db = database.connect(location)
+        try:
+            return shared_secret(db, bytes.fromhex(path.read_text(encoding="ascii").strip()) if path.exists() else None)
+        finally:
+            db.close()
     if not path.exists():
         write_private(path, secrets.token_hex(32) + "\n")
     return bytes.fromhex(path.read_text(encoding="ascii").strip())

@@ -18,13 +18,15 @@ import asyncio
 import random
 import secrets
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable, Protocol, Sequence
 
 from rules.surface import Event, PlayerView, Side
+from sekigahara_tui.net.tls import connect_options
 from sekigahara_tui.net.locations import Address, LocationError, address_of, game_of, read_token
 from sekigahara_tui.net.protocol import (
     MAX_HOST_LINE,
     PROTOCOL_VERSION,
+    ELSEWHERE,
     BadMessage,
     GameOver,
     Hello,
@@ -87,8 +89,14 @@ class Client:
         silence_limit: float = SILENCE_LIMIT,
         opening: Callable[[int | None], bytes] | None = None,
         decode: Callable[[bytes], object] = decode_host_message,
+        also: Sequence[Address] = (),
     ) -> None:
         self.address = address
+        # Several club hosts: the others, tried in turn when one cannot be reached;
+        # a host that does not play the game sends the client to the one that does (`elsewhere`).
+        self._addresses = [address, *also]
+        self._sent_to: Address | None = None
+        self._redirected = False  # the last connection ended in `elsewhere`
         self.game = game
         self.side = side
         self._token = token
@@ -200,12 +208,22 @@ class Client:
                     reader, writer = await self._connect()
                 except OSError as error:
                     reason = f"cannot connect: {error.strerror or type(error).__name__}"
+                    self._next_address()
                 else:
                     reason = await self._session(reader, writer)
                     if self._welcomed_this_time:
                         delay = FIRST_RETRY  # it worked: the next drop retries soon
+                    elif self._sent_to is None:
+                        self._next_address()  # no welcome there (a host stopped, or not this game's): the next
                 if self._finished():
                     break
+                if self._sent_to is not None:  # `elsewhere`: straight there, unless sent on just before (no ping-pong)
+                    self.address, self._sent_to = self._sent_to, None
+                    redirected, self._redirected = self._redirected, True
+                    if not redirected:
+                        continue
+                else:
+                    self._redirected = False
                 wait = delay * random.uniform(0.5, 1.0)
                 delay = min(delay * 2, LONGEST_RETRY)
                 self._set_status(f"reconnecting in {wait:.1f} s")
@@ -225,6 +243,13 @@ class Client:
             self._set_status(f"closed: {reason}")
             self._running.set_result(None)
 
+    def _next_address(self) -> None:
+        """The next of the club's hosts, after one that could not be reached."""
+        if self.address in self._addresses:
+            self._addresses.remove(self.address)
+        self._addresses.append(self.address)
+        self.address = self._addresses[0]
+
     def _finished(self) -> bool:
         # stop_when_over: after the game_over message, which follows the last state
         return self._closing or self.fatal is not None or (self.stop_when_over and self.result is not None)
@@ -242,7 +267,7 @@ class Client:
             return await asyncio.open_unix_connection(self.address.unix, limit=MAX_HOST_LINE)
         if self.address.tcp is not None:
             host, port = self.address.tcp
-            return await asyncio.open_connection(host, port, limit=MAX_HOST_LINE)
+            return await asyncio.open_connection(host, port, limit=MAX_HOST_LINE, **connect_options(host, self.address.tls_ca))
         raise OSError(0, "the address has neither a socket nor a TCP port")
 
     async def _session(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> str:
@@ -339,6 +364,10 @@ class Client:
 
     def _take_refusal(self, refusal: Refused) -> None:
         self.refusals.append(refusal)
+        if refusal.kind == "elsewhere" and refusal.reason.startswith(ELSEWHERE):
+            host, _, port = refusal.reason[len(ELSEWHERE):].rpartition(":")
+            if port.isdigit() and (host, int(port)) != self.address.tcp:
+                self._sent_to = Address(tcp=(host, int(port)))
         if refusal.id is not None:
             self._pending.pop(refusal.id, None)
         # seat-taken on a reconnect is most likely our own dead connection,

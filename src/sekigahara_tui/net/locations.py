@@ -50,6 +50,7 @@ class Address:
 
     unix: str | None = None
     tcp: tuple[str, int] | None = None
+    tls_ca: str | None = None  # over TCP with TLS: the CA file the club's certificate is checked against (net/tls.py)
 
 
 @frozen

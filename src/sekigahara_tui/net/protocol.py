@@ -58,8 +58,12 @@ MAX_HOST_DEPTH = 32
 MAX_SKIPPED_BYTES = 1024 * 1024
 
 REFUSAL_KINDS = frozenset(
-    {"stale", "illegal", "bad-message", "not-authorised", "unknown-game", "seat-taken", "taken-over", "protocol", "host-error"}
+    {"stale", "illegal", "bad-message", "not-authorised", "unknown-game", "seat-taken", "taken-over", "protocol", "host-error",
+     "elsewhere"}
 )
+# An `elsewhere` refusal's reason (several club hosts): this, then the HOST:PORT
+# of the host that plays the game now; the client connects there.
+ELSEWHERE = "another host of this club plays that game now, at "
 
 
 class BadMessage(ValueError):
@@ -336,6 +340,23 @@ class LineTooLong(Exception):
     def __init__(self, recoverable: bool) -> None:
         super().__init__("line too long")
         self.recoverable = recoverable
+
+
+async def read_line_pinging(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, every: float) -> bytes:
+    """The next line from the other end (b"": it closed); a ping after `every`
+    seconds of silence, TimeoutError after a second silence (pings are answered).
+    A client's lobby and a front's link to the club read this way."""
+    for silences in range(2):
+        try:
+            # asyncio.timeout, not wait_for: on 3.11 wait_for returns a line
+            # that came with a cancel (close) and drops the cancel, and close waited for ever.
+            async with asyncio.timeout(every):
+                return await reader.readline()
+        except TimeoutError:
+            if silences:
+                raise
+            writer.write(encode(Ping()))
+    raise AssertionError("unreachable")
 
 
 async def read_line(reader: asyncio.StreamReader) -> bytes | None:

@@ -1,0 +1,201 @@
+"""Several club hosts over one PostgreSQL (issue 28): which host owns a game.
+
+Each `serve` process on a PostgreSQL club is a host with a random id, made
+at its start. A game is played by one host at a time, its owner: the one
+holding its lease, a row of `game_leases` (game, host, epoch, expires_at).
+Why a lease and not a session advisory lock: the lease's epoch makes fencing
+one statement (the store's append inserts a row only WHERE EXISTS the lease
+row with this host and this epoch: store.py), and a host that was stopped
+(SIGSTOP, a long pause) and comes back can tell it lost a game; a session
+lock dies with its connection, but nothing in a commit could check it.
+
+- A host takes a game (`acquire`) when a seat or spectator connects to it
+  through that host, or when the game's lease expired (takeover): a lease
+  nobody holds is inserted at epoch 1; an expired one is taken with epoch + 1;
+  one alive and another host's is refused (the caller says where that host
+  listens: `owner_address`, from `club_hosts`).
+- The owner renews every lease it holds every RENEW_EVERY seconds for LEASE
+  seconds (the database's clock, one for all hosts). A renewal that finds a
+  game's lease no longer its own (taken after it expired) reports the game
+  lost: the host drops it (club_server.py).
+- The same look finds leases left to expire by a dead host (kill -9) and
+  reports them (`on_expired`): the host takes those games eagerly, so a game
+  with a running clock or a computer seat goes on too. Bound: a killed
+  host's games are taken within LEASE + RENEW_EVERY seconds (6.5 s).
+- On eviction and at a clean stop a host deletes its leases (`release`): the
+  next connection takes them at once.
+
+These are the hosts' tables, not the club's data: made here, on PostgreSQL
+only, neither migrated nor copied by `club migrate`. A SQLite club has one
+host and no Ownership (the store's append keeps its fast path).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from typing import Callable
+
+from sekigahara_tui.hosting.database import Database, Error, Location, connect
+
+LEASE = 5.0  # seconds a lease lasts unrenewed
+RENEW_EVERY = 1.5  # seconds between renewals: three may fail before a lease runs out
+
+TABLES = """
+CREATE TABLE IF NOT EXISTS club_hosts (
+    host TEXT PRIMARY KEY,
+    address TEXT,                     -- where it listens for TCP connections (HOST:PORT), NULL: nowhere
+    heartbeat DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE IF NOT EXISTS game_leases (
+    game TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    epoch BIGINT NOT NULL,
+    expires_at DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE IF NOT EXISTS club_secret (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    secret TEXT NOT NULL
+)
+"""
+NOW = "extract(epoch from clock_timestamp())"  # the database's clock: one for every host
+NOT_OWNER = "this host no longer owns the game"  # the fenced append's refusal begins so (store.py)
+# The lease row a fenced write needs, in the write's own statement (store.py): game, host, epoch.
+OWNED = "EXISTS (SELECT 1 FROM game_leases WHERE game = ? AND host = ? AND epoch = ?)"
+
+
+class Ownership:
+    """This host's leases on one PostgreSQL club. `epochs` (game -> epoch) are
+    the games it owns; the store's writer reads it to fence its appends."""
+
+    def __init__(self, location: Location, address: str | None = None, *, lease: float = LEASE,
+                 renew_every: float = RENEW_EVERY) -> None:
+        self.host = secrets.token_hex(8)
+        self.address = address
+        self.lease = lease
+        self.renew_every = renew_every
+        self.epochs: dict[str, int] = {}
+        self.on_lost: Callable[[list[str]], None] = lambda games: None  # called from the renewing thread
+        self.on_expired: Callable[[list[str]], None] = lambda games: None  # likewise
+        self._db = connect(location)
+        self._lock = threading.Lock()  # one statement at a time on the connection (loop and renewer)
+        self._db.script(TABLES)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._beat()
+
+    # --- this host ---------------------------------------------------------------
+
+    def start(self) -> None:
+        """Renew this host's leases and heartbeat from now on, in a thread."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._renewing, name="leases", daemon=True)
+            self._thread.start()
+
+    def listening(self, address: str) -> None:
+        """Where this host listens (HOST:PORT): a host that does not own a game sends its clients here."""
+        self.address = address
+        self._beat()
+
+    def stop(self) -> None:
+        """A clean stop: every lease given up, this host gone from club_hosts."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        try:
+            with self._lock, self._db.write():
+                self._db.execute("DELETE FROM game_leases WHERE host = ?", (self.host,))
+                self._db.execute("DELETE FROM club_hosts WHERE host = ?", (self.host,))
+        except Error:
+            pass  # the database is gone: the leases expire by themselves
+        self.epochs.clear()
+        self._db.close()
+
+    def _beat(self) -> None:
+        with self._lock, self._db.write():
+            self._db.execute(f"INSERT OR REPLACE INTO club_hosts (host, address, heartbeat) VALUES (?, ?, {NOW})",
+                             (self.host, self.address))
+
+    # --- games -------------------------------------------------------------------
+
+    def acquire(self, game_id: str) -> bool:
+        """Own the game: a lease nobody holds, one this host holds, or one
+        expired (taken with the next epoch). False: another host's lease is alive."""
+        with self._lock, self._db.write():
+            row = self._db.execute(f"SELECT host, epoch, expires_at < {NOW} FROM game_leases WHERE game = ?", (game_id,)).fetchone()
+            if row is None:
+                epoch = 1
+                self._db.execute(f"INSERT INTO game_leases (game, host, epoch, expires_at) VALUES (?, ?, ?, {NOW} + ?)",
+                                 (game_id, self.host, epoch, self.lease))
+            elif row[0] == self.host or row[2]:
+                epoch = row[1] if row[0] == self.host else row[1] + 1
+                self._db.execute(f"UPDATE game_leases SET host = ?, epoch = ?, expires_at = {NOW} + ? WHERE game = ?",
+                                 (self.host, epoch, self.lease, game_id))
+            else:
+                return False
+        self.epochs[game_id] = epoch
+        return True
+
+    def owns(self, game_id: str) -> bool:
+        return game_id in self.epochs
+
+    def holds(self, db: Database, game_id: str) -> bool:
+        """Whether the game's lease is still this host's at its epoch, read on
+        `db` (within the caller's write transaction: a takeover waits for it)."""
+        return db.execute("SELECT 1 WHERE " + OWNED, (game_id, self.host, self.epochs.get(game_id, 0))).fetchone() is not None
+
+    def owner_address(self, game_id: str) -> str | None:
+        """Where the game's owner listens, if another host holds a live lease on it."""
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT h.address FROM game_leases l JOIN club_hosts h ON h.host = l.host"
+                f" WHERE l.game = ? AND l.host != ? AND l.expires_at >= {NOW}", (game_id, self.host)).fetchone()
+        return row[0] if row else None
+
+    def release(self, game_id: str) -> None:
+        """Give the game up (evicted, dropped): the next connection anywhere takes it."""
+        epoch = self.epochs.pop(game_id, None)
+        if epoch is None:
+            return
+        try:
+            with self._lock, self._db.write():
+                self._db.execute("DELETE FROM game_leases WHERE game = ? AND host = ? AND epoch = ?", (game_id, self.host, epoch))
+        except Error:
+            pass  # it expires by itself
+
+    def renew(self) -> None:
+        """One renewal: this host's leases extended and its heartbeat; the
+        games it thought it owned and does not (lost) and the leases expired
+        (a dead host's) reported."""
+        with self._lock, self._db.write():
+            held = {game: epoch for game, epoch in self._db.execute(
+                f"UPDATE game_leases SET expires_at = {NOW} + ? WHERE host = ? RETURNING game, epoch", (self.lease, self.host))}
+            self._db.execute(f"UPDATE club_hosts SET heartbeat = {NOW}, address = ? WHERE host = ?", (self.address, self.host))
+            # a game gone from the store (withdrawn) leaves no lease to take
+            self._db.execute(f"DELETE FROM game_leases WHERE expires_at < {NOW} AND game NOT IN (SELECT id FROM games)")
+            expired = [row[0] for row in self._db.execute(f"SELECT game FROM game_leases WHERE expires_at < {NOW}")]
+        lost = [game for game, epoch in list(self.epochs.items()) if held.get(game) != epoch]
+        for game in lost:
+            self.epochs.pop(game, None)
+        if lost:
+            self.on_lost(lost)
+        if expired:
+            self.on_expired(expired)
+
+    def _renewing(self) -> None:
+        while not self._stop.wait(self.renew_every):
+            try:
+                self.renew()
+            except Error:
+                pass  # the database away for a moment: the next renewal tries again (3 before a lease runs out)
+
+
+def shared_secret(db: Database, secret_file: bytes | None) -> bytes:
+    """The club's token secret, kept in the database so that every host
+    derives the same seat tokens: the first host's (its DATA_DIR/club.secret,
+    so tokens given out before the club moved stay good), or a new one."""
+    with db.write():
+        db.execute(TABLES.split(";")[-1])
+        db.execute("INSERT OR IGNORE INTO club_secret (id, secret) VALUES (1, ?)",
+                   ((secret_file or secrets.token_bytes(32)).hex(),))
+        return bytes.fromhex(db.execute("SELECT secret FROM club_secret WHERE id = 1").fetchone()[0])
