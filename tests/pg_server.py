@@ -68,8 +68,19 @@ class PostgresServer:
                 os.chown(path, self.user.pw_uid, self.user.pw_gid)
         self._run("initdb", "-D", str(self.data), "-U", "sekigahara", "--auth=trust", "--no-locale", "-E", "UTF8",
                   "--no-instructions")
-        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=300"
-        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.log), "-w", "-t", "60", "start")
+        self._options = f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=300"
+        self.start()
+
+    def start(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-o", self._options, "-l", str(self.log), "-w", "-t", "60", "start")
+
+    def restart(self) -> None:
+        """As an administrator restarts it: every connection is ended (fast shutdown), the server back at once."""
+        self._run("pg_ctl", "-D", str(self.data), "-o", self._options, "-l", str(self.log), "-w", "-t", "60", "-m", "fast", "restart")
+
+    def pause(self) -> None:
+        """Stopped (fast shutdown), its data kept: start() brings it back on the same port."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def _run(self, program: str, *arguments: str) -> None:
         user = {} if self.user is None else {"user": self.user.pw_uid, "group": self.user.pw_gid, "extra_groups": []}

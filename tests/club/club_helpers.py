@@ -151,3 +151,30 @@ async def resigned_game(club: Club, private: bool) -> str:
     await alice.close()
     await bob.close()
     return made.game
+
+
+async def play_over_tcp(data_dir, game: str | None, acked: set, versions: int) -> str:
+    """alice and bob's bots over TCP (their web tokens) until `versions` more
+    actions, in a new game or `game`; then their connections close."""
+    from sekigahara_tui.club.serve import club_address
+    from sekigahara_tui.hosting.web_tokens import issue_web_token
+
+    tcp = tuple(club_address(data_dir)["tcp"])
+    alice = ClubClient(None, member="alice", token=issue_web_token(data_dir, "alice"), tcp=tcp)
+    bob = ClubClient(None, member="bob", token=issue_web_token(data_dir, "bob"), tcp=tcp)
+    if game is None:
+        made = await alice.new_game(Side.ISHIDA, "open")
+        entries = [(alice, made), (bob, await bob.join(made.game))]
+    else:
+        entries = [(alice, await alice.enter(game)), (bob, await bob.enter(game))]
+    clients = [club.seat_client(entry, AckingBot(n + len(acked), acked), stop_when_over=True) for n, (club, entry) in enumerate(entries)]
+    tasks = [asyncio.create_task(client.run()) for client in clients]
+    await wait_until(lambda: all(c.version is not None for c in clients), "both seats in")
+    start = clients[0].version
+    await wait_until(lambda: clients[0].over or (clients[0].version or 0) >= start + versions, "the bots to play")
+    for client in clients:
+        await client.close()
+    await asyncio.gather(*tasks)
+    for club in (alice, bob):
+        await club.close()
+    return clients[0].game

@@ -6,19 +6,17 @@ survives a restart. The server is tests/pg_server.py's (conftest.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
 import time
 from collections import Counter
 
 
-from club_helpers import AckingBot, fake_key, reap, start_serve, stop_serve, wait_until
+from club_helpers import fake_key, play_over_tcp, reap, start_serve, stop_serve
 from helpers import needs_program
 from pg_server import INITDB, WHAT
 from rules.infra.record import replay
 from rules.sides import Side
-from sekigahara_tui.club.client import ClubClient
 from sekigahara_tui.hosting import database, members
 from sekigahara_tui.hosting.chat_store import ChatStore
 from sekigahara_tui.hosting.clock_store import ClockStore
@@ -28,7 +26,6 @@ from sekigahara_tui.hosting.store import Action, CancelOffer, GameEnd, GameTerms
 from sekigahara_tui.hosting.store_copy import check_tables, copy_tables
 from sekigahara_tui.hosting.tournament_pairing import Pairing
 from sekigahara_tui.hosting.tournament_store import TournamentStore
-from sekigahara_tui.hosting.web_tokens import issue_web_token
 
 pytestmark = needs_program(INITDB, WHAT)
 TIMEOUT = 60.0
@@ -193,33 +190,40 @@ def test_a_copy_that_differs_is_found_row_by_row(postgres, tmp_path):
     assert all(check.difference is None for table, check in checks.items() if table != "actions")
 
 
+def test_copy_and_check_go_in_chunks_smaller_than_a_table(postgres, tmp_path):
+    """A table of 40 chat lines copied and checked 3 rows at a time: every row
+    arrives (counted apart from the chunks), and a difference in the last
+    chunk, or a row missing there, is still found."""
+    a_club_with_every_kind_of_row(tmp_path / "club")
+    chat = ChatStore(tmp_path / "club" / database.STORE_FILE)
+    for n in range(40):
+        chat.add(None, "alice", None, f"line {n} % ? 'quoted'", 100.0 + n)
+    chat.close()
+    sqlite, pg = connect(tmp_path / "club" / database.STORE_FILE), connect(postgres.new_database())
+    try:
+        every_table(pg.location, tmp_path)
+        members.make_member_tables(pg)
+        from sekigahara_tui.hosting.notice_settings import SCHEMA
+
+        pg.script(SCHEMA)
+        tables = sorted(sqlite.tables())
+        copy_tables(sqlite, pg, tables, chunk=3)
+        counts = {t: (sqlite.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0], pg.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0])
+                  for t in tables}
+        assert counts["chat_messages"] == (42, 42) and all(a == b for a, b in counts.values()), counts
+        assert all(check.difference is None for check in check_tables(sqlite, pg, tables, chunk=3))
+        pg.execute("UPDATE chat_messages SET text = 'changed' WHERE id = 41")
+        changed = {check.table: check for check in check_tables(sqlite, pg, tables, chunk=3)}["chat_messages"]
+        assert changed.difference is not None and changed.difference.startswith("row 41:"), changed
+        pg.execute("DELETE FROM chat_messages WHERE id = 42")
+        short = {check.table: check for check in check_tables(sqlite, pg, tables, chunk=3)}["chat_messages"]
+        assert (short.source_rows, short.target_rows) == (42, 41) and short.difference is not None
+    finally:
+        sqlite.close()
+        pg.close()
+
+
 # --- a real serve process on PostgreSQL ------------------------------------------
-
-
-async def play_over_tcp(data_dir, game: str | None, acked: set, versions: int) -> str:
-    """alice and bob's bots over TCP (their web tokens) until `versions` more
-    actions, in a new game or `game`; then their connections close."""
-    from sekigahara_tui.club.serve import club_address
-
-    tcp = tuple(club_address(data_dir)["tcp"])
-    alice = ClubClient(None, member="alice", token=issue_web_token(data_dir, "alice"), tcp=tcp)
-    bob = ClubClient(None, member="bob", token=issue_web_token(data_dir, "bob"), tcp=tcp)
-    if game is None:
-        made = await alice.new_game(Side.ISHIDA, "open")
-        entries = [(alice, made), (bob, await bob.join(made.game))]
-    else:
-        entries = [(alice, await alice.enter(game)), (bob, await bob.enter(game))]
-    clients = [club.seat_client(entry, AckingBot(n + len(acked), acked), stop_when_over=True) for n, (club, entry) in enumerate(entries)]
-    tasks = [asyncio.create_task(client.run()) for client in clients]
-    await wait_until(lambda: all(c.version is not None for c in clients), "both seats in")
-    start = clients[0].version
-    await wait_until(lambda: clients[0].over or (clients[0].version or 0) >= start + versions, "the bots to play")
-    for client in clients:
-        await client.close()
-    await asyncio.gather(*tasks)
-    for club in (alice, bob):
-        await club.close()
-    return clients[0].game
 
 
 async def test_serve_on_postgresql_plays_a_bot_game_over_tcp_and_a_restart_keeps_it(postgres, tmp_path):

@@ -138,6 +138,31 @@ class Catalog:
             entry.where = f"week {state.week}, turn {state.turn.value}, {state.phase.value}"
         self.changed(entry)
 
+    def store_says(self, summary: GameSummary, loaded: HostedGame | None) -> None:
+        """Another host (or writer) changed the game in the store (lobby_sync.py):
+        the entry takes what is newer in it, and tells its followers if that
+        changed anything. A game only goes forward (a seat taken stays taken, an
+        end stays, the version grows), so a read older than this host's own
+        change leaves the entry alone. Whose move it is after a move made
+        elsewhere is unknown (None: the lobby loads the game to know it); a
+        game loaded here that is as new says it itself (note_game)."""
+        fresh = CatalogEntry.of(summary)
+        entry = self.entries.get(summary.id)
+        if entry is None:
+            self.add(fresh)
+            return
+        before = (entry.seen_by_all(), entry.seen_by_players(), entry.version)
+        entry.players = {side: fresh.players[side] or entry.players[side] for side in BOTH_SIDES}
+        entry.terms = fresh.terms
+        if fresh.status == "over" and entry.status != "over":
+            entry.status, entry.result, entry.to_move = "over", fresh.result, ()
+        if summary.version > entry.version and (loaded is None or summary.version > loaded.version):
+            entry.version, entry.updated = summary.version, summary.updated
+            if entry.status != "over":
+                entry.to_move = entry.where = None
+        if (entry.seen_by_all(), entry.seen_by_players(), entry.version) != before:
+            self.changed(entry)
+
     def lobby_for(self, member: str, load: Callable[[str], object], online: frozenset[str] = frozenset(),
                   clocks_of: Callable[[str], ClockLine | None] = lambda game_id: None) -> Lobby:
         """The member's lobby; a game of theirs whose move is not known yet is

@@ -66,6 +66,7 @@ from sekigahara_tui.bots.driver import BUDGET
 from sekigahara_tui.bots.workers import DecisionPool
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.catalog import Catalog
+from sekigahara_tui.hosting.lobby_sync import LobbySync
 from sekigahara_tui.hosting.chat import ChatOptions, ChatRoom
 from sekigahara_tui.hosting.chat_store import ChatStore
 from sekigahara_tui.hosting.club_games import ClubCommits, ClubGames
@@ -161,6 +162,9 @@ class ClubServer:
             notices=(self.notice_settings, notices), queue=self.notices, requests=self.chat.lobby_requests(),
         )
         self.catalog.follow(self.lobby.push)  # a lobby is pushed when what it shows changed
+        # PostgreSQL: the catalog follows every host's changes too (None on SQLite)
+        self.lobby_sync = LobbySync.for_store(store.path, self.catalog, self.games.loaded,
+                                              lambda game_id: self.club_games.forget(game_id, "this game was withdrawn"))
         self.ratings = self.lobby.ratings = ClubRatings(store, self.catalog)
         self.results = Results(store, self.catalog, self.audit)
         self.clocks = GameClocks(ClockStore(store.path), self.games, self.results, self.computer, self.audit, now=clock_now)
@@ -303,9 +307,13 @@ class ClubServer:
                 self.hosts.start()  # before the clocks: they take the games they keep
             self.clocks.start()
             self.tournaments.resume()  # a round made or a game ended while the club was down
+            if self.lobby_sync is not None:
+                self.lobby_sync.start()
 
     async def close(self) -> None:
         self.eviction.stop()
+        if self.lobby_sync is not None:
+            await self.lobby_sync.close()
         await asyncio.gather(self.computer.close(), self.lobby.close())  # their commands are stored first
         await self.game_server.close()
         if self.hosts is not None:

@@ -14,7 +14,7 @@ here, in one place:
 - a write transaction (`write()`): SQLite's BEGIN IMMEDIATE takes the one
   write lock up front, so a check and the change it allows never interleave
   with another writer; PostgreSQL's twin is a transaction-scoped advisory
-  lock taken first (WRITE_LOCK), so every check-then-write of the modules
+  lock taken first (WRITE_LOCK, postgresql.py), so every check-then-write of the modules
   keeps its meaning across connections and processes. (Several hosts will
   narrow it to a game; the append's version check is one statement anyway.)
 - the schema's version: PRAGMA user_version, or the table schema_version;
@@ -30,9 +30,7 @@ an async twin of every store module.
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
-import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Sequence, Union
@@ -41,8 +39,6 @@ from urllib.parse import urlsplit, urlunsplit
 Location = Union[Path, str]  # a SQLite file, or a postgresql:// URL
 STORE_FILE = "club.sqlite"  # DATA_DIR's SQLite store
 LOCATION_FILE = "store.url"  # DATA_DIR's record of a PostgreSQL store (serve --store)
-WRITE_LOCK = 0x5EC1_6A4A  # the advisory lock a PostgreSQL write transaction takes first
-POOL_SIZE = 32  # connections a process may hold to one server (a club holds about 8)
 
 
 class Error(Exception):
@@ -119,7 +115,9 @@ def connect(location: Location, *, read_only: bool = False, foreign_keys: bool =
     `timeout` is the busy timeout, `foreign_keys` turns SQLite's checks on
     (PostgreSQL's are always on). Error (one line) if it cannot be opened."""
     if is_postgresql(location):
-        return _PostgreSQL(str(location), read_only, timeout)
+        from sekigahara_tui.hosting.postgresql import PostgreSQL
+
+        return PostgreSQL(str(location), read_only, timeout)
     return _SQLite(Path(location), read_only, foreign_keys, wal, private, timeout)
 
 
@@ -155,6 +153,11 @@ class Database:
 
     def insert_id(self, sql: str, parameters: Sequence[Any]) -> int:
         """Run an INSERT into a table whose key `id` the database numbers; the new id."""
+        raise NotImplementedError
+
+    def chunks(self, sql: str, size: int) -> Iterator[list[tuple]]:
+        """A SELECT's rows, `size` at a time, never all in memory (SQLite: its
+        cursor steps; PostgreSQL: a server-side cursor, within a transaction)."""
         raise NotImplementedError
 
     def script(self, sql: str) -> None:
@@ -193,7 +196,7 @@ class Database:
         raise NotImplementedError
 
 
-def _one_line(error: BaseException) -> str:
+def one_line(error: BaseException) -> str:
     text = str(error).strip()
     return text.splitlines()[0] if text else type(error).__name__
 
@@ -235,6 +238,14 @@ class _SQLite(Database):
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         try:
             self._db.executemany(sql, rows)
+        except sqlite3.Error as error:
+            raise _error(error) from None
+
+    def chunks(self, sql: str, size: int) -> Iterator[list[tuple]]:
+        try:
+            cursor = self._db.execute(sql)
+            while rows := cursor.fetchmany(size):
+                yield rows
         except sqlite3.Error as error:
             raise _error(error) from None
 
@@ -295,189 +306,11 @@ class _SQLite(Database):
 
 
 def _error(error: sqlite3.Error) -> Error:
-    return (IntegrityError if isinstance(error, sqlite3.IntegrityError) else Error)(_one_line(error))
-
-
-# --- PostgreSQL -----------------------------------------------------------------------
-
-_pools: dict[str, tuple[Any, int]] = {}  # URL -> (its pool, connections out): one pool a server, per process
-_pools_lock = threading.Lock()
-_sql_cache: dict[str, str] = {}
-_primary_keys: dict[str, tuple[str, ...]] = {}
-_TYPES = ((re.compile(r"\bINTEGER PRIMARY KEY AUTOINCREMENT\b", re.I), "BIGSERIAL PRIMARY KEY"),
-          (re.compile(r"\bINTEGER\b", re.I), "BIGINT"), (re.compile(r"\bREAL\b", re.I), "DOUBLE PRECISION"))
-_INSERT = re.compile(r"^\s*INSERT OR (IGNORE|REPLACE) INTO (\w+) \(([^)]*)\)", re.I)
+    return (IntegrityError if isinstance(error, sqlite3.IntegrityError) else Error)(one_line(error))
 
 
 def postgresql_ddl(statement: str) -> str:
     """A CREATE or ALTER statement in PostgreSQL's types (other statements as they are)."""
-    if not re.match(r"\s*(CREATE|ALTER)\b", statement, re.I):
-        return statement
-    for pattern, replacement in _TYPES:
-        statement = pattern.sub(replacement, statement)
-    return statement
+    from sekigahara_tui.hosting.postgresql import ddl
 
-
-def _take(url: str, timeout: float):
-    import psycopg
-    from psycopg_pool import ConnectionPool
-
-    with _pools_lock:
-        pool, out = _pools.get(url, (None, 0))
-        if pool is None:
-            try:  # a plain connection first: its failure says why (the pool's only says it timed out)
-                psycopg.connect(url, connect_timeout=max(1, int(timeout))).close()
-            except psycopg.Error as error:
-                raise Error(_one_line(error)) from None
-            pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, open=True, reset=_reset, name="sekigahara",
-                                  kwargs={"autocommit": True, "options": f"-c lock_timeout={int(timeout * 1000)}"})
-        _pools[url] = (pool, out + 1)
-    try:
-        return pool, pool.getconn(timeout=timeout)
-    except Exception as error:  # noqa: BLE001 - PoolTimeout, or the server gone
-        _give_back(url, pool, None)
-        raise Error(f"no connection to the database: {_one_line(error)}") from None
-
-
-def _reset(connection) -> None:
-    connection.execute("RESET ALL")  # a read-only user's setting goes with it
-
-
-def _give_back(url: str, pool, connection) -> None:
-    with _pools_lock:
-        _, out = _pools[url]
-        if connection is not None:
-            pool.putconn(connection)
-        if out > 1:
-            _pools[url] = (pool, out - 1)
-            return
-        del _pools[url]
-    pool.close()  # the last connection of this process given back: no thread left behind
-
-
-class _PostgreSQL(Database):
-    dialect = "postgresql"
-
-    def __init__(self, url: str, read_only: bool, timeout: float) -> None:
-        import psycopg
-
-        self.location = url
-        self._errors = psycopg.Error, psycopg.errors.IntegrityError
-        self._pool, self._db = _take(url, timeout)
-        self._in_transaction = False
-        if read_only:
-            self.execute("SET default_transaction_read_only = on")
-
-    def _sql(self, sql: str) -> str:
-        translated = _sql_cache.get(sql)
-        if translated is None:
-            translated = sql.replace("%", "%%").replace("?", "%s")
-            found = _INSERT.match(translated)
-            if found is not None:
-                verb, table, columns = found.groups()
-                translated = f"INSERT INTO {table} ({columns})" + translated[found.end():]
-                if verb.upper() == "IGNORE":
-                    translated += " ON CONFLICT DO NOTHING"
-                else:
-                    keys = self._primary_key(table)
-                    updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in (c.strip() for c in columns.split(",")) if c not in keys)
-                    translated += f" ON CONFLICT ({', '.join(keys)}) DO " + (f"UPDATE SET {updates}" if updates else "NOTHING")
-            _sql_cache[sql] = translated
-        return translated
-
-    def _primary_key(self, table: str) -> tuple[str, ...]:
-        if table not in _primary_keys:
-            rows = self._run(
-                "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)"
-                " WHERE i.indrelid = %s::regclass AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)", (table,)).rows
-            _primary_keys[table] = tuple(row[0] for row in rows)
-        return _primary_keys[table]
-
-    def _run(self, sql: str, parameters: Sequence[Any] = ()) -> Result:
-        try:
-            cursor = self._db.execute(sql, parameters)
-            return Result(cursor.fetchall() if cursor.description else [], cursor.rowcount)
-        except self._errors[0] as error:
-            raise (IntegrityError if isinstance(error, self._errors[1]) else Error)(_one_line(error)) from None
-
-    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> Result:
-        return self._run(self._sql(sql), tuple(parameters))
-
-    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        try:
-            with self._db.cursor() as cursor:
-                cursor.executemany(self._sql(sql), rows)
-        except self._errors[0] as error:
-            raise (IntegrityError if isinstance(error, self._errors[1]) else Error)(_one_line(error)) from None
-
-    def insert_id(self, sql: str, parameters: Sequence[Any]) -> int:
-        return self.execute(sql + " RETURNING id", parameters).rows[0][0]
-
-    def script(self, sql: str) -> None:
-        bare = re.sub(r"--[^\n]*", "", sql)  # a comment may hold a ';' (the DDL's strings hold no '--')
-        statements = [statement.strip() for statement in bare.split(";") if statement.strip()]
-        if self._in_transaction:
-            for statement in statements:
-                self._run(postgresql_ddl(statement))
-            return
-        with self.write():  # two openers at once: IF NOT EXISTS alone races in PostgreSQL's catalogue
-            self.script(sql)
-
-    @contextmanager
-    def write(self) -> Iterator[Database]:
-        with self._transaction("BEGIN"):
-            self._run("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
-            yield self
-
-    @contextmanager
-    def read(self) -> Iterator[Database]:
-        with self._transaction("BEGIN ISOLATION LEVEL REPEATABLE READ"):
-            yield self
-
-    @contextmanager
-    def _transaction(self, begin: str) -> Iterator[None]:
-        self._run(begin)
-        self._in_transaction = True
-        try:
-            yield
-        except BaseException:
-            self._in_transaction = False
-            self._rollback()
-            raise
-        self._in_transaction = False
-        try:
-            self._run("COMMIT")
-        except Error:
-            self._rollback()
-            raise
-
-    def _rollback(self) -> None:
-        try:
-            self._run("ROLLBACK")
-        except Error:
-            pass  # the connection is gone: the server rolled it back
-
-    def schema_version(self) -> int:
-        if self._run("SELECT to_regclass('schema_version')").rows[0][0] is None:
-            return 0  # a new database (the first step's set_schema_version makes the table)
-        rows = self._run("SELECT version FROM schema_version").rows
-        return rows[0][0] if rows else 0
-
-    def set_schema_version(self, version: int) -> None:
-        self._run("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
-        self._run("DELETE FROM schema_version")
-        self._run("INSERT INTO schema_version (version) VALUES (%s)", (version,))
-
-    def tables(self) -> dict[str, list[tuple[str, str, bool]]]:
-        rows = self._run(
-            "SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns"
-            " WHERE table_schema = current_schema() AND table_name != 'schema_version' ORDER BY table_name, ordinal_position").rows
-        found: dict[str, list[tuple[str, str, bool]]] = {}
-        for table, column, kind, nullable in rows:
-            found.setdefault(table, []).append((column, kind.upper(), nullable == "NO"))
-        return found
-
-    def close(self) -> None:
-        if self._db is not None:
-            connection, self._db = self._db, None
-            _give_back(self.location, self._pool, connection)
+    return ddl(statement)

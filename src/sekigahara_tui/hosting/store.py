@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Collection, Literal
 
 from attrs import field, frozen
 
@@ -270,28 +270,31 @@ class Store:
         except Error as error:
             raise StoreError(f"cannot write the game store: {error}") from None
 
-    def summaries(self, game_id: str | None = None) -> list[GameSummary]:
-        """Every game as a lobby lists it, oldest first (`updated` is the time
-        of its last action, `version` its number of actions: both derived);
-        with `game_id`, that game's alone (none: no such game)."""
+    def summaries(self, game_id: str | None = None, ids: Collection[str] | None = None) -> list[GameSummary]:
+        """Every game as a lobby lists it, oldest first (`updated`: its last action's time,
+        `version`: its number of actions); or `game_id`'s alone, or those of `ids` it holds."""
+        ids = [game_id] if game_id is not None else ids
+        if ids is not None and not ids:
+            return []
+        where, parameters = ("", ()) if ids is None else (f" WHERE g.id IN ({', '.join('?' * len(ids))})", tuple(ids))
         rows = self._read(
             "SELECT g.id, g.ishida_player, g.tokugawa_player, g.status, g.result, g.created,"
             " (SELECT at FROM actions WHERE game = g.id ORDER BY seq DESC LIMIT 1),"
             " (SELECT max(seq) FROM actions WHERE game = g.id)"
-            " FROM games g" + (" WHERE g.id = ?" if game_id is not None else "") + " ORDER BY g.created",
-            (game_id,) if game_id is not None else (),
+            f" FROM games g{where} ORDER BY g.created", parameters
         )
-        terms = self.terms() if game_id is None or not rows else self.terms(game_id)
+        terms = self.terms(ids=ids) if rows else {}
         return [
             GameSummary(id, (ishida, tokugawa), status, result, created, last or created, version or 0, terms.get(id))
             for id, ishida, tokugawa, status, result, created, last, version in rows
         ]
 
-    def terms(self, game_id: str | None = None) -> dict[str, GameTerms]:
-        """Each game's terms, for the games made with any (an older store has none); or one game's."""
+    def terms(self, game_id: str | None = None, ids: Collection[str] | None = None) -> dict[str, GameTerms]:
+        """Each game's terms, for the games made with any (an older store has none); or one game's, or those of `ids`."""
+        ids = [game_id] if game_id is not None else ids
         rated = ", rated" if self.schema >= 4 else ", 0"
-        one = (" WHERE game = ?", (game_id,)) if game_id is not None else ("", ())
-        rows = self._read(f"SELECT game, invited, private, rematch_of{rated} FROM game_terms{one[0]}", one[1]) if self.schema >= 3 else []
+        where, parameters = ("", ()) if ids is None else (f" WHERE game IN ({', '.join('?' * len(ids))})", tuple(ids))
+        rows = self._read(f"SELECT game, invited, private, rematch_of{rated} FROM game_terms{where}", parameters) if self.schema >= 3 else []
         return {game: GameTerms(invited, bool(private), rematch_of, bool(r)) for game, invited, private, rematch_of, r in rows}
 
     def record_json(self, game_id: str) -> str:

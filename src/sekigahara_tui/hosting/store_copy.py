@@ -8,13 +8,24 @@ of it or nothing. A database numbering its rows (the chat's lines) goes on
 after the last one copied. Then each table is read again on both sides,
 sorted the same way, and compared row by row: the answer says, table by
 table, the rows on each side and whether they are the same.
+
+Both the copy and the check go `chunk` rows at a time (database.py's
+`chunks`: SQLite's cursor, PostgreSQL's server-side cursor), so a club of
+any size is moved in bounded memory: the copy is still one transaction, the
+check still every row. The check sorts both sides in the databases, by every
+column, the same way in both (NULLs first, text by bytes: COLLATE "C").
 """
 
 from __future__ import annotations
 
+from itertools import zip_longest
+from typing import Iterator
+
 from attrs import frozen
 
 from sekigahara_tui.hosting.database import Database, Error
+
+CHUNK = 10_000  # rows read (and written) at a time
 
 
 @frozen
@@ -50,8 +61,9 @@ def copy_order(source: Database, tables: list[str]) -> list[str]:
     return order
 
 
-def copy_tables(source: Database, target: Database, tables: list[str]) -> None:
-    """Every row of `tables` into the target, in one transaction (database.Error: none copied)."""
+def copy_tables(source: Database, target: Database, tables: list[str], chunk: int = CHUNK) -> None:
+    """Every row of `tables` into the target, `chunk` rows at a time, in one
+    transaction (database.Error: none copied)."""
     source_columns, target_columns = source.tables(), target.tables()
     with target.write():
         for table in copy_order(source, tables):
@@ -60,9 +72,10 @@ def copy_tables(source: Database, target: Database, tables: list[str]) -> None:
             if missing:
                 raise Error(f"the target's table {table} has no column {missing[0]} (is it of another sekigahara?)")
             names = ", ".join(f'"{c}"' for c in columns)
-            rows = source.execute(f'SELECT {names} FROM "{table}"').fetchall()
-            if rows:
-                target.executemany(f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" * len(columns))})', rows)
+            insert = f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" * len(columns))})'
+            with source.read():
+                for rows in source.chunks(f'SELECT {names} FROM "{table}"', chunk):
+                    target.executemany(insert, rows)
         if target.dialect == "postgresql":
             for table, column in target.execute(
                 "SELECT table_name, column_name FROM information_schema.columns"
@@ -72,23 +85,29 @@ def copy_tables(source: Database, target: Database, tables: list[str]) -> None:
                                f' FROM "{table}"', (table, column))
 
 
-def _key(row: tuple) -> tuple:
-    return tuple((value is None, value if value is not None else 0) for value in row)
+def _sorted_rows(db: Database, table: str, columns: list[tuple[str, str, bool]], chunk: int) -> Iterator[tuple]:
+    """The table's rows ordered by every column, read `chunk` at a time."""
+    text = db.dialect == "postgresql"
+    order = ", ".join(f'"{name}"' + (' COLLATE "C"' if text and kind == "TEXT" else "") + " NULLS FIRST"
+                      for name, kind, _ in columns)
+    names = ", ".join(f'"{name}"' for name, _, _ in columns)
+    with db.read():
+        for rows in db.chunks(f'SELECT {names} FROM "{table}" ORDER BY {order}', chunk):
+            yield from (tuple(row) for row in rows)
 
 
-def check_tables(source: Database, target: Database, tables: list[str]) -> list[TableCheck]:
-    """Each table read on both sides, sorted alike, compared row by row."""
+def check_tables(source: Database, target: Database, tables: list[str], chunk: int = CHUNK) -> list[TableCheck]:
+    """Each table read on both sides, sorted alike (`chunk` rows at a time), compared row by row."""
     checks, source_columns = [], source.tables()
     for table in tables:
-        names = ", ".join(f'"{column}"' for column, _, _ in source_columns[table])
-        ours = sorted(source.execute(f'SELECT {names} FROM "{table}"').fetchall(), key=_key)
-        theirs = sorted(target.execute(f'SELECT {names} FROM "{table}"').fetchall(), key=_key)
+        ours = theirs = 0
         difference = None
-        for number, (a, b) in enumerate(zip(ours, theirs), 1):
-            if tuple(a) != tuple(b):
-                difference = f"row {number}: {tuple(a)!r} became {tuple(b)!r}"[:300]
-                break
-        if difference is None and len(ours) != len(theirs):
-            difference = f"{len(ours)} rows became {len(theirs)}"
-        checks.append(TableCheck(table, len(ours), len(theirs), difference))
+        for a, b in zip_longest(_sorted_rows(source, table, source_columns[table], chunk),
+                                _sorted_rows(target, table, source_columns[table], chunk)):
+            ours, theirs = ours + (a is not None), theirs + (b is not None)
+            if difference is None and a is not None and b is not None and a != b:
+                difference = f"row {ours}: {a!r} became {b!r}"[:300]
+        if difference is None and ours != theirs:
+            difference = f"{ours} rows became {theirs}"
+        checks.append(TableCheck(table, ours, theirs, difference))
     return checks
