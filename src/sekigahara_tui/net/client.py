@@ -366,8 +366,10 @@ class Client:
         self.refusals.append(refusal)
         if refusal.kind == "elsewhere" and refusal.reason.startswith(ELSEWHERE):
             host, _, port = refusal.reason[len(ELSEWHERE):].rpartition(":")
-            if port.isdigit() and (host, int(port)) != self.address.tcp:
-                self._sent_to = Address(tcp=(host, int(port)))
+            host = host.strip("[]")  # serve --advertise writes an IPv6 address in brackets
+            if host and port.isdigit() and (host, int(port)) != self.address.tcp:
+                # with the CA this club's hosts are checked with: a TLS club's owner is TLS too
+                self._sent_to = Address(tcp=(host, int(port)), tls_ca=self.address.tls_ca)
         if refusal.id is not None:
             self._pending.pop(refusal.id, None)
         # seat-taken on a reconnect is most likely our own dead connection,
