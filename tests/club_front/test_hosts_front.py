@@ -7,6 +7,7 @@ hosts (one front credential, its file on both hosts' DATA DIRs), and one
 Two bot seats play a game over TLS, as a front's session client would: their
 lobby connection was opened on host A and knows host B (`also`), and the seats
 it makes know B too (club/client.py). kill -9 host A, which owns the game:
+- before that, a spectator connecting through B is sent to A, over TLS;
 - the front's link fails over to B (B's audit log: front-connected);
 - the game's lease runs out (ownership.LEASE 5 s, found by B's renewal every
   1.5 s), B takes it, and the seats, whose connection to A ended, reconnect
@@ -49,6 +50,7 @@ from sekigahara_tui.hosting.ownership import LEASE, RENEW_EVERY  # noqa: E402
 from sekigahara_tui.hosting.store import Store, record_of  # noqa: E402
 from sekigahara_tui.hosting.web_tokens import issue_web_token  # noqa: E402
 from sekigahara_tui.net.locations import Address  # noqa: E402
+from sekigahara_tui.net.protocol import ELSEWHERE  # noqa: E402
 
 pytestmark = needs_program(INITDB, WHAT)
 # start_serve's processes run this checkout's code, as tls_processes's do
@@ -84,7 +86,7 @@ async def test_a_front_over_two_hosts_and_a_host_killed_mid_game(postgres):
         credential = root / "eu1.credential"
         credential.write_text(out)
         shutil.copy2(dirs[0] / CREDENTIALS_FILE, dirs[1] / CREDENTIALS_FILE)  # one credential, every host
-        for name in ("alice", "bob"):
+        for name in ("alice", "bob", "carol"):
             members.add(dirs[0], name, fake_key())  # the database's members: both hosts know them
         a, b = (tuple(club_address(d)["tcp"]) for d in dirs)
         front = await Running.start("front", "--club", f"{a[0]}:{a[1]},{b[0]}:{b[1]}", "--tls-ca", str(certs.ca),
@@ -105,6 +107,15 @@ async def test_a_front_over_two_hosts_and_a_host_killed_mid_game(postgres):
         seat = clients[0]
         await wait_until(lambda: (seat.version or 0) >= 10 or seat.over, "the game under way", DEADLINE)
         assert query(url, "SELECT h.address FROM game_leases l JOIN club_hosts h ON h.host = l.host") == [(f"{a[0]}:{a[1]}",)]
+
+        # A spectator who connects through B is sent to A (`elsewhere`), with TLS still (the redirect keeps the CA).
+        carol = ClubClient(None, member="carol", token=issue_web_token(dirs[1], "carol"), tcp=b, tls_ca=str(certs.ca))
+        lobbies.append(carol)
+        spectator = carol.watch_client(await carol.watch(made.game), ping_interval=1.0, silence_limit=4.0)
+        clients.append(spectator)
+        tasks.append(asyncio.create_task(spectator.run()))
+        await wait_until(lambda: spectator.view is not None, "the spectator to be welcomed on A", DEADLINE)
+        assert [r.reason for r in spectator.refusals] == [ELSEWHERE + f"{a[0]}:{a[1]}"]
 
         # kill -9 host A mid-game: the front goes to B, the game goes on on B.
         at_kill, killed = seat.version or 0, time.monotonic()
