@@ -54,7 +54,7 @@ from sekigahara_tui.club.protocol_vacation import GetVacation, TakeVacation, Vac
 from sekigahara_tui.club.chat_feed import ChatFeed
 from sekigahara_tui.club.protocol_chat import ChatDeleted, ChatLine, ChatLines, ChatSay, GetChat
 from sekigahara_tui.club.protocol_ratings import GetRatings, Ratings
-from sekigahara_tui.net.client import Client
+from sekigahara_tui.net.client import Client, first_answering
 from sekigahara_tui.net.locations import Address
 from sekigahara_tui.net.tls import connect_options
 from sekigahara_tui.club.protocol_tournaments import TournamentList, TournamentShown
@@ -177,17 +177,10 @@ class ClubClient:
 
     async def _open_tcp(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         """The first of the club's hosts that answers (it becomes `tcp`); the last one's OSError if none."""
-        hosts = [self.tcp, *self.also]
-        for n, (host, port) in enumerate(hosts):
-            try:
-                opened = await asyncio.open_connection(host, port, limit=MAX_HOST_LINE, **connect_options(host, self.tls_ca))
-            except OSError:
-                if n == len(hosts) - 1:
-                    raise
-                continue
-            self.tcp, self.also = hosts[n], hosts[:n] + hosts[n + 1:]
-            return opened
-        raise AssertionError("unreachable")
+        n, opened = await first_answering(hosts := [self.tcp, *self.also], lambda host, port: asyncio.open_connection(
+            host, port, limit=MAX_HOST_LINE, **connect_options(host, self.tls_ca)))
+        self.tcp, self.also = hosts[n], hosts[:n] + hosts[n + 1:]
+        return opened
 
     @staticmethod
     async def _receive(reader: asyncio.StreamReader) -> object:
@@ -392,9 +385,7 @@ class ClubClient:
 
     def _others(self, options: dict) -> dict:
         """A seat or spectator knows the club's other hosts too: a host lost, it reconnects to another."""
-        if self.also and "also" not in options:
-            options = {**options, "also": [Address(tcp=host, tls_ca=self.tls_ca) for host in self.also]}
-        return options
+        return {"also": [Address(tcp=host, tls_ca=self.tls_ca) for host in self.also], **options}
 
     async def _close_connection(self) -> None:
         writer, self._writer, self._reader = self._writer, None, None

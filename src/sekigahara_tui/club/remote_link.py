@@ -44,6 +44,7 @@ from sekigahara_tui.club.protocol_fronts import (
 )
 from sekigahara_tui.hosting.web_tokens import MEMBER_NAME
 from sekigahara_tui.net.protocol import MAX_HOST_LINE, PROTOCOL_VERSION, BadMessage, Refused, read_line_pinging
+from sekigahara_tui.net.client import first_answering
 from sekigahara_tui.net.tls import connect_options
 
 REPLY_TIMEOUT = 30.0
@@ -93,16 +94,9 @@ class RemoteLink:
     async def _open(self) -> asyncio.StreamReader:
         """The first host that answers, in order, moved to the front; the last
         host's error if none does (a refusal of the credential is not tried further)."""
-        for n, (host, port) in enumerate(self.hosts):
-            try:
-                reader = await self._open_one(host, port)
-            except (OSError, TimeoutError):
-                if n == len(self.hosts) - 1:
-                    raise
-                continue
-            self.hosts.insert(0, self.hosts.pop(n))
-            return reader
-        raise AssertionError("unreachable")
+        n, reader = await first_answering(list(self.hosts), self._open_one)
+        self.hosts.insert(0, self.hosts.pop(n))
+        return reader
 
     async def _open_one(self, host: str, port: int) -> asyncio.StreamReader:
         reader, writer = await asyncio.open_connection(host, port, limit=MAX_HOST_LINE, **connect_options(host, self.ca_file))

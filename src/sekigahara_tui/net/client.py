@@ -65,6 +65,19 @@ __all__ = [
 ]
 
 
+async def first_answering(hosts: Sequence[tuple[str, int]], open_one: Callable) -> tuple[int, object]:
+    """Several club hosts: (index, what `await open_one(host, port)` gave) for
+    the first host that answers, in order; the last host's error if none does.
+    Only OSError and TimeoutError (unreachable) move on: a refusal does not."""
+    for n, (host, port) in enumerate(hosts):
+        try:
+            return n, await open_one(host, port)
+        except (OSError, TimeoutError):
+            if n == len(hosts) - 1:
+                raise
+    raise OSError(0, "no host to connect to")
+
+
 class ClientListener(Protocol):
     def on_state(self, client: Client) -> None: ...  # view, version, steps, log, why_no_undo changed
 
