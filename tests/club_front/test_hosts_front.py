@@ -12,6 +12,7 @@ it makes know B too (club/client.py). kill -9 host A, which owns the game:
 - the game's lease runs out (ownership.LEASE 5 s, found by B's renewal every
   1.5 s), B takes it, and the seats, whose connection to A ended, reconnect
   to B with TLS; the game goes on there;
+- alice signs in over SSH through the front, which now asks B;
 - every acknowledged command is stored exactly once and the record replays.
 
 `serve --advertise HOST:PORT` is what a host writes into club_hosts for the
@@ -29,12 +30,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import asyncssh
 import pytest
 
 from helpers import needs_program
 from pg_server import INITDB, WHAT
 from tls_certs import make_certificates
-from tls_processes import ENV, Running, audit_says, command
+from front_helpers import Terminal
+from tls_processes import ENV, Running, audit_lines, audit_says, command
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "club"))  # the club tests' helpers, not copied
 from club_helpers import AckingBot, fake_key, reap, short_tmp, start_serve, stop_serve, wait_until  # noqa: E402
@@ -86,12 +89,15 @@ async def test_a_front_over_two_hosts_and_a_host_killed_mid_game(postgres):
         credential = root / "eu1.credential"
         credential.write_text(out)
         shutil.copy2(dirs[0] / CREDENTIALS_FILE, dirs[1] / CREDENTIALS_FILE)  # one credential, every host
-        for name in ("alice", "bob", "carol"):
-            members.add(dirs[0], name, fake_key())  # the database's members: both hosts know them
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        for name in ("alice", "bob", "carol"):  # the database's members: both hosts know them
+            members.add(dirs[0], name, key.export_public_key("openssh").decode() if name == "alice" else fake_key())
+        members.add(dirs[1], "alice", key.export_public_key("openssh").decode())  # SSH keys are each DIR's authorized_keys
         a, b = (tuple(club_address(d)["tcp"]) for d in dirs)
         front = await Running.start("front", "--club", f"{a[0]}:{a[1]},{b[0]}:{b[1]}", "--tls-ca", str(certs.ca),
                                     "--credential", str(credential), "--data", str(root / "front"), "--ssh", "127.0.0.1:0")
         await front.said(rf"front eu1 of the club at 127\.0\.0\.1:{a[1]} \(TLS\), 1 more hosts")
+        ssh_port = int((await front.said(r"SSH: listening on 127\.0\.0\.1:(\d+)")).group(1))
         await audit_says(dirs[0], "front-connected")
 
         # As a session client of the front: the lobby on host A, knowing B; its seats know B too.
@@ -128,6 +134,13 @@ async def test_a_front_over_two_hosts_and_a_host_killed_mid_game(postgres):
         assert seat.over or seat.address.tcp == b and seat.address.tls_ca == str(certs.ca)
         await audit_says(dirs[1], "front-connected")  # the front's link, opened again on B
         assert front.process.returncode is None
+        # A member signs in over SSH through the front, now asking B; the lobby comes from B over TLS.
+        async with asyncssh.connect("127.0.0.1", ssh_port, username="alice", client_keys=[key], known_hosts=None, agent_path=None) as conn:
+            terminal = await Terminal.open(conn, 80, 24)
+            await terminal.wait_text("signed in as alice")
+            terminal.press(b"q")
+            assert (await terminal.finish()).exit_status == 0
+        assert audit_lines(dirs[1], "sign-in front=ssh member=alice address=127.0.0.1 via=eu1")
 
         for client in clients:
             await client.close()
