@@ -67,46 +67,73 @@ WIN = 50.0
 # --- successive halving --------------------------------------------------------------------
 
 
+class OutOfTime(Exception):
+    """The decision's deadline passed during a playout: that playout is dropped."""
+
+
+class Deadline:
+    """A decision's deadline on a clock (time.monotonic, or a test's): `check`
+    is called at every playout step and raises OutOfTime once it has passed."""
+
+    def __init__(self, at: float | None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.at = at
+        self.clock = clock
+
+    def passed(self) -> bool:
+        return self.at is not None and self.clock() > self.at
+
+    def check(self) -> None:
+        if self.passed():
+            raise OutOfTime
+
+
+NO_DEADLINE = Deadline(None)
+
+
 def successive_halving(
     n: int,
     evaluate: Callable[[int, int], float],
     total: int,
     *,
     deadline: float | None = None,
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float] = time.monotonic,
     bonus: Sequence[float] | None = None,
 ) -> tuple[int, list[int], list[float]]:
     """Spend about `total` playouts on `n` candidates; `evaluate(i, j)` is
     candidate i's score on sample j. Each of ceil(log2 n) rounds shares an
     equal part of `total` among the surviving candidates (at least one playout
     each, on the same samples), then keeps the better half by mean score.
+    Out of time (the clock past `deadline` before a playout, or `evaluate`
+    raising OutOfTime) the unfinished round is dropped: the survivors are
+    compared on the samples each of them has played; if not every candidate
+    has one yet, candidate 0 (level 1's choice) is chosen.
     Returns (the best candidate, playouts per candidate, mean per candidate)."""
-    pulls = [0] * n
-    sums = [0.0] * n
+    scores: list[list[float]] = [[] for _ in range(n)]
     bonus = list(bonus) if bonus is not None else [0.0] * n
+    limit = Deadline(deadline, clock)
 
-    def mean(i: int) -> float:
-        return sums[i] / pulls[i] + bonus[i] if pulls[i] else -math.inf
+    def mean(i: int, upto: int | None = None) -> float:
+        known = scores[i][:upto]
+        return sum(known) / len(known) + bonus[i] if known else -math.inf
 
     alive = list(range(n))
     rounds = max(1, math.ceil(math.log2(n))) if n > 1 else 1
-    out_of_time = False
-    for _ in range(rounds):
-        per = max(1, total // (len(alive) * rounds))
-        for _ in range(per):
-            for i in alive:
-                if deadline is not None and clock() > deadline and pulls[i] > 0:
-                    out_of_time = True
-                    break
-                sums[i] += evaluate(i, pulls[i])
-                pulls[i] += 1
-            if out_of_time:
+    try:
+        for _ in range(rounds):
+            per = max(1, total // (len(alive) * rounds))
+            for _ in range(per):
+                for i in alive:
+                    limit.check()
+                    scores[i].append(evaluate(i, len(scores[i])))
+            if len(alive) == 1:
                 break
-        if out_of_time or len(alive) == 1:
-            break
-        alive.sort(key=lambda i: (-mean(i), i))
-        alive = alive[: max(1, math.ceil(len(alive) / 2))]
-    best = max(alive, key=lambda i: (mean(i), -i))
+            alive.sort(key=lambda i: (-mean(i), i))
+            alive = alive[: max(1, math.ceil(len(alive) / 2))]
+        best = max(alive, key=lambda i: (mean(i), -i))
+    except OutOfTime:
+        common = min(len(scores[i]) for i in alive)  # the samples every survivor has played
+        best = max(alive, key=lambda i: (mean(i, common), -i)) if common else 0
+    pulls = [len(each) for each in scores]
     return best, pulls, [mean(i) if pulls[i] else 0.0 for i in range(n)]
 
 
@@ -154,8 +181,10 @@ def evaluate(state: GameState, me: Side) -> float:
 
 class PlannerBot:
     searched = BIG  # the decisions it looks ahead at (level 3 searches more: search.py)
+    min_samples = 1  # playouts each root candidate should get in the first round (fewer candidates if short)
 
-    def __init__(self, side: Side, seed: int, fixed_playouts: int | None = None) -> None:
+    def __init__(self, side: Side, seed: int, fixed_playouts: int | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.side = side
         self.seed = seed
         self.level1 = HeuristicBot(side, seed)
@@ -163,6 +192,7 @@ class PlannerBot:
         self.random = random.Random(f"planner/{side.value}/{seed}")
         self.sampler = Sampler(side, self.belief, random.Random(f"planner-sampler/{side.value}/{seed}"))
         self.fixed_playouts = fixed_playouts
+        self.clock = clock  # read at every playout step (tests pass one that advances per read)
         self.last: dict | None = None  # the last search: candidates, playouts, means (for tests and tuning)
 
     def observe(self, events: Sequence[Event]) -> None:
@@ -170,7 +200,8 @@ class PlannerBot:
         self.belief.observe(events)
 
     def choose(self, view: PlayerView, budget_s: float) -> Command:
-        started = time.perf_counter()
+        started = self.clock()
+        self.last = None
         self.belief.see(view)
         legal = view.legal
         if len(legal) == 1:
@@ -180,7 +211,8 @@ class PlannerBot:
         candidates = self.candidates(view)
         if len(candidates) <= 1:
             return self.level1.choose(view, budget_s)
-        chosen = self.search(view, candidates, started + SHARE * budget_s)
+        deadline = NO_DEADLINE if self.fixed_playouts is not None else Deadline(started + SHARE * budget_s, self.clock)
+        chosen = self.search(view, candidates, deadline)
         if chosen == candidates[0]:
             return self.level1.choose(view, budget_s)  # level 1's own choice, with its bookkeeping
         self.level1.adopt(view, chosen)
@@ -202,8 +234,15 @@ class PlannerBot:
             bot.adopt(view, command)
         return bot
 
-    def search(self, view: PlayerView, candidates: list[Command], deadline: float) -> Command:
-        mine = [self._after(view, c, i == 0) for i, c in enumerate(candidates)]
+    def search(self, view: PlayerView, candidates: list[Command], deadline: Deadline) -> Command:
+        """The best of `candidates` by successive halving of playouts. The
+        budget: `fixed_playouts`, or as many as the first playout's cost says
+        fit before the deadline; out of time, the unfinished round is dropped
+        (successive_halving), and with no time for one playout level 1's
+        choice stands."""
+        self.last = {"candidates": candidates, "playouts": [0] * len(candidates), "means": [0.0] * len(candidates),
+                     "chosen": candidates[0]}
+        mine: dict[int, HeuristicBot] = {}
         samples: list[tuple[GameState, int]] = []
         week = view.week
 
@@ -213,49 +252,57 @@ class PlannerBot:
             return samples[j]
 
         def playout(i: int, j: int) -> float:
+            deadline.check()
+            if i not in mine:
+                mine[i] = self._after(view, candidates[i], i == 0)
             state, noise_seed = sample(j)
             state, _ = apply_trusted(state, candidates[i])
             bots = {self.side: copy.deepcopy(mine[i]), self.side.other: HeuristicBot(self.side.other, noise_seed)}
-            return self._score(i, state, bots, week, random.Random(noise_seed))
+            return self._score(i, state, bots, week, random.Random(noise_seed), deadline)
 
         if self.fixed_playouts is not None:
             total = self.fixed_playouts
-            limit = None
         else:
-            begun = time.perf_counter()
-            first = playout(0, 0)
-            cost = max(time.perf_counter() - begun, 1e-4)
-            left = deadline - time.perf_counter()
-            total = max(len(candidates), int(left / cost) + 1)
-            limit = deadline
+            begun = self.clock()
+            try:
+                first = playout(0, 0)
+            except OutOfTime:
+                return candidates[0]  # no time for even one playout: level 1's choice
+            cost = max(self.clock() - begun, 1e-4)
+            total = int(max(0.0, deadline.at - self.clock()) / cost) + 1
             memo = {(0, 0): first}
             inner = playout
 
             def playout(i: int, j: int) -> float:  # noqa: F811 - the probe counts as a playout
                 return memo.pop((i, j)) if (i, j) in memo else inner(i, j)
 
-        bonus = [LEVEL1_BONUS] + [0.0] * (len(candidates) - 1)
-        best, pulls, means = successive_halving(len(candidates), playout, total, deadline=limit, bonus=bonus)
-        self.last = {"candidates": candidates, "playouts": pulls, "means": means, "chosen": candidates[best]}
+        # Few playouts: fewer candidates, so each has `min_samples` (level 1's first).
+        n = min(len(candidates), max(1, total // self.min_samples))
+        if n == 1:
+            return candidates[0]
+        bonus = [LEVEL1_BONUS] + [0.0] * (n - 1)
+        best, pulls, means = successive_halving(n, playout, total, bonus=bonus)
+        pulls += [0] * (len(candidates) - n)
+        means += [0.0] * (len(candidates) - n)
+        self.last.update(playouts=pulls, means=means, chosen=candidates[best])
         return candidates[best]
 
-    def _score(self, i: int, state: GameState, bots: dict, week: int, noise: random.Random) -> float:
+    def _score(self, i: int, state: GameState, bots: dict, week: int, noise: random.Random, deadline: Deadline) -> float:
         """Candidate i's score on one sample, `state` the sample once it is
         chosen: a playout to the end of the week (level 3: through its tree)."""
-        return evaluate(self._play_out(state, bots, week, noise), self.side)
-
-    def _play_out(self, state: GameState, bots: dict, week: int, noise: random.Random) -> GameState:
-        return play_out(state, bots, noise, week)
+        return evaluate(play_out(state, bots, noise, week, deadline), self.side)
 
 
-def play_out(state: GameState, bots: dict, noise: random.Random, week: int | None = None) -> GameState:
+def play_out(state: GameState, bots: dict, noise: random.Random, week: int | None = None,
+             deadline: Deadline = NO_DEADLINE) -> GameState:
     """Both sides played by their level-1 `bots` (a little `noise` at the noisy
     decisions) to the end of `week`, or of the game if None (the analysis of a
-    finished game, analysis.py)."""
+    finished game, analysis.py). Raises OutOfTime once `deadline` has passed."""
     last: dict[Side, tuple[GameState, PlayerView]] = {}  # each side's last view lends what did not change
     for _ in range(MAX_PLAYOUT_DECISIONS if week is not None else MAX_GAME_DECISIONS):
         if state.is_over or (week is not None and state.week != week):
             break
+        deadline.check()
         side = min(state.decision.sides, key=lambda s: s.value)
         seen = view_of(state, side, last.get(side))
         last[side] = (state, seen)

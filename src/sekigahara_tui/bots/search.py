@@ -41,7 +41,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Sequence
+import time
+from typing import Callable, Sequence
 
 from attrs import define, field
 
@@ -50,7 +51,16 @@ from rules.state import GameState
 from rules.surface import Command, DecisionKind, PlayerView, Side
 from rules.view import view as view_of
 from sekigahara_tui.bots.heuristic import HeuristicBot
-from sekigahara_tui.bots.planner import BIG, CANDIDATES, MAX_PLAYOUT_DECISIONS, PlannerBot, evaluate, play_out, playout_command
+from sekigahara_tui.bots.planner import (
+    BIG,
+    CANDIDATES,
+    MAX_PLAYOUT_DECISIONS,
+    Deadline,
+    PlannerBot,
+    evaluate,
+    play_out,
+    playout_command,
+)
 from sekigahara_tui.bots.sampler import Sampler
 
 # The decisions level 1 answers alone that level 3 searches too (their few
@@ -107,8 +117,9 @@ class SearchBot(PlannerBot):
 
     searched = SEARCHED
 
-    def __init__(self, side: Side, seed: int, fixed_iterations: int | None = None, enemy_nodes: bool = False) -> None:
-        super().__init__(side, seed, fixed_iterations)
+    def __init__(self, side: Side, seed: int, fixed_iterations: int | None = None, enemy_nodes: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(side, seed, fixed_iterations, clock)
         self.random = random.Random(f"search/{side.value}/{seed}")
         self.sampler = Sampler(side, self.belief, random.Random(f"search-sampler/{side.value}/{seed}"))
         self.enemy_nodes = enemy_nodes  # the enemy's big decisions are tree nodes too (else level 1's)
@@ -126,7 +137,7 @@ class SearchBot(PlannerBot):
     def candidates(self, view: PlayerView) -> list[Command]:
         return ranked(self.level1, view)
 
-    def search(self, view: PlayerView, candidates: list[Command], deadline: float) -> Command:
+    def search(self, view: PlayerView, candidates: list[Command], deadline: Deadline) -> Command:
         self.subtrees = [Node() for _ in candidates]
         chosen = super().search(view, candidates, deadline)
         assert self.last is not None
@@ -134,10 +145,10 @@ class SearchBot(PlannerBot):
                          depth=max(_depth(tree) for tree in self.subtrees))
         return chosen
 
-    def _score(self, i: int, state: GameState, bots: dict, week: int, noise: random.Random) -> float:
-        return self.descend(self.subtrees[i], state, bots, week, noise)
+    def _score(self, i: int, state: GameState, bots: dict, week: int, noise: random.Random, deadline: Deadline) -> float:
+        return self.descend(self.subtrees[i], state, bots, week, noise, deadline)
 
-    def descend(self, node: Node, state: GameState, bots: dict, week: int, noise: random.Random) -> float:
+    def descend(self, node: Node, state: GameState, bots: dict, week: int, noise: random.Random, deadline: Deadline) -> float:
         """One iteration below the root: select (PUCT) at the tree's big
         decisions, expand the first untried candidate, play out, back up."""
         path: list[tuple[Node, Command]] = []
@@ -145,6 +156,7 @@ class SearchBot(PlannerBot):
         for _ in range(MAX_PLAYOUT_DECISIONS):
             if current is None or state.is_over or state.week != week:
                 break
+            deadline.check()  # out of time: the iteration is dropped, its path not updated
             side = min(state.decision.sides, key=lambda s: s.value)
             seen = view_of(state, side)
             if not seen.legal:
@@ -163,7 +175,7 @@ class SearchBot(PlannerBot):
                 fresh = not current.visits.get(command)
                 current = None if fresh else current.children.setdefault(command, Node())
             state, _ = apply_trusted(state, command)
-        value = evaluate(play_out(state, bots, noise, week), self.side)
+        value = evaluate(play_out(state, bots, noise, week, deadline), self.side)
         for each, command in path:
             each.update(command, value)
         return value
