@@ -188,6 +188,7 @@ class PlannerBot:
         self.side = side
         self.seed = seed
         self.level1 = HeuristicBot(side, seed)
+        self.own = self.level1  # level 1 once it has made its own choice at this decision (choose)
         self.belief = Belief(side)
         self.random = random.Random(f"planner/{side.value}/{seed}")
         self.sampler = Sampler(side, self.belief, random.Random(f"planner-sampler/{side.value}/{seed}"))
@@ -201,7 +202,6 @@ class PlannerBot:
 
     def choose(self, view: PlayerView, budget_s: float) -> Command:
         started = self.clock()
-        self.last = None
         self.belief.see(view)
         legal = view.legal
         if len(legal) == 1:
@@ -211,11 +211,16 @@ class PlannerBot:
         candidates = self.candidates(view)
         if len(candidates) <= 1:
             return self.level1.choose(view, budget_s)
+        # Level 1 once it has made its own choice (its plan, its claims), worked
+        # out now so that nothing is left to do once the deadline has passed.
+        self.own = copy.deepcopy(self.level1)
+        self.own.choose(view, 0.0)
         deadline = NO_DEADLINE if self.fixed_playouts is not None else Deadline(started + SHARE * budget_s, self.clock)
         chosen = self.search(view, candidates, deadline)
         if chosen == candidates[0]:
-            return self.level1.choose(view, budget_s)  # level 1's own choice, with its bookkeeping
-        self.level1.adopt(view, chosen)
+            self.level1 = self.own
+        else:
+            self.level1.adopt(view, chosen)
         return chosen
 
     # --- the search ------------------------------------------------------------------
@@ -227,11 +232,10 @@ class PlannerBot:
     def _after(self, view: PlayerView, command: Command, own: bool) -> HeuristicBot:
         """Level 1 for this side as it stands once `command` is chosen (`own`:
         level 1's own choice)."""
-        bot = copy.deepcopy(self.level1)
         if own:
-            bot.choose(view, 0.0)
-        else:
-            bot.adopt(view, command)
+            return copy.deepcopy(self.own)
+        bot = copy.deepcopy(self.level1)
+        bot.adopt(view, command)
         return bot
 
     def search(self, view: PlayerView, candidates: list[Command], deadline: Deadline) -> Command:
@@ -256,6 +260,7 @@ class PlannerBot:
             if i not in mine:
                 mine[i] = self._after(view, candidates[i], i == 0)
             state, noise_seed = sample(j)
+            deadline.check()  # neither of those is cut short: look again
             state, _ = apply_trusted(state, candidates[i])
             bots = {self.side: copy.deepcopy(mine[i]), self.side.other: HeuristicBot(self.side.other, noise_seed)}
             return self._score(i, state, bots, week, random.Random(noise_seed), deadline)
@@ -267,6 +272,7 @@ class PlannerBot:
             try:
                 first = playout(0, 0)
             except OutOfTime:
+                self.last = None
                 return candidates[0]  # no time for even one playout: level 1's choice
             cost = max(self.clock() - begun, 1e-4)
             total = int(max(0.0, deadline.at - self.clock()) / cost) + 1
@@ -279,6 +285,7 @@ class PlannerBot:
         # Few playouts: fewer candidates, so each has `min_samples` (level 1's first).
         n = min(len(candidates), max(1, total // self.min_samples))
         if n == 1:
+            self.last = None
             return candidates[0]
         bonus = [LEVEL1_BONUS] + [0.0] * (n - 1)
         best, pulls, means = successive_halving(n, playout, total, bonus=bonus)

@@ -140,9 +140,9 @@ class SearchBot(PlannerBot):
     def search(self, view: PlayerView, candidates: list[Command], deadline: Deadline) -> Command:
         self.subtrees = [Node() for _ in candidates]
         chosen = super().search(view, candidates, deadline)
-        assert self.last is not None
-        self.last.update(visits=self.last["playouts"], iterations=sum(self.last["playouts"]),
-                         depth=max(_depth(tree) for tree in self.subtrees))
+        if self.last is not None:  # it searched
+            self.last.update(visits=self.last["playouts"], iterations=sum(self.last["playouts"]),
+                             depth=max(_depth(tree) for tree in self.subtrees))
         return chosen
 
     def _score(self, i: int, state: GameState, bots: dict, week: int, noise: random.Random, deadline: Deadline) -> float:
