@@ -71,6 +71,11 @@ SEARCHED = BIG | SMALL
 # Level 1's ranking as a prior: its own choice, then its alternatives in order.
 PRIORS = (0.55, 0.2, 0.15, 0.1)
 C_PUCT = 3.0  # exploration, in evaluation points (planner.evaluate's scale)
+# Short of time, playouts stop after a horizon of steps so that every root
+# candidate gets SAMPLES of them; below MIN_HORIZON steps level 1's choice stands.
+SAMPLES = 2
+MIN_HORIZON = 8
+STEP_COST = 0.002  # seconds a playout step costs, before the first search has measured it
 
 
 @define
@@ -116,6 +121,7 @@ class SearchBot(PlannerBot):
     bonus), each playout an ISMCTS iteration through the candidate's subtree."""
 
     searched = SEARCHED
+    min_samples = SAMPLES
 
     def __init__(self, side: Side, seed: int, fixed_iterations: int | None = None, enemy_nodes: bool = False,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -124,6 +130,7 @@ class SearchBot(PlannerBot):
         self.sampler = Sampler(side, self.belief, random.Random(f"search-sampler/{side.value}/{seed}"))
         self.enemy_nodes = enemy_nodes  # the enemy's big decisions are tree nodes too (else level 1's)
         self.subtrees: list[Node] = []  # below each root candidate, this search's
+        self.step_cost = STEP_COST  # seconds per playout step, as measured (a running mean)
 
     @property
     def fixed_iterations(self) -> int | None:
@@ -137,9 +144,22 @@ class SearchBot(PlannerBot):
     def candidates(self, view: PlayerView) -> list[Command]:
         return ranked(self.level1, view)
 
+    def horizon_for(self, candidates: int, deadline: Deadline) -> int | None:
+        """As many steps a playout as let each candidate have SAMPLES playouts
+        before the deadline, at the measured cost of a step (None: no deadline,
+        or time to reach the week's end)."""
+        if deadline.at is None:
+            return None
+        steps = int(max(0.0, deadline.at - deadline.clock()) / (self.step_cost * candidates * SAMPLES))
+        return None if steps >= MAX_PLAYOUT_DECISIONS else max(MIN_HORIZON, steps)
+
     def search(self, view: PlayerView, candidates: list[Command], deadline: Deadline) -> Command:
         self.subtrees = [Node() for _ in candidates]
+        begun = deadline.clock()
         chosen = super().search(view, candidates, deadline)
+        if deadline.at is not None and deadline.steps > 0:  # learn the cost of a step (sampling and copies included)
+            spent = (deadline.clock() - begun) / deadline.steps
+            self.step_cost = 0.7 * self.step_cost + 0.3 * spent
         if self.last is not None:  # it searched
             self.last.update(visits=self.last["playouts"], iterations=sum(self.last["playouts"]),
                              depth=max(_depth(tree) for tree in self.subtrees))
@@ -153,9 +173,11 @@ class SearchBot(PlannerBot):
         decisions, expand the first untried candidate, play out, back up."""
         path: list[tuple[Node, Command]] = []
         current: Node | None = node
-        for _ in range(MAX_PLAYOUT_DECISIONS):
+        steps = self.horizon if self.horizon is not None else MAX_PLAYOUT_DECISIONS
+        for _ in range(steps):
             if current is None or state.is_over or state.week != week:
                 break
+            steps -= 1
             deadline.check()  # out of time: the iteration is dropped, its path not updated
             side = min(state.decision.sides, key=lambda s: s.value)
             seen = view_of(state, side)
@@ -175,7 +197,7 @@ class SearchBot(PlannerBot):
                 fresh = not current.visits.get(command)
                 current = None if fresh else current.children.setdefault(command, Node())
             state, _ = apply_trusted(state, command)
-        value = evaluate(play_out(state, bots, noise, week, deadline), self.side)
+        value = evaluate(play_out(state, bots, noise, week, deadline, steps), self.side)
         for each, command in path:
             each.update(command, value)
         return value
