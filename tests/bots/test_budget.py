@@ -64,7 +64,7 @@ def test_a_decision_stops_at_the_first_step_past_its_deadline(clock, level, budg
     assert clock.steps <= SHARE * budget / TICK + 1  # one step past the deadline at most
     assert bot.last is not None and 2 <= sum(bot.last["playouts"])  # it compared what it finished
     longer = level(side, 8, clock=StepClock())  # no deadline on the engine steps: the playouts' full length
-    longer.fixed_playouts = sum(bot.last["playouts"]) + 4
+    longer.fixed_playouts = 64
     longer.choose(seen, budget)
     assert longer.last is not None and sum(longer.last["playouts"]) > sum(bot.last["playouts"])
 

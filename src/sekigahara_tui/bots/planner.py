@@ -16,9 +16,16 @@ gets a small bonus, so noise alone does not overturn it. Everywhere else the
 planner answers as level 1.
 
 The time budget of a decision becomes a number of playouts from the measured
-cost of the first one; a deadline stops the search in any case. With
-`fixed_playouts` set (tests), the number does not depend on the clock and
-the bot is deterministic for its seed and what it has seen.
+cost of the first one. The deadline (SHARE of the budget, on `clock`:
+time.monotonic, or a test's) is checked at every playout step: once it has
+passed, the playout under way and its unfinished round are dropped and the
+survivors compared on the samples they all have; with no time for one
+playout (or, at level 3, two a candidate) level 1's choice stands. Level 1's
+own choice is worked out before the search, so nothing is left to do after
+the deadline: a decision takes its budget's SHARE plus one playout step (a
+few ms; the rest of the budget is the margin). With `fixed_playouts` set
+(tests), the number does not depend on the clock and the bot is
+deterministic for its seed and what it has seen.
 
 The planner never receives the game's state: it runs the engine on the
 states it sampled itself, so it imports the engine (like sampler.py).
@@ -58,10 +65,13 @@ NOISY = frozenset({DecisionKind.BID, DecisionKind.DEPLOY, DecisionKind.CHALLENGE
 CANDIDATES = 4  # level 1's choice and up to three alternatives
 NOISE = 0.1  # the chance a playout player strays from level 1 at a noisy decision
 LEVEL1_BONUS = 0.4  # in evaluation points: what an alternative must beat level 1's choice by
-SHARE = 0.8  # of the budget spent on playouts (the rest: sampling, margins)
+SHARE = 0.8  # of the budget spent on playouts: the deadline (the rest: the margin)
 MAX_PLAYOUT_DECISIONS = 600
 MAX_GAME_DECISIONS = 20_000  # a playout to the end of the game (bots/play.py's bound)
 WIN = 50.0
+# A battle (8.2-8.9) or a stack move (7.3) under way: a shortened playout goes on to its end.
+UNSETTLED = frozenset({DecisionKind.STACK_MOVE, DecisionKind.CASTLE_CHOICE, DecisionKind.DEPLOY, DecisionKind.CHALLENGE,
+                       DecisionKind.CASUALTY, DecisionKind.RETREAT})
 
 
 # --- successive halving --------------------------------------------------------------------
@@ -286,8 +296,8 @@ class PlannerBot:
             def playout(i: int, j: int) -> float:  # noqa: F811 - the probe counts as a playout
                 return memo.pop((i, j)) if (i, j) in memo else inner(i, j)
 
-        # Few playouts: fewer candidates, so each has `min_samples` (level 1's first).
-        n = min(len(candidates), max(1, total // self.min_samples))
+        # Few playouts in the time: fewer candidates, so each has `min_samples` (level 1's first).
+        n = len(candidates) if self.fixed_playouts is not None else min(len(candidates), max(1, total // self.min_samples))
         if n == 1:
             self.last = None
             return candidates[0]
@@ -313,13 +323,14 @@ def play_out(state: GameState, bots: dict, noise: random.Random, week: int | Non
              deadline: Deadline = NO_DEADLINE, steps: int | None = None) -> GameState:
     """Both sides played by their level-1 `bots` (a little `noise` at the noisy
     decisions) to the end of `week`, or of the game if None (the analysis of a
-    finished game, analysis.py), or for at most `steps` decisions. Raises
-    OutOfTime once `deadline` has passed."""
+    finished game, analysis.py), or after `steps` decisions once no battle
+    or stack move is under way (evaluate knows nothing of one half done).
+    Raises OutOfTime once `deadline` has passed."""
     last: dict[Side, tuple[GameState, PlayerView]] = {}  # each side's last view lends what did not change
-    if steps is None:
-        steps = MAX_PLAYOUT_DECISIONS if week is not None else MAX_GAME_DECISIONS
-    for _ in range(steps):
+    for done in range(MAX_PLAYOUT_DECISIONS if week is not None else MAX_GAME_DECISIONS):
         if state.is_over or (week is not None and state.week != week):
+            break
+        if steps is not None and done >= steps and state.decision.kind not in UNSETTLED:
             break
         deadline.check()
         side = min(state.decision.sides, key=lambda s: s.value)
