@@ -61,7 +61,7 @@ def test_a_decision_stops_at_the_first_step_past_its_deadline(clock, level, budg
     bot = level(side, 8, clock=clock)
     command = bot.choose(seen, budget)
     assert command in seen.legal
-    assert clock.steps <= SHARE * budget / TICK + 1  # one step past the deadline at most
+    assert clock.steps <= round(SHARE * budget / TICK) + 1  # one step past the deadline at most
     assert bot.last is not None and 2 <= sum(bot.last["playouts"])  # it compared what it finished
     longer = level(side, 8, clock=StepClock())  # no deadline on the engine steps: the playouts' full length
     longer.fixed_playouts = 64
@@ -89,3 +89,16 @@ def test_the_same_budget_counted_in_steps_gives_the_same_decision(monkeypatch):
         bot = SearchBot(side, 9, clock=ticking)
         answers.append((bot.choose(seen, 0.5), ticking.steps, bot.last and bot.last["playouts"]))
     assert answers[0] == answers[1]
+
+
+def test_a_bot_that_returned_late_leaves_itself_a_larger_margin(clock):
+    seen, side, level1 = a_move()
+    bot = SearchBot(side, 8, clock=clock)
+    bot.late = 0.1  # its last decisions returned up to 0.1 s after their deadline (a loaded machine)
+    bot.choose(seen, 0.3)
+    assert clock.steps <= (0.3 - 0.1) / TICK + 1  # the deadline came 0.1 s before the budget's end, not 0.06
+    assert 0.0 <= bot.late <= 0.1  # as late as one step at most this time: the margin shrinks again
+    swamped = PlannerBot(side, 8, clock=clock)
+    swamped.late = 0.5  # more than the budget: no time to search at all
+    before = clock.steps
+    assert swamped.choose(seen, 0.3) == copy.deepcopy(level1).choose(seen, 0.0) and clock.steps == before

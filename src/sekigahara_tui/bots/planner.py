@@ -66,6 +66,7 @@ CANDIDATES = 4  # level 1's choice and up to three alternatives
 NOISE = 0.1  # the chance a playout player strays from level 1 at a noisy decision
 LEVEL1_BONUS = 0.4  # in evaluation points: what an alternative must beat level 1's choice by
 SHARE = 0.8  # of the budget spent on playouts: the deadline (the rest: the margin)
+LATE_DECAY = 0.95  # a decision's lateness past its deadline is forgotten by this factor a decision
 MAX_PLAYOUT_DECISIONS = 600
 MAX_GAME_DECISIONS = 20_000  # a playout to the end of the game (bots/play.py's bound)
 WIN = 50.0
@@ -201,6 +202,8 @@ class PlannerBot:
         self.seed = seed
         self.level1 = HeuristicBot(side, seed)
         self.own = self.level1  # level 1 once it has made its own choice at this decision (choose)
+        self.adopted: dict[Command, HeuristicBot] = {}  # level 1 with another candidate adopted (search)
+        self.late = 0.0  # how long after their deadline recent decisions returned: a decaying maximum
         self.belief = Belief(side)
         self.random = random.Random(f"planner/{side.value}/{seed}")
         self.sampler = Sampler(side, self.belief, random.Random(f"planner-sampler/{side.value}/{seed}"))
@@ -228,12 +231,20 @@ class PlannerBot:
         # out now so that nothing is left to do once the deadline has passed.
         self.own = copy.deepcopy(self.level1)
         self.own.choose(view, 0.0)
-        deadline = NO_DEADLINE if self.fixed_playouts is not None else Deadline(started + SHARE * budget_s, self.clock)
+        if self.fixed_playouts is not None:
+            deadline = NO_DEADLINE
+        else:  # the margin: the rest of the budget, or more if recent decisions ran that late (a loaded machine)
+            deadline = Deadline(started + budget_s - max((1 - SHARE) * budget_s, self.late), self.clock)
+        self.adopted: dict[Command, HeuristicBot] = {}
         chosen = self.search(view, candidates, deadline)
         if chosen == candidates[0]:
             self.level1 = self.own
+        elif chosen in self.adopted:  # level 1 with `chosen` adopted, as the search played it
+            self.level1 = self.adopted[chosen]
         else:
             self.level1.adopt(view, chosen)
+        if deadline.at is not None:
+            self.late = max(self.clock() - deadline.at, LATE_DECAY * self.late)
         return chosen
 
     # --- the search ------------------------------------------------------------------
@@ -272,7 +283,7 @@ class PlannerBot:
         def playout(i: int, j: int) -> float:
             deadline.check()
             if i not in mine:
-                mine[i] = self._after(view, candidates[i], i == 0)
+                mine[i] = self.adopted[candidates[i]] = self._after(view, candidates[i], i == 0)
             state, noise_seed = sample(j)
             deadline.check()  # neither of those is cut short: look again
             state, _ = apply_trusted(state, candidates[i])
