@@ -28,13 +28,22 @@ complete state sampled from the side's view and belief (bots/sampler.py).
   who moves first, which battle next, which piece is lost), their legal
   commands its candidates. STACK_MOVE (a stack's steps) stays level 1's plan.
 
-With few iterations a decision (0.1 s on a loaded machine: about six) the
-tree below the root holds level 1's choices, and the search is level 2 with
-the small decisions searched; with more, the later decisions of the week are
-searched as well. Measured against level 2 (benchmarks/tournament.py,
---budget 0.1, seeds 1-50 from both sides, a 2-core machine under a load of
-4-16): 58 of 100 games, 95% interval 48-67%. It never receives the game's
-state: the engine runs only on the states it sampled itself.
+Short of time (0.1 s on a loaded machine: a playout to the week's end takes
+40-100 ms), the playouts stop at a horizon of steps chosen so that each root
+candidate gets SAMPLES of them at the measured cost of a step (going on to
+the end of a battle or stack move under way, which `evaluate` cannot judge
+half done), and with too few for two candidates level 1's choice stands.
+The tree below the root then holds level 1's choices, and the search is
+level 2 with the small decisions searched; with more time, the later
+decisions of the week are searched as well. Every decision keeps to its
+budget as level 2's do (planner.py: a deadline checked at every step).
+Measured against level 2 (benchmarks/tournament.py --pairings search:planner
+--games 50 --seed 1, each seed from both sides, a 2-core machine under a
+load of 11-13): at --budget 0.1, 51 of 100 (95% interval 41-61%), 86% as
+Ishida but 16% as Tokugawa (level 1 as Tokugawa loses 53 of 60 games to
+itself); at --budget 2, 5 of 7 games (seeds 1-4).
+It never receives the game's state: the engine runs only on the states it
+sampled itself.
 """
 
 from __future__ import annotations
