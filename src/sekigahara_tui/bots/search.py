@@ -41,7 +41,7 @@ Measured against level 2 (benchmarks/tournament.py --pairings search:planner
 --games 50 --seed 1, each seed from both sides, a 2-core machine under a
 load of 11-13): at --budget 0.1, 51 of 100 (95% interval 41-61%), 86% as
 Ishida but 16% as Tokugawa (level 1 as Tokugawa loses 53 of 60 games to
-itself); at --budget 2, 5 of 7 games (seeds 1-4).
+itself); at --budget 2, 6 of 8 games (seeds 1-4, 3 of 4 as Tokugawa).
 It never receives the game's state: the engine runs only on the states it
 sampled itself.
 """
