@@ -407,7 +407,9 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
         entered_from=record_entry(state.entered_from, to, side, at),
     )
     blocks = tuple(moved.get(p.block, p) for p in current.blocks)
-    events: list[Event] = [BlocksMoved(side, tuple(moved), at, to), OpponentMovedBlocks(side, len(moved), at, to)]
+    source = current.source  # public: the opponent saw the stack leave it (7.3)
+    events: list[Event] = [BlocksMoved(side, tuple(moved), at, to, source),
+                           OpponentMovedBlocks(side, len(moved), at, to, source)]
     state, more = arrive(state, side, to, at)
     events += more
     if state.is_over:  # an overrun gave an instant victory (R50)
