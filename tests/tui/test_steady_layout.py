@@ -97,9 +97,10 @@ async def settle(pilot) -> None:
         await pilot.pause(0.05)
 
 
-async def test_a_message_taking_more_rows_lays_the_screen_out_once(make_app):
-    """The message line grows into the choices' rows: one layout places both.
-    The line, the list and its scrollbar ask for no second one."""
+async def test_a_long_echo_keeps_the_message_lines_row_and_m_shows_it_whole(make_app):
+    """A "Done: ..." that needs 3 rows keeps the line's one row at 80x24 (no
+    layout: the choices are not resized, nor drawn again a frame later),
+    shortened at a word; m shows it whole, in one layout."""
     async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         prompt = screen.query_one(PromptPanel)
@@ -110,7 +111,31 @@ async def test_a_message_taking_more_rows_lays_the_screen_out_once(make_app):
         long = "Done: Limited: 3 stack moves (a muster may replace one of them) (7.1)"
         prompt.say(long)
         await settle(pilot)
-        assert prompt.choices.size.height == rows - 2  # three rows, not one
+        assert laid_out == [] and prompt.choices.size.height == rows
+        shown = region_text(pilot.app, "#message")
+        assert shown == "Done: Limited: 3 stack … (m)"  # 32 cells
+        await pilot.press("m")
+        await settle(pilot)
+        assert prompt.choices.size.height == rows - 2  # three rows now
+        assert " ".join(region_text(pilot.app, "#message").split()) == long
+        assert len(laid_out) == 1
+
+
+async def test_a_long_refusal_is_whole_and_lays_the_screen_out_once(make_app):
+    """News (a refusal, a move given for the other side) is never shortened: the
+    line grows into the choices' rows, in one layout; the line, the list and
+    its scrollbar ask for no second one."""
+    async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        prompt = screen.query_one(PromptPanel)
+        prompt.say("Done: pass")
+        await settle(pilot)
+        laid_out = count_layouts(screen)
+        rows = prompt.choices.size.height
+        long = "Illegal: Limited: 3 stack moves (a muster may replace one of them) (7.1)"
+        prompt.say(long, error=True)
+        await settle(pilot)
+        assert prompt.choices.size.height == rows - 2
         assert " ".join(region_text(pilot.app, "#message").split()) == long
         assert len(laid_out) == 1
 

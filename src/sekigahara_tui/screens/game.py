@@ -85,6 +85,8 @@ class GameScreen(Screen[None]):
         Binding("ctrl+r", "end_early('resign')", "Resign", id="game.resign", priority=True, show=False),
         Binding("ctrl+k", "end_early('cancel')", "Cancel game", id="game.cancel_game", priority=True, show=False),
         Binding("h", "hint", "Hint", id="game.hint", show=False),  # not priority: the command line types an h (hints.py)
+        # A long "Done: ..." keeps the message line's one row, ending "… (m)": m shows it whole (widgets/message_line.py).
+        Binding("m", "more", "More", id="game.more", show=False),  # not priority, as h
         Binding("ctrl+g", "chat", "Chat", id="game.chat", priority=True, show=False),  # a club seat's game chat (chat.py)
     ]
 
@@ -416,6 +418,10 @@ class GameScreen(Screen[None]):
             self.say(f"Cannot undo: {reason}", error=True)
             return
         self.current.undo()
+
+    def action_more(self) -> None:
+        if not self.query_one(PromptPanel).message.whole():
+            self.notify("m: the message is whole already", timeout=3)  # not said: that would replace it
 
     def action_hint(self) -> None:
         self.hints.ask()
