@@ -381,8 +381,8 @@ class GameScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Every key stays live: one that cannot act now says why (action_undo, action_end)."""
-        if action == "toggle_board":
-            return self._in_battle
+        if action == "toggle_board":  # the whole Combat Phase, as ^a the Movement Phase (select_all.offered)
+            return self.view is not None and self.view.combat is not None
         if action == "save":
             return self.table.can_save
         if action == "auto_allow":
@@ -459,6 +459,10 @@ class GameScreen(Screen[None]):
             self.app.push_screen(DecisionHelpScreen(self.view.help))
 
     def action_toggle_board(self) -> None:
+        view = self.view
+        if view is None or view.combat is None or view.combat.battle is None:
+            self.say("ctrl+b: no battle now (the board shows)", error=True)
+            return
         switcher = self.query_one("#board", ContentSwitcher)
         switcher.current = "map-view" if switcher.current == "battle-view" else "battle-view"
 
