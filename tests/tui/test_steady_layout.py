@@ -140,21 +140,35 @@ async def test_a_long_refusal_is_whole_and_lays_the_screen_out_once(make_app):
         assert len(laid_out) == 1
 
 
-async def test_the_place_under_the_map_taking_more_rows_lays_the_screen_out_once(make_app):
+async def test_the_lines_under_the_map_keep_their_rows_from_place_to_place(make_app):
+    """Places whose words take 2 or 3 rows, or more (then fitted: "+3 more"),
+    all take the lines' 3 rows: the cursor going from one to another lays
+    nothing out; a stack move's first command gives them 5 rows (steps left,
+    force march), in one layout."""
     async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         info = screen.query_one(LocationInfo)
         panel = screen.query_one(MapPanel)
         await settle(pilot)
         width = info.content_size.width
-        rows = {loc: min(5, max(3, len(location_lines(screen.view, loc, width)))) for loc in panel.layout_data.locations}
-        short, tall = min(rows, key=rows.get), max(rows, key=rows.get)
-        assert rows[short] < rows[tall]
+        lines = {loc: len(location_lines(screen.view, loc, width)) for loc in panel.layout_data.locations}
+        short, tall = min(lines, key=lines.get), max(lines, key=lines.get)
+        assert lines[short] < 3 < lines[tall]
         info.show(screen.view, short)
         await settle(pilot)
         laid_out = count_layouts(screen)
         map_rows = panel.size.height
-        info.show(screen.view, tall)
+        for place in (tall, short, tall):
+            info.show(screen.view, place)
+            await settle(pilot)
+            assert info.size.height == 3 and panel.size.height == map_rows
+            assert len(region_text(pilot.app, "#map-info").splitlines()) <= 3
+        assert laid_out == []
+        screen.submit_text("move osaka")
         await settle(pilot)
-        assert info.size.height == rows[tall] and panel.size.height == map_rows - (rows[tall] - rows[short])
-        assert len(laid_out) == 1
+        assert screen.view.movement.stack_move is not None
+        assert info.size.height == 5 and panel.size.height == map_rows - 2
+        assert region_text(pilot.app, "#map-info").startswith("Steps left")
+        # One layout, and one scroll of the map (its cursor kept in the rows left),
+        # which Textual signals as a layout too.
+        assert len(laid_out) == 2
