@@ -172,3 +172,19 @@ async def test_the_lines_under_the_map_keep_their_rows_from_place_to_place(make_
         # One layout, and one scroll of the map (its cursor kept in the rows left),
         # which Textual signals as a layout too.
         assert len(laid_out) == 2
+
+
+async def test_the_game_is_out_of_the_collectors_full_passes_while_it_is_played(make_app):
+    """Python's full collections walked every object of the app and the engine,
+    0.1-0.2 s in one key's time: once the game screen is up they are frozen
+    (gc.freeze), and given back to the collector when it goes."""
+    import gc
+
+    async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        await pilot.pause()
+        assert gc.get_freeze_count() > 10_000
+        screen.dismiss()
+        await pilot.pause()
+        await pilot.pause()
+    assert gc.get_freeze_count() == 0

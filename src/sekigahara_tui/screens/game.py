@@ -17,6 +17,7 @@ ending.py (a club seat's resign and cancel).
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 from textual import events, on
@@ -157,6 +158,8 @@ class GameScreen(Screen[None]):
             self._show_status()
             return
         self.redraw()
+        # What is here lives as long as the game: out of the collector's full passes (0.1-0.2 s of a key).
+        self.call_after_refresh(gc.freeze)
         self._report_warning()
         if self.current.is_over:  # a finished game was loaded
             self._show_result()
@@ -170,6 +173,7 @@ class GameScreen(Screen[None]):
         self.hints.close()
         self.hand_overs.close(self.app)
         self.table.close()
+        gc.unfreeze()  # the game's objects may go now (a test process plays hundreds of games)
 
     def _show_result(self) -> None:
         if self._result_shown or self.view is None:
@@ -205,8 +209,7 @@ class GameScreen(Screen[None]):
             prompt.give_focus_back()
 
     def seat_status(self, seat: Seat) -> None:
-        if seat is self.current:
-            self._show_status()
+        seat is self.current and self._show_status()
 
     # --- drawing ---------------------------------------------------------------
 
@@ -400,8 +403,7 @@ class GameScreen(Screen[None]):
         self._select_next()
 
     def _select_next(self) -> None:
-        command = self.select_all.next_command(self.view) if self.select_all.kind else None
-        if command is not None:
+        if (command := self.select_all.next_command(self.view) if self.select_all.kind else None) is not None:
             self.submit(command)
 
     def action_end(self) -> None:
@@ -420,9 +422,8 @@ class GameScreen(Screen[None]):
             return
         self.current.undo()
 
-    def action_more(self) -> None:  # m: not said, which would replace the message
-        if not self.query_one(PromptPanel).message.whole():
-            self.notify("m: the message is whole already", timeout=3)
+    def action_more(self) -> None:  # m: notified, not said, which would replace the message
+        self.query_one(PromptPanel).message.whole() or self.notify("m: the message is whole already", timeout=3)
 
     def action_hint(self) -> None:
         self.hints.ask()
@@ -448,8 +449,7 @@ class GameScreen(Screen[None]):
             self.app.push_screen(DecisionHelpScreen(self.view.help))
 
     def action_toggle_board(self) -> None:
-        view = self.view
-        if view is None or view.combat is None or view.combat.battle is None:
+        if not (self.view and self.view.combat and self.view.combat.battle):
             self.say("ctrl+b: no battle now (the board shows)", error=True)
             return
         switcher = self.query_one("#board", ContentSwitcher)
