@@ -97,17 +97,22 @@ async def settle(pilot) -> None:
         await pilot.pause(0.05)
 
 
+async def one_row_said(pilot):
+    """A one-row message said and drawn; then the layouts counted from there,
+    and the choices' rows."""
+    screen = await take_seat(pilot)
+    prompt = screen.query_one(PromptPanel)
+    prompt.say("Done: pass")
+    await settle(pilot)
+    return prompt, count_layouts(screen), prompt.choices.size.height
+
+
 async def test_a_long_echo_keeps_the_message_lines_row_and_m_shows_it_whole(make_app):
     """A "Done: ..." that needs 3 rows keeps the line's one row at 80x24 (no
     layout: the choices are not resized, nor drawn again a frame later),
     shortened at a word; m shows it whole, in one layout."""
     async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
-        screen = await take_seat(pilot)
-        prompt = screen.query_one(PromptPanel)
-        prompt.say("Done: pass")
-        await settle(pilot)
-        laid_out = count_layouts(screen)
-        rows = prompt.choices.size.height
+        prompt, laid_out, rows = await one_row_said(pilot)
         long = "Done: Limited: 3 stack moves (a muster may replace one of them) (7.1)"
         prompt.say(long)
         await settle(pilot)
@@ -126,12 +131,7 @@ async def test_a_long_refusal_is_whole_and_lays_the_screen_out_once(make_app):
     line grows into the choices' rows, in one layout; the line, the list and
     its scrollbar ask for no second one."""
     async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
-        screen = await take_seat(pilot)
-        prompt = screen.query_one(PromptPanel)
-        prompt.say("Done: pass")
-        await settle(pilot)
-        laid_out = count_layouts(screen)
-        rows = prompt.choices.size.height
+        prompt, laid_out, rows = await one_row_said(pilot)
         long = "Illegal: Limited: 3 stack moves (a muster may replace one of them) (7.1)"
         prompt.say(long, error=True)
         await settle(pilot)
