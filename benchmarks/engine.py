@@ -54,16 +54,11 @@ def play(seed: int, step_times: list[float], apply_command: Apply = apply_truste
     """One random game. With `movement_times`, the players never step into
     enemy units and the time of legal_commands at Full-movement decisions is kept."""
     chooser = random.Random(f"bench/{seed}")
-    # random.choice(seq) is seq[chooser._randbelow(len(seq))]: the same draws,
-    # the same games, without its frame at each of the two choices a decision
-    # (the random player's cost is no part of the engine's).
-    pick = chooser._randbelow
     clock = time.perf_counter
     state, _ = start_game(seed)
     decisions = 0
     while not state.is_over:
-        sides = sorted(state.decision.sides)
-        side = sides[pick(len(sides))]
+        side = chooser.choice(sorted(state.decision.sides))
         started = clock()
         options = legal_commands(state, side)
         if movement_times is not None:
@@ -72,7 +67,7 @@ def play(seed: int, step_times: list[float], apply_command: Apply = apply_truste
             if state.decision.kind is DecisionKind.MOVE and movement and movement.option is MovementOption.FULL:
                 movement_times.append(listed - started)
             options = [c for c in options if not (isinstance(c, Step) and has_enemy_units(state, side, c.to))] or options
-        command = options[pick(len(options))]
+        command = chooser.choice(options)
         state, _ = apply_command(state, command)
         step_times.append(clock() - started)
         decisions += 1
