@@ -22,7 +22,7 @@ from sekigahara_tui.club.client import ClubClient
 from sekigahara_tui.club.protocol import Lobby
 from sekigahara_tui.hosting import database, members
 from sekigahara_tui.hosting.club_server import ClubServer
-from sekigahara_tui.hosting.lobby_sync import CHANNEL, make_triggers
+from sekigahara_tui.hosting.lobby_sync import ASKING, CHANNEL, make_triggers
 from sekigahara_tui.hosting.store import Store
 from sekigahara_tui.hosting.tokens import load_secret
 from sekigahara_tui.hosting.web_tokens import issue_web_token
@@ -184,10 +184,11 @@ async def test_two_serve_processes_over_one_database_show_one_lobby(postgres):
 
 
 async def wait_listening(url: str, hosts: int) -> None:
-    """Until `hosts` connections LISTEN on the channel (pg_stat_activity shows their last statement)."""
+    """Until `hosts` connections LISTEN on the channels: their last statement
+    (pg_stat_activity) asked whose move it is, after LISTEN."""
     deadline = time.monotonic() + WAIT
     with psycopg.connect(url, autocommit=True) as admin:
-        while admin.execute("SELECT count(*) FROM pg_stat_activity WHERE query = %s", (f"LISTEN {CHANNEL}",)).fetchone()[0] < hosts:
+        while admin.execute("SELECT count(*) FROM pg_stat_activity WHERE query = %s", (ASKING,)).fetchone()[0] < hosts:
             if time.monotonic() > deadline:  # (a serve of other code: is PYTHONPATH this checkout's src?)
                 seen = admin.execute("SELECT state, left(query, 60) FROM pg_stat_activity WHERE datname = current_database()").fetchall()
                 raise AssertionError(f"the hosts did not LISTEN; the database's connections: {seen}")
