@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import psycopg
 
@@ -62,7 +63,9 @@ async def test_a_move_on_the_owner_shows_whose_move_in_the_other_hosts_lobby(pos
         await alice_b.push_where(lambda l: (line_of(l, game_id) or l).to_move == first, f"{first} to move, on B")
         await bob_plays_his_turn(bob_a, entry)  # on A; the decision passes to alice (Tokugawa)
         assert not game.host.is_over and set(game.host.state.decision.sides) == {Side.TOKUGAWA}
-        await alice_b.push_where(lambda l: (line_of(l, game_id) or l).to_move == (Side.TOKUGAWA,), "alice's move, on B")
+        at = await alice_b.push_where(lambda l: (line_of(l, game_id) or l).to_move == (Side.TOKUGAWA,), "alice's move, on B")
+        # the figure the report gives (no bound here): bob's last command stamped on A, to alice's push on B
+        print(f"move on A to its push on B: {time.time() - (time.monotonic() - at) - game.actions[-1].at:.3f} s")
         mine, theirs = a.catalog.get(game_id), b.catalog.get(game_id)
         assert game_id not in b.games.loaded and b.games.loads == 0  # B knows it without loading the game (A owns it)
         assert (theirs.version, theirs.to_move, theirs.where) == (game.version, (Side.TOKUGAWA,), mine.where)
