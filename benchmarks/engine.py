@@ -54,21 +54,22 @@ def play(seed: int, step_times: list[float], apply_command: Apply = apply_truste
     """One random game. With `movement_times`, the players never step into
     enemy units and the time of legal_commands at Full-movement decisions is kept."""
     chooser = random.Random(f"bench/{seed}")
+    clock = time.perf_counter
     state, _ = start_game(seed)
     decisions = 0
     while not state.is_over:
         side = chooser.choice(sorted(state.decision.sides))
-        started = time.perf_counter()
+        started = clock()
         options = legal_commands(state, side)
-        listed = time.perf_counter()
         if movement_times is not None:
+            listed = clock()
             movement = state.movement
             if state.decision.kind is DecisionKind.MOVE and movement and movement.option is MovementOption.FULL:
                 movement_times.append(listed - started)
             options = [c for c in options if not (isinstance(c, Step) and has_enemy_units(state, side, c.to))] or options
         command = chooser.choice(options)
         state, _ = apply_command(state, command)
-        step_times.append(time.perf_counter() - started)
+        step_times.append(clock() - started)
         decisions += 1
         if played is not None:
             played.append(command)

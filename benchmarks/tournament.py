@@ -89,6 +89,7 @@ def play_one(job: tuple) -> dict:
         "illegal": outcome.illegal,
         "crash": outcome.crash,
         "kept": kept,
+        "budget": budget,
     }
 
 
@@ -148,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"{'won' if result['a_won'] else 'lost'} ({result['cause']})", file=sys.stderr, flush=True)
             if args.results:
                 with args.results.open("a") as out:
-                    out.write(json.dumps({**result, "budget": args.budget}) + "\n")
+                    out.write(json.dumps(result) + "\n")
     elapsed = time.perf_counter() - started
     print(f"tournament: {len(jobs)} games, seeds {args.seed}-{args.seed + args.games - 1}, "
           f"{args.workers} workers, budget {args.budget:g} s, {elapsed:.0f} s")
@@ -179,6 +180,14 @@ def summarise(results: list[dict], pairings: list[tuple[str, str]], keep_losses:
             if searched:  # the decisions a look-ahead level thought about (the others are level 1's, instant)
                 print(f"    of which {len(searched)} took {1000 * SEARCHED:g} ms or more: median {1000 * statistics.median(searched):.1f} ms, "
                       f"p99 {1000 * percentile(searched, 0.99):.1f} ms")
+        budgets = {r.get("budget") for r in games} - {None}
+        if len(budgets) == 1:  # each decision against the budget (issue 25: kept within a small margin)
+            budget = budgets.pop()
+            for level in times:
+                over = sorted((t for r in games for t in r["times"].get(level, []) if t > budget), reverse=True)
+                print(f"  {level} over the {1000 * budget:g} ms budget: {len(over)} decisions"
+                      + (f", by at most {1000 * (over[0] - budget):.1f} ms; over by 10 ms or more: "
+                         f"{sum(t > budget + 0.01 for t in over)}" if over else ""))
         crashes = [r for r in games if r["crash"]]
         illegal = [r for r in games if r["illegal"]]
         unfinished = [r for r in games if r["winner"] is None]

@@ -27,7 +27,8 @@ def empty_bounded_caches() -> None:
     (net/state_encoding.py), what the chairs share (rules/view.py) and the
     texts of the state last encoded (hosting/chairs.py, SHARED_TEXTS, one
     state's), the musters by Recruitment Box contents and by a daimyo's blocks
-    there (rules/muster.py, 4,096 entries each), the engine's last legal list
+    there (rules/muster.py, 4,096 entries each), the movement choices by
+    hand (rules/movement.py, 4,096 entries), the engine's last legal list
     (rules/engine.py, one entry), and the commands and progress made once and
     shared (issue 25: rules/command_tables.py, and the tables of stack_moves,
     movement, mori_box, muster and state, bounded by the components' numbers,
@@ -50,6 +51,7 @@ def empty_bounded_caches() -> None:
     rules.muster._same_kind_choices.cache_clear()
     rules.muster._musters_at.cache_clear()
     rules.muster._daimyo_musters.cache_clear()
+    rules.movement._choices.cache_clear()
     rules.engine._last = (None, None, ())
     for made_once in (
         rules.command_tables.begin_moves, rules.command_tables.stack_commands, rules.stack_moves._starting,

@@ -4,6 +4,8 @@ arrive through `arrive`."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from rules.components import default_components
 from rules.control import control_on_arrival, sides_present, update_castle_control
 from rules.decks import draw_cards
@@ -99,4 +101,7 @@ def record_entry(
 ) -> tuple[tuple[str, Side, str], ...]:
     """R51: remember which adjacent location each side entered a location from."""
     entry = (location, side, origin)
-    return entered if entry in entered else tuple(sorted(entered + (entry,)))
+    if entry in entered:
+        return entered
+    at = bisect_left(entered, entry)  # sorted(entered + (entry,)), as entered is sorted
+    return entered[:at] + (entry,) + entered[at:]

@@ -51,8 +51,7 @@ def control_on_arrival(
     Castle control is brought up to date as well (4.3), where it can have
     changed: at `location` and at `origin`, the place the blocks left."""
     events: list[Event] = []
-    c = default_components()
-    if c.location(location).resource and state.control_of_resource(location) is not side:
+    if location in _resources() and state.control_of_resource(location) is not side:
         control = dict(state.resource_control)
         control[location] = side
         state = evolve(state, resource_control=sorted_pairs(control))
@@ -87,7 +86,9 @@ def update_castle_control(
     if places is None:
         castles: list[str] | dict[str, int] = order
     else:  # the castles among the places, in map order: a look at each place, not at each castle
-        castles = sorted({place for place in places if place in order}, key=order.__getitem__)
+        castles = [place for place in places if place in order]
+        if len(castles) > 1:  # seldom: most places hold no castle
+            castles = sorted(set(castles), key=order.__getitem__)
     events: list[Event] = []
     for castle in castles:
         controller = castle_controller(state, castle, c)
@@ -102,6 +103,12 @@ def update_castle_control(
     current = dict(state.castle_control)
     current.update((event.location, event.side) for event in events)
     return evolve(state, castle_control=sorted_pairs(current)), events
+
+
+@cache
+def _resources() -> frozenset[str]:
+    """The resource locations (4.2): asked at every arrival."""
+    return frozenset(loc.id for loc in default_components().locations if loc.resource)
 
 
 @cache

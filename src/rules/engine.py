@@ -153,8 +153,13 @@ def apply_trusted(state: GameState, command: Command) -> tuple[GameState, tuple[
     return _carry_out(state, command)
 
 
+# (decision kind, command type) -> the answer's apply: one lookup a step.
+_HANDLERS = {(kind, answered): answer.apply
+             for kind, decision in DECISIONS.items() for answered, answer in decision.answers.items()}
+
+
 def _carry_out(state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
-    handler = DECISIONS[state.decision.kind].answers[type(command)].apply
+    handler = _HANDLERS[state.decision.kind, type(command)]
     state, events = handler(state, command)
     if state.decision.kind is DecisionKind.NONE:  # advance's own test, asked here first: most commands leave a decision
         state, more = advance(state)

@@ -205,15 +205,22 @@ class BlocksMoved(PrivateEvent):
     blocks: tuple[str, ...]
     origin: str
     destination: str
+    # Where the stack move began (7.3.1, R15), as its twin says; None in events
+    # made before it was told (issue 25).
+    source: str | None = None
 
 
 @frozen
 class OpponentMovedBlocks(OpponentEvent):
-    for_spectators = True  # side, count, origin, destination: blocks are counted publicly (R55)
+    # side, count, origin, destination, source: blocks are counted publicly (R55),
+    # and the opponent sees the stack leave its source (7.3), so it knows a step
+    # from B continues the move that began at A rather than begins one at B (7.3.1)
+    for_spectators = True
     side: Side
     count: int
     origin: str
     destination: str
+    source: str | None = None  # where the stack move began; None in events made before it was told
 
 
 @frozen

@@ -9,7 +9,7 @@ option allows is decided here, from the table.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from attrs import frozen
@@ -132,12 +132,17 @@ def begin_movement_phase(state: GameState, side: Side) -> tuple[GameState, list[
 
 def legal_movement_choices(state: GameState, side: Side) -> list[ChooseMovement]:
     """7.1, R10: each option with every way of paying its 0, 1 or 2 cards."""
-    hand = sorted(state.cards[side].hand)
-    return [
+    return list(_choices(side, tuple(sorted(state.cards[side].hand))))
+
+
+@lru_cache(maxsize=4096)
+def _choices(side: Side, hand: tuple[str, ...]) -> tuple[ChooseMovement, ...]:
+    """legal_movement_choices by the sorted hand: a side's hands repeat across games."""
+    return tuple(
         _choice(side, option, cards)
         for option in MovementOption
         for cards in combinations(hand, card_cost(option))
-    ]
+    )
 
 
 @cache

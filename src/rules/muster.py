@@ -75,17 +75,25 @@ def _daimyo_musters(side: Side, location: str, own: tuple[str, ...]) -> tuple[Mu
 def legal_musters(state: GameState, side: Side) -> list[Muster]:
     """Every muster of the Recruitment Box's blocks; whether the movement
     option allows one now is movement.may_muster's to say (7.1). They depend
-    on the positions and the discs alone: kept with the positions' index."""
-    memo = place_index(state.positions).memo
-    known = memo.get(("musters", side))
+    on the discs and on the blocks at the side's recruitment locations and in
+    its box alone: kept with the positions' index, and carried over while no
+    block comes to or goes from those places (rules.places)."""
+    index = place_index(state.positions)
+    known = index.memo.get(("musters", side))
     if known is not None and known[0] == state.discs:
         return list(known[1])
     box = state.blocks_at(recruitment_box(side), side)
     commands: list[Muster] = []
     for location in muster_sites(state, side):
         commands += _musters_at(side, location, box)
-    memo["musters", side] = (state.discs, tuple(commands))
+    index.keep(("musters", side), (state.discs, tuple(commands)), places=_muster_places(side))
     return commands
+
+
+@cache
+def _muster_places(side: Side) -> frozenset[str]:
+    """Where the blocks a side's musters depend on stand: its recruitment locations and box."""
+    return frozenset([loc.id for loc in default_components().recruitment_locations(side)] + [recruitment_box(side)])
 
 
 def why_muster_illegal(state: GameState, command: Muster) -> str | None:

@@ -22,12 +22,9 @@ from rules.components import default_components
 from rules.sides import Side
 
 _NO_SIDE: frozenset[Side] = frozenset()
-# (any Ishida block, any Tokugawa block) -> the sides with blocks there
-_SIDE_SETS = {
-    (True, False): frozenset({Side.ISHIDA}),
-    (False, True): frozenset({Side.TOKUGAWA}),
-    (True, True): frozenset({Side.ISHIDA, Side.TOKUGAWA}),
-}
+_ISHIDA = frozenset({Side.ISHIDA})
+_TOKUGAWA = frozenset({Side.TOKUGAWA})
+_BOTH = frozenset({Side.ISHIDA, Side.TOKUGAWA})
 
 
 @cache
@@ -59,40 +56,58 @@ def _of_ishida() -> dict[str, bool]:
 
 
 class PlaceIndex:
-    """The blocks at each place of one positions tuple, in component order."""
+    """The blocks at each place of one positions tuple, in component order:
+    one table per side (issue 25: a step patches only the moving side's; both
+    sides' blocks at a place, and the sides there, are read from the two)."""
 
-    __slots__ = ("positions", "_everyone", "_ishida", "_tokugawa", "_sides", "memo")
+    __slots__ = ("positions", "_ishida", "_tokugawa", "memo", "_kept")
 
     def __init__(self, positions: tuple[str, ...]) -> None:
-        everyone: dict[str, list[str]] = {}
         ishida: dict[str, list[str]] = {}
         tokugawa: dict[str, list[str]] = {}
         for (block, of_ishida), place in zip(_block_sides(), positions):
-            everyone.setdefault(place, []).append(block)
             (ishida if of_ishida else tokugawa).setdefault(place, []).append(block)
         self.positions = positions
-        self._everyone = _tuples(everyone)
         self._ishida = _tuples(ishida)
         self._tokugawa = _tuples(tokugawa)
-        self._sides = {place: _SIDE_SETS[place in ishida, place in tokugawa] for place in everyone}
         # Answers the rules work out from these positions (and what else they
         # name in their key), kept as long as the index: a stack move that
-        # moves nobody keeps the positions, and they are asked again.
+        # moves nobody keeps the positions, and they are asked again. Those
+        # given with `keep` are carried over to the index after a move that
+        # leaves them true.
         self.memo: dict[Hashable, Any] = {}
+        self._kept: dict[Hashable, tuple[Side | None, frozenset[str] | None]] = {}
+
+    def keep(self, key: Hashable, value: Any, side: Side | None = None,
+             places: frozenset[str] | None = None) -> None:
+        """memo[key] = value, an answer that depends on `side`'s blocks alone
+        (wherever they are) or on the blocks at `places` alone: it is carried
+        over to the next index while no block of `side` moves, or no block
+        comes to or goes from those places (issue 25: the stacks of the side
+        that did not move, the musters after a step far from the recruitment
+        locations)."""
+        self.memo[key] = value
+        self._kept[key] = (side, places)
 
     def at(self, place: str, side: Side | None = None) -> tuple[str, ...]:
         """Block ids at a place, optionally only one side's, in component order."""
         if side is None:
-            return self._everyone.get(place, ())
+            ishida, tokugawa = self._ishida.get(place, ()), self._tokugawa.get(place, ())
+            if ishida and tokugawa:  # seldom asked: merged on demand
+                return tuple(sorted(ishida + tokugawa, key=_block_indexes().__getitem__))
+            return ishida or tokugawa
         return (self._ishida if side is Side.ISHIDA else self._tokugawa).get(place, ())
 
     def sides_at(self, place: str) -> frozenset[Side]:
         """The sides with blocks at a place."""
-        return self._sides.get(place, _NO_SIDE)
+        if place in self._ishida:
+            return _BOTH if place in self._tokugawa else _ISHIDA
+        return _TOKUGAWA if place in self._tokugawa else _NO_SIDE
 
     def shared_places(self) -> list[str]:
         """The places holding blocks of both sides."""
-        return [place for place, sides in self._sides.items() if len(sides) == 2]
+        tokugawa = self._tokugawa
+        return [place for place in self._ishida if place in tokugawa]
 
     def by_place(self, side: Side) -> ItemsView[str, tuple[str, ...]]:
         """(place, block ids) for every place holding blocks of `side`."""
@@ -108,49 +123,58 @@ class PlaceIndex:
             table = self._ishida if side is Side.ISHIDA else self._tokugawa
             order = _location_order()
             stacks = [(place, table[place]) for place in sorted(table.keys() & order.keys(), key=order.__getitem__)]
-            self.memo[side] = stacks
+            self.keep(side, stacks, side=side)
         return stacks
 
     def after(self, positions: tuple[str, ...], moves: Mapping[str, str]) -> PlaceIndex:
         """The index of `positions`, which are ours with `moves` (block -> place) made.
-        Only the places blocks left or reached change, and at those only the
-        tables of the sides whose blocks moved (issue 25: a step moves one
-        side's blocks from one place to another)."""
-        index_of, of_ishida = _block_indexes(), _of_ishida()
-        new = PlaceIndex.__new__(PlaceIndex)
+        Only the tables of the sides whose blocks moved are copied, and only
+        the places their blocks left or reached change (issue 25: a step moves
+        one side's blocks from one place to another)."""
+        of_ishida, index_of = _of_ishida(), _block_indexes()
+        new = _new_index(PlaceIndex)
         new.positions = positions
-        new._everyone, new._sides = everyone, sides = self._everyone.copy(), self._sides.copy()
-        new._ishida, new._tokugawa = ishida, tokugawa = self._ishida.copy(), self._tokugawa.copy()
-        new.memo = {}
+        new.memo = memo = {}
+        new._kept = kept = {}
         old = self.positions
         touched = {old[index_of[b]] for b in moves}
         touched.update(moves.values())
-        for table, of_side in ((ishida, True), (tokugawa, False)):
-            side_moves = {block: to for block, to in moves.items() if of_ishida[block] is of_side}
-            if not side_moves:
-                continue
-            for place in touched:
-                blocks = [b for b in table.get(place, ()) if b not in side_moves]
-                arriving = [b for b, to in side_moves.items() if to == place]
-                if arriving:
-                    blocks += arriving
-                    blocks.sort(key=index_of.__getitem__)
-                if blocks:
-                    table[place] = tuple(blocks)
-                else:
-                    table.pop(place, None)
-        for place in touched:
-            of_ishida_there, of_tokugawa_there = ishida.get(place, ()), tokugawa.get(place, ())
-            if of_ishida_there and of_tokugawa_there:
-                everyone[place] = tuple(sorted(of_ishida_there + of_tokugawa_there, key=index_of.__getitem__))
-            elif of_ishida_there or of_tokugawa_there:
-                everyone[place] = of_ishida_there or of_tokugawa_there
-            else:
-                everyone.pop(place, None)
-                sides.pop(place, None)
-                continue
-            sides[place] = _SIDE_SETS[bool(of_ishida_there), bool(of_tokugawa_there)]
+        ishida_moves = {block: to for block, to in moves.items() if of_ishida[block]}
+        new._ishida = _patched(self._ishida, touched, ishida_moves) if ishida_moves else self._ishida
+        if len(ishida_moves) == len(moves):
+            new._tokugawa = self._tokugawa
+            unmoved: Side | None = Side.TOKUGAWA
+        else:
+            tokugawa_moves = {block: to for block, to in moves.items() if not of_ishida[block]}
+            new._tokugawa = _patched(self._tokugawa, touched, tokugawa_moves)
+            unmoved = None if ishida_moves else Side.ISHIDA
+        for key, (side, places) in self._kept.items():
+            if (side is unmoved and side is not None) or (places is not None and places.isdisjoint(touched)):
+                memo[key] = self.memo[key]
+                kept[key] = side, places
         return new
+
+
+_new_index = object.__new__
+
+
+def _patched(table: dict[str, tuple[str, ...]], touched: set[str],
+             moves: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """A copy of one side's table (never changed once made: indexes share
+    them) with that side's `moves` made; `touched` the places blocks left or reached."""
+    index_of = _block_indexes()
+    table = table.copy()
+    for place in touched:
+        blocks = [b for b in table.get(place, ()) if b not in moves]
+        arriving = [b for b, to in moves.items() if to == place]
+        if arriving:
+            blocks += arriving
+            blocks.sort(key=index_of.__getitem__)
+        if blocks:
+            table[place] = tuple(blocks)
+        else:
+            table.pop(place, None)
+    return table
 
 
 # Indexes by the identity of their positions tuple. Each entry holds its tuple,

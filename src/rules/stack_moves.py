@@ -96,33 +96,45 @@ def movable_blocks(state: GameState, side: Side, location: str) -> tuple[str, ..
     return tuple([b for b in state.blocks_at(location, side) if b not in fixed])  # a list first: no generator
 
 
-def _sources(state: GameState, side: Side) -> list[tuple[str, tuple[str, ...]]]:
-    """R15, R57: (source, the side's blocks there) for each unused source with
-    a block that may move, not besieged there, in map order."""
-    movement = state.movement  # asked only at MOVE decisions
-    used, fixed, besieged = movement.sources, movement.fixed, state.besieged
-    return [
-        (place, blocks) for place, blocks in place_index(state.positions).on_map(side)
-        if place not in used
-        and not fixed.issuperset(blocks)  # a block there may still move
-        and (place, side) not in besieged  # is_besieged, inlined: asked for every stack each decision
-    ]
-
-
 def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
     """A source, and whether a leader block there is declared for leadership
     (R17); whether the movement option allows a stack move now is
     movement.may_begin_stack_move's to say (7.1)."""
+    index = place_index(state.positions)
+    known = index.memo.get(("begins", side))
+    if known is None or known[0] != state.castle_control or known[1] != state.besieged:
+        known = (state.castle_control, state.besieged, _begin_candidates(state, side))
+        index.keep(("begins", side), known, side=side)  # its stacks are the side's (on_map)
+    movement = state.movement  # asked only at MOVE decisions
+    used, fixed = movement.sources, movement.fixed
     commands: list[BeginMove] = []
+    for source, blocks, plain, declared in known[2]:
+        if source not in used and not fixed.issuperset(blocks):  # R15; a block there may still move
+            commands.append(plain)
+            if declared is not None:
+                commands.append(declared)
+    return commands
+
+
+def _begin_candidates(state: GameState, side: Side) -> tuple[tuple[str, tuple[str, ...], BeginMove, BeginMove | None], ...]:
+    """(source, blocks, move, move with a declared leader or None) of each
+    stack not besieged (R57), in map order: they depend on the side's stacks,
+    castle control (leadership, 7.3.4) and the sieges alone, so they are kept
+    with the positions' index; the phase's used sources and fixed blocks are
+    asked at each decision."""
     leaders = _leader_blocks()
     begins = begin_moves(side)
-    for source, blocks in _sources(state, side):
-        plain, declared = begins[source]
-        commands.append(plain)
+    besieged = state.besieged
+    candidates = []
+    for place, blocks in place_index(state.positions).on_map(side):
+        if (place, side) in besieged:
+            continue
+        plain, declared = begins[place]
         # leaders_at, asked first: most stacks have none, and place_leadership costs more
-        if not leaders.isdisjoint(blocks) and not place_leadership(state, side, source):
-            commands.append(declared)
-    return commands
+        if leaders.isdisjoint(blocks) or place_leadership(state, side, place):
+            declared = None
+        candidates.append((place, blocks, plain, declared))
+    return tuple(candidates)
 
 
 def why_begin_move_illegal(state: GameState, command: BeginMove) -> str | None:
@@ -376,9 +388,12 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
     group = _selection(current)
     at = group[0].at
     highway = default_components().connection(at, to).highway
+    size = len(group)
+    # evolve(p, path=..., highway_only=..., largest_group=...), called positionally:
+    # BlockProgress has slots and plain fields, so this is the same instance.
     moved = {
-        p.block: evolve(p, path=p.path + (to,), highway_only=p.highway_only and highway,
-                        largest_group=max(p.largest_group, len(group)))
+        p.block: BlockProgress(p.block, p.path + (to,), p.highway_only and highway,
+                               p.largest_group if p.largest_group > size else size, p.force_march, p.done)
         for p in group
     }
     # The segment used and the moved blocks' progress go into the movement
@@ -392,7 +407,9 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
         entered_from=record_entry(state.entered_from, to, side, at),
     )
     blocks = tuple(moved.get(p.block, p) for p in current.blocks)
-    events: list[Event] = [BlocksMoved(side, tuple(moved), at, to), OpponentMovedBlocks(side, len(moved), at, to)]
+    source = current.source  # public: the opponent saw the stack leave it (7.3)
+    events: list[Event] = [BlocksMoved(side, tuple(moved), at, to, source),
+                           OpponentMovedBlocks(side, len(moved), at, to, source)]
     state, more = arrive(state, side, to, at)
     events += more
     if state.is_over:  # an overrun gave an instant victory (R50)
@@ -443,7 +460,23 @@ def apply_end_stack_move(state: GameState, command: EndStackMove) -> tuple[GameS
 
 
 def _with_current(state: GameState, current: StackMove) -> GameState:
-    return with_field(state, "movement", with_field(_movement(state), "current", current))
+    """with_field(state, "movement", with_field(movement, "current", current)),
+    its two dict copies made here: a select or deselect is a fifth of all
+    decisions (issue 25)."""
+    movement = state.movement
+    values = movement.__dict__.copy()
+    values["current"] = current
+    movement = _new(MovementPhase)
+    _set(movement, "__dict__", values)
+    values = state.__dict__.copy()
+    values["movement"] = movement
+    state = _new(GameState)
+    _set(state, "__dict__", values)
+    return state
+
+
+_new = object.__new__
+_set = object.__setattr__  # frozen classes refuse setattr: rules.immutable's way
 
 
 STACK_MOVE = DecisionRules(

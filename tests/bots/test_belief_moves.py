@@ -86,9 +86,45 @@ def test_7_3_1_minimal_movement_moves_only_the_blocks_of_its_one_source():
     assert belief.possible["ii-4"] == {"kiyosu", first, second}
 
 
-def test_7_3_1_under_limited_movement_a_step_on_from_a_reached_place_may_be_another_stack_s():
-    # The events do not say where a stack move starts: under Limited the second
-    # step may begin a new stack move at that neighbour, so its blocks may go on.
+def limited_with_a_known_block_at(place: str) -> Belief:
+    """Ishida's belief in Tokugawa's turn B Movement Phase (Limited), date-2-1
+    shown at `place` by a muster of turn A: a block known to stand there."""
+    belief = ishida_belief()
+    belief.observe([*movement(MovementOption.LIMITED), BlocksMustered(T, place, ("date-2-1",)),
+                    PhaseBegan(1, Turn.B, Phase.MOVEMENT, T), MovementChosen(T, MovementOption.LIMITED)])
+    return belief
+
+
+def test_7_3_1_a_step_on_from_a_reached_place_continues_the_move_from_its_source():
+    # The events say the stack move began at Kiyosu (7.3): its second step, from
+    # `first`, carries only blocks that left Kiyosu; date-2-1, at `first` since
+    # turn A, was not in that move (R14: a moving stack picks no block up).
+    first = next_to("kiyosu", "edo")
+    second = next_to(first, "kiyosu")
+    belief = limited_with_a_known_block_at(first)
+    belief.observe([OpponentMovedBlocks(T, 2, "kiyosu", first, "kiyosu"),
+                    OpponentMovedBlocks(T, 2, first, second, "kiyosu")])
+    assert belief.possible["date-2-1"] == {first}  # without the source: {first, second}
+    assert belief.possible["ii-4"] == {"kiyosu", first, second}
+
+
+def test_7_3_1_a_move_from_a_reached_place_moves_the_blocks_that_began_there_not_those_that_came():
+    # Two stack moves: Kiyosu -> first, then one from `first` (7.3.1, R15). The
+    # blocks that came from Kiyosu ended their move at `first` and move no more
+    # this phase; date-2-1, there from the start, may be the one that goes on.
+    first = next_to("kiyosu", "edo")
+    second = next_to(first, "kiyosu")
+    belief = limited_with_a_known_block_at(first)
+    belief.observe([OpponentMovedBlocks(T, 2, "kiyosu", first, "kiyosu"),
+                    OpponentMovedBlocks(T, 1, first, second, first)])
+    assert belief.possible["ii-4"] == {"kiyosu", first}  # without the source: {"kiyosu", first, second}
+    assert belief.possible["date-2-1"] == {first, second}
+
+
+def test_7_3_1_an_event_without_its_source_may_begin_another_stack_move():
+    # Events made before they said where their stack move began (None): under
+    # Limited the second step may begin a new stack move at that neighbour, so
+    # its blocks may go on.
     belief = ishida_belief()
     first = next_to("kiyosu", "edo")
     second = next_to(first, "kiyosu")

@@ -15,7 +15,7 @@ from rules.surface import DecisionKind
 from rules.view import view
 from bot_helpers import level_1_decisions
 from sekigahara_tui.bots.play import play_game
-from sekigahara_tui.bots.planner import BIG, WIN, PlannerBot, evaluate, successive_halving
+from sekigahara_tui.bots.planner import BIG, WIN, OutOfTime, PlannerBot, evaluate, successive_halving
 
 
 def noisy(means, seed=0):
@@ -61,11 +61,24 @@ def test_a_bonus_keeps_level_1_s_choice_against_a_close_alternative():
     assert best == 0
 
 
-def test_successive_halving_stops_at_the_deadline_with_a_playout_each():
-    ticks = iter(range(1000))
+def test_successive_halving_out_of_time_in_the_first_round_keeps_level_1_s_choice():
+    ticks = iter(range(1000))  # a clock that advances by one per read (one read per playout)
     evaluate_, calls = noisy([0.0, 1.0, 2.0, 3.0])
     best, pulls, _ = successive_halving(4, evaluate_, 1000, deadline=2.5, clock=lambda: next(ticks))
-    assert all(p >= 1 for p in pulls) and sum(pulls) < 20
+    assert pulls == [1, 1, 1, 0] and len(calls) == 3  # the round was not finished: dropped
+    assert best == 0
+
+
+def test_successive_halving_out_of_time_later_compares_the_survivors_on_their_common_samples():
+    def evaluate_(i, j):
+        if (i, j) == (1, 4):
+            raise OutOfTime  # the deadline passed in this playout
+        return {0: 0.0, 1: 1.0, 2: 2.0, 3: -1.0}[i] - (50.0 if (i, j) == (2, 4) else 0.0)
+
+    best, pulls, _ = successive_halving(4, evaluate_, 32)
+    # Round one: 4 each; round two (2 and 1 survive): 2 has a fifth sample, 1 has not.
+    assert pulls == [4, 4, 5, 4]
+    assert best == 2  # on the four samples both have: 2 > 1 (its fifth, -50, is not counted)
 
 
 decisions = level_1_decisions

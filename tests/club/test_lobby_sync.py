@@ -22,7 +22,8 @@ from sekigahara_tui.club.client import ClubClient
 from sekigahara_tui.club.protocol import Lobby
 from sekigahara_tui.hosting import database, members
 from sekigahara_tui.hosting.club_server import ClubServer
-from sekigahara_tui.hosting.lobby_sync import CHANNEL, make_triggers
+from sekigahara_tui.hosting.lobby_sync import ASKING, CHANNEL, make_triggers
+from sekigahara_tui.hosting.ownership import Ownership
 from sekigahara_tui.hosting.store import Store
 from sekigahara_tui.hosting.tokens import load_secret
 from sekigahara_tui.hosting.web_tokens import issue_web_token
@@ -101,8 +102,9 @@ def two_data_dirs(url: str):
     return dirs
 
 
-async def two_club_servers(url: str, monkeypatch, then) -> None:
-    """Two club servers in this process over the database at `url`; then(servers, client_of)."""
+async def two_club_servers(url: str, monkeypatch, then, owned: bool = False) -> None:
+    """Two club servers in this process over the database at `url`; then(servers, client_of).
+    owned: each with leases of its own (ownership.py), as `serve` runs them; else both load any game."""
     dirs = two_data_dirs(url)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(dirs[0].parent))
     stores, servers = [], []
@@ -110,7 +112,8 @@ async def two_club_servers(url: str, monkeypatch, then) -> None:
         for data_dir in dirs:
             store = Store.open(database.club_location(data_dir))
             stores.append(store)
-            server = ClubServer(store, data_dir, load_secret(data_dir))
+            options = {"ownership": Ownership(database.club_location(data_dir))} if owned else {}
+            server = ClubServer(store, data_dir, load_secret(data_dir), **options)
             servers.append(server)
             await server.listen_unix(data_dir / "club.sock")
         await asyncio.gather(*(asyncio.to_thread(s.lobby_sync.listening.wait, WAIT) for s in servers))
@@ -184,10 +187,11 @@ async def test_two_serve_processes_over_one_database_show_one_lobby(postgres):
 
 
 async def wait_listening(url: str, hosts: int) -> None:
-    """Until `hosts` connections LISTEN on the channel (pg_stat_activity shows their last statement)."""
+    """Until `hosts` connections LISTEN on the channels: their last statement
+    (pg_stat_activity) asked whose move it is, after LISTEN."""
     deadline = time.monotonic() + WAIT
     with psycopg.connect(url, autocommit=True) as admin:
-        while admin.execute("SELECT count(*) FROM pg_stat_activity WHERE query = %s", (f"LISTEN {CHANNEL}",)).fetchone()[0] < hosts:
+        while admin.execute("SELECT count(*) FROM pg_stat_activity WHERE query = %s", (ASKING,)).fetchone()[0] < hosts:
             if time.monotonic() > deadline:  # (a serve of other code: is PYTHONPATH this checkout's src?)
                 seen = admin.execute("SELECT state, left(query, 60) FROM pg_stat_activity WHERE datname = current_database()").fetchall()
                 raise AssertionError(f"the hosts did not LISTEN; the database's connections: {seen}")

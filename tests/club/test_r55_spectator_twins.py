@@ -46,7 +46,8 @@ PURPOSES = frozenset({"bid", "reinforcement"})  # OpponentDecided: what was chos
 # Every field a twin may have, with the only type it may hold: a side, a count,
 # a place, a purpose. A field holding anything else (a tuple of blocks, a card)
 # would fail the class check below.
-SAFE_FIELDS = {"side": Side, "count": int, "garrison": int, "place": str, "origin": str, "destination": str, "purpose": str}
+SAFE_FIELDS = {"side": Side, "count": int, "garrison": int, "place": str, "origin": str, "destination": str, "purpose": str,
+               "source": str | None}  # where a stack move began: public (7.3, issue 25)
 # The full event each twin is the redacted copy of (rules/events.py).
 FULL_EVENT = {
     "OpponentDrewCards": CardsDrawn,
@@ -78,7 +79,7 @@ def test_r55_by_class_the_twins_a_spectator_gets_hold_no_block_id_and_no_card():
     for cls in SPECTATOR_TWINS:
         hints = typing.get_type_hints(cls)
         fields = {field.name: hints[field.name] for field in attrs.fields(cls)}
-        assert fields and all(SAFE_FIELDS.get(name) is kind for name, kind in fields.items()), (cls.__name__, fields)
+        assert fields and all(SAFE_FIELDS.get(name) == kind for name, kind in fields.items()), (cls.__name__, fields)  # ==: a union is made anew
     # and each event kept from spectators names blocks or cards of a hand
     for cls in NOT_FOR_SPECTATORS:
         names = {field.name for field in attrs.fields(cls)}

@@ -18,6 +18,7 @@ import sekigahara_tui
 from club_helpers import TIMEOUT, Club, close_all, fake_key, start_club
 from test_kill import reap, start_serve, stop_serve
 from rules.components import default_components
+from sekigahara_tui.net.protocol import PROTOCOL_VERSION
 from rules.sides import Side
 from rules.surface import GameResult
 from sekigahara_tui.club.client import ClubClient
@@ -155,7 +156,7 @@ async def test_a_spectator_or_a_lobby_cannot_resign_and_a_bad_message_changes_no
     # a lobby connection: the same
     reader, writer = await asyncio.open_unix_connection(str(club.socket))
     session = club.server.open_session("carol")
-    writer.write(json.dumps({"type": "club_hello", "protocol": 2, "session": session, "member": None}).encode() + b"\n")
+    writer.write(json.dumps({"type": "club_hello", "protocol": PROTOCOL_VERSION, "session": session, "member": None}).encode() + b"\n")
     writer.write(json.dumps({"type": "resign", "id": "x2"}).encode() + b"\n")
     await reader.readline()  # club_welcome
     refusal = json.loads(await reader.readline())

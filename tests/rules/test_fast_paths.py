@@ -13,7 +13,9 @@ import attrs
 import pytest
 
 from helpers import no_contact
-from rules.commands import BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
+from itertools import combinations
+
+from rules.commands import ChooseMovement, BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
 from rules.components import default_components
 from rules.control import update_castle_control
 from rules.engine import legal_commands, start_game
@@ -35,7 +37,8 @@ from rules.stack_moves import (
     why_select_illegal,
     why_step_illegal,
 )
-from rules.state import RECRUITMENT_BOX, DecisionKind, MovementPhase
+from rules.movement import card_cost, legal_movement_choices
+from rules.state import RECRUITMENT_BOX, DecisionKind, MovementOption, MovementPhase
 
 SEEDS = (4, 6)  # seed 4 leaves a captured castle empty: control reverts at the origin (4.3)
 
@@ -73,6 +76,13 @@ def plain_stack_commands(state, side) -> list:
     return commands + [EndStackMove(side)]
 
 
+def plain_movement_choices(state, side) -> list:
+    """7.1, R10: each option with each set of cards it costs, from the hand in card order."""
+    hand = sorted(state.cards[side].hand)
+    return [ChooseMovement(side, option, cards) for option in MovementOption
+            for cards in combinations(hand, card_cost(option))]
+
+
 def plain_musters(state, side) -> list:
     box = state.blocks_at(RECRUITMENT_BOX[side], side)
     return [muster for site in muster_sites(state, side) for muster in _musters_at(side, site, box)]
@@ -84,6 +94,9 @@ def check_step(before, command, after, events) -> None:
         side = state.active
         assert legal_begin_moves(state, side) == plain_begin_moves(state, side)
         assert legal_musters(state, side) == plain_musters(state, side)
+    if state.decision.kind is DecisionKind.CHOOSE_MOVEMENT:
+        side = state.active
+        assert legal_movement_choices(state, side) == plain_movement_choices(state, side)
     if state.decision.kind is DecisionKind.STACK_MOVE:
         side = state.active
         assert legal_stack_commands(state, side) == plain_stack_commands(state, side)

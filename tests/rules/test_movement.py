@@ -366,9 +366,24 @@ def test_7_3_1_r55_a_step_tells_the_owner_which_blocks_and_the_opponent_how_many
     _, events = apply(state, parse_command("ishida: step tsuruga"))
     from rules.events import BlocksMoved, OpponentMovedBlocks
 
-    assert list(events) == [BlocksMoved(ISHIDA, ("ukita-2-1", "ukita-2-2"), "sawayama", "tsuruga"),
-                            OpponentMovedBlocks(ISHIDA, 2, "sawayama", "tsuruga"),
+    assert list(events) == [BlocksMoved(ISHIDA, ("ukita-2-1", "ukita-2-2"), "sawayama", "tsuruga", "sawayama"),
+                            OpponentMovedBlocks(ISHIDA, 2, "sawayama", "tsuruga", "sawayama"),
                             ControlChanged("tsuruga", ISHIDA)]  # R4: entering a resource location
+
+
+def test_7_3_every_step_of_a_stack_move_tells_both_sides_where_the_move_began():
+    """7.3: the opponent sees the stack leave its source, so a step on from a
+    reached place says it continues the move from there (7.3.1, R15). Two
+    highway segments: 2 locations (7.3.3)."""
+    state = movement_phase(ISHIDA, FULL, sawayama=["ukita-2-1", "ukita-2-2"])
+    state, _ = run(state, "ishida: move sawayama", "ishida: select ukita-2-1", "ishida: step gifu")
+    _, events = apply(state, parse_command("ishida: step iwamura"))
+    from rules.events import BlocksMoved, OpponentMovedBlocks
+
+    moved = [e for e in events if isinstance(e, (BlocksMoved, OpponentMovedBlocks))]
+    assert moved == [BlocksMoved(ISHIDA, ("ukita-2-1",), "gifu", "iwamura", "sawayama"),
+                     OpponentMovedBlocks(ISHIDA, 1, "gifu", "iwamura", "sawayama")]
+    assert TOKUGAWA in moved[1].visible_to() and moved[1].for_spectators  # public (R55)
 
 
 def test_7_3_3_a_move_that_took_a_road_gets_no_highway_bonus_on_later_highways():

@@ -111,3 +111,58 @@ async def test_R55_the_settle_time_runs_from_the_board_drawn_not_from_the_hand_o
         settle_clock.wait(HandOverScreen.SETTLE_S)
         assert not hand_over.settling()
         assert screen.table.host.record.commands == ("ishida: bid mori-plain-9",)
+
+
+async def test_the_screen_under_the_hand_over_is_drawn_after_the_hand_over(make_app):
+    """Issue 27, item 11: a command that hands the keyboard over puts the
+    hand-over up first; the game screen under it is drawn for the new seat
+    after that, once, and the hand-over's Enter uncovers Tokugawa's screen,
+    never Ishida's (R55)."""
+    app = make_app(opening_bid())
+    async with app.run_test(size=(80, 24)) as pilot:
+        from tui.driving import take_seat
+
+        screen = await take_seat(pilot)
+        happened: list[tuple[str, str]] = []  # (the seat drawn for, the screen on top then)
+        drawn = screen.redraw
+
+        def redraw() -> None:
+            top = pilot.app.screen
+            happened.append((screen.seat.value, f"hand-over to {top.side.value}" if isinstance(top, HandOverScreen) else "game"))
+            drawn()
+
+        screen.redraw = redraw
+        await type_command(pilot, "bid mori-plain-9")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, HandOverScreen) and pilot.app.screen.side is Side.TOKUGAWA
+        assert happened == [("tokugawa", "hand-over to tokugawa")]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert pilot.app.screen is screen and screen.seat is Side.TOKUGAWA
+        assert happened == [("tokugawa", "hand-over to tokugawa")]
+        assert str(screen.query_one("#decision").render()).startswith("You: ")
+        assert choice_notations(screen)[0].startswith("bid ")
+
+
+async def test_R55_an_enter_before_the_hand_over_is_drawn_uncovers_the_new_seats_screen(make_app, monkeypatch):
+    """The hand-over's Enter uncovers the new seat's screen even if it comes
+    before the hand-over was drawn (here in the same turn of the loop as
+    Ishida's command, with no guard against so quick an Enter): the screen
+    under it is drawn for Tokugawa first."""
+    monkeypatch.setattr(HandOverScreen, "APPEAR_SETTLE_S", 0.0)
+    app = make_app(opening_bid())
+    async with app.run_test(size=(80, 24)) as pilot:
+        from tui.driving import take_seat
+
+        screen = await take_seat(pilot)
+        ishida = set(choice_notations(screen))
+        screen.submit_text("bid mori-plain-9")
+        hand_over = pilot.app.screen
+        assert isinstance(hand_over, HandOverScreen) and screen.seat is Side.TOKUGAWA
+        assert set(choice_notations(screen)) == ishida  # not drawn yet for Tokugawa
+        await hand_over.action_ready()
+        await pilot.pause()
+        assert pilot.app.screen is screen and given(screen) == 1
+        shown = choice_notations(screen)
+        assert shown and set(shown) <= {text for text, _ in screen.legal_texts()}  # Tokugawa's, not Ishida's bids
+        assert not set(shown) & ishida

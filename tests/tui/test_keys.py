@@ -289,3 +289,21 @@ async def test_the_command_line_gives_the_line_as_it_stood_at_its_enter(make_app
         screen.query_one(PromptPanel).command_line.focus()
         await press_at_once(pilot, *"bid mori-plain-9", "enter", *"abc")
         assert screen.table.host.record.commands == ("ishida: bid mori-plain-9",)
+
+
+async def test_ctrl_b_shows_the_whole_combat_phase_and_says_why_outside_a_battle(make_app):
+    """Issue 27, item 11: ^b Board stays in the key bar from the Combat Phase's
+    first command to its last (a key coming and going rebuilt the bar and laid
+    the screen out); between battles it says so and the board stays."""
+    from textual.widgets import ContentSwitcher
+
+    from tui.positions import record_from_position
+
+    async with make_app(record_from_position("battle_at_gifu")).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        assert screen.view.combat is not None and screen.view.combat.battle is None
+        assert screen.check_action("toggle_board", ())
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        assert message(screen) == "ctrl+b: no battle now (the board shows)"
+        assert screen.query_one("#board", ContentSwitcher).current == "map-view"

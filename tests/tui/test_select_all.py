@@ -9,6 +9,7 @@ from __future__ import annotations
 from rules.surface import Deselect, Select
 from sekigahara_tui.widgets.map_panel import MapPanel
 from tui.driving import choice_notations, take_seat
+from tui.screen_text import screen_text
 from tui.positions import record_from_position
 
 OSAKA_FOUR = ("ishida-leader", "ukita-leader", "ukita-3-1", "mori-cav-1")
@@ -70,10 +71,29 @@ async def test_ctrl_a_again_deselects_them_all(make_app):
         assert not any(isinstance(c, Deselect) for c in screen.view.legal)
 
 
-async def test_ctrl_a_is_offered_only_in_a_stack_move(make_app):
+async def test_ctrl_a_outside_a_stack_move_says_why_and_gives_nothing(make_app):
     async with make_app(stack_move_record()).run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
-        assert not screen.check_action("select_all", ())
+        assert screen.check_action("select_all", ())  # the Movement Phase: the key bar shows it
         await pilot.press("ctrl+a")
         await pilot.pause()
         assert screen.table.host.record.commands[-1] == "ishida: movement minimal"
+        assert str(screen.query_one("#message").render()).startswith("ctrl+a: no blocks to select now")
+
+
+async def test_the_key_bar_is_not_built_again_as_a_stack_move_begins_and_ends(make_app):
+    """Issue 27, item 11: "^a All" stays in the key bar the whole Movement Phase,
+    so a stack move's first and last commands keep the bar's keys (the same
+    widgets: no new keys mounted, no layout for them)."""
+    async with make_app(stack_move_record()).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        await pilot.pause()
+        keys = list(screen.query("FooterKey"))
+        assert "^a All" in screen_text(pilot.app).splitlines()[-1]
+        for line in ("move osaka", "done"):  # given as the choices give them: the focus stays
+            screen.submit_text(line)
+            await pilot.pause()
+            await pilot.pause()
+            assert list(screen.query("FooterKey")) == keys, line
+            assert "^a All" in screen_text(pilot.app).splitlines()[-1]
+        assert screen.view.movement.stack_move is None  # the move is over

@@ -97,39 +97,94 @@ async def settle(pilot) -> None:
         await pilot.pause(0.05)
 
 
-async def test_a_message_taking_more_rows_lays_the_screen_out_once(make_app):
-    """The message line grows into the choices' rows: one layout places both.
-    The line, the list and its scrollbar ask for no second one."""
+async def one_row_said(pilot):
+    """A one-row message said and drawn; then the layouts counted from there,
+    and the choices' rows."""
+    screen = await take_seat(pilot)
+    prompt = screen.query_one(PromptPanel)
+    prompt.say("Done: pass")
+    await settle(pilot)
+    return prompt, count_layouts(screen), prompt.choices.size.height
+
+
+async def test_a_long_echo_keeps_the_message_lines_row_and_m_shows_it_whole(make_app):
+    """A "Done: ..." that needs 3 rows keeps the line's one row at 80x24 (no
+    layout: the choices are not resized, nor drawn again a frame later),
+    shortened at a word; m shows it whole, in one layout."""
     async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
-        screen = await take_seat(pilot)
-        prompt = screen.query_one(PromptPanel)
-        prompt.say("Done: pass")
-        await settle(pilot)
-        laid_out = count_layouts(screen)
-        rows = prompt.choices.size.height
+        prompt, laid_out, rows = await one_row_said(pilot)
         long = "Done: Limited: 3 stack moves (a muster may replace one of them) (7.1)"
         prompt.say(long)
         await settle(pilot)
-        assert prompt.choices.size.height == rows - 2  # three rows, not one
+        assert laid_out == [] and prompt.choices.size.height == rows
+        shown = region_text(pilot.app, "#message")
+        assert shown == "Done: Limited: 3 stack … (m)"  # 32 cells
+        await pilot.press("m")
+        await settle(pilot)
+        assert prompt.choices.size.height == rows - 2  # three rows now
         assert " ".join(region_text(pilot.app, "#message").split()) == long
         assert len(laid_out) == 1
 
 
-async def test_the_place_under_the_map_taking_more_rows_lays_the_screen_out_once(make_app):
+async def test_a_long_refusal_is_whole_and_lays_the_screen_out_once(make_app):
+    """News (a refusal, a move given for the other side) is never shortened: the
+    line grows into the choices' rows, in one layout; the line, the list and
+    its scrollbar ask for no second one."""
+    async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
+        prompt, laid_out, rows = await one_row_said(pilot)
+        long = "Illegal: Limited: 3 stack moves (a muster may replace one of them) (7.1)"
+        prompt.say(long, error=True)
+        await settle(pilot)
+        assert prompt.choices.size.height == rows - 2
+        assert " ".join(region_text(pilot.app, "#message").split()) == long
+        assert len(laid_out) == 1
+
+
+async def test_the_lines_under_the_map_keep_their_rows_from_place_to_place(make_app):
+    """Places whose words take 2 or 3 rows, or more (then fitted: "+3 more"),
+    all take the lines' 3 rows: the cursor going from one to another lays
+    nothing out; a stack move's first command gives them 5 rows (steps left,
+    force march), in one layout."""
     async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         info = screen.query_one(LocationInfo)
         panel = screen.query_one(MapPanel)
         await settle(pilot)
         width = info.content_size.width
-        rows = {loc: min(5, max(3, len(location_lines(screen.view, loc, width)))) for loc in panel.layout_data.locations}
-        short, tall = min(rows, key=rows.get), max(rows, key=rows.get)
-        assert rows[short] < rows[tall]
+        lines = {loc: len(location_lines(screen.view, loc, width)) for loc in panel.layout_data.locations}
+        short, tall = min(lines, key=lines.get), max(lines, key=lines.get)
+        assert lines[short] < 3 < lines[tall]
         info.show(screen.view, short)
         await settle(pilot)
         laid_out = count_layouts(screen)
         map_rows = panel.size.height
-        info.show(screen.view, tall)
+        for place in (tall, short, tall):
+            info.show(screen.view, place)
+            await settle(pilot)
+            assert info.size.height == 3 and panel.size.height == map_rows
+            assert len(region_text(pilot.app, "#map-info").splitlines()) <= 3
+        assert laid_out == []
+        screen.submit_text("move osaka")
         await settle(pilot)
-        assert info.size.height == rows[tall] and panel.size.height == map_rows - (rows[tall] - rows[short])
-        assert len(laid_out) == 1
+        assert screen.view.movement.stack_move is not None
+        assert info.size.height == 5 and panel.size.height == map_rows - 2
+        assert region_text(pilot.app, "#map-info").startswith("Steps left")
+        # One layout, and one scroll of the map (its cursor kept in the rows left),
+        # which Textual signals as a layout too.
+        assert len(laid_out) == 2
+
+
+async def test_the_game_is_out_of_the_collectors_full_passes_while_it_is_played(make_app):
+    """Python's full collections walked every object of the app and the engine,
+    0.1-0.2 s in one key's time: once the game screen is up they are frozen
+    (gc.freeze), and given back to the collector when it goes."""
+    import gc
+
+    async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        await pilot.pause()
+        assert gc.get_freeze_count() > 10_000
+        screen.dismiss()
+        await pilot.pause()
+        await pilot.pause()
+    assert gc.get_freeze_count() == 0

@@ -1,6 +1,7 @@
 """Issue 27, item 11: the message line asks for a layout only when the rows
 its text takes change (widgets/steady_text.py). Whatever the order of short
-and long messages, each is on screen whole, in exactly the rows it needs."""
+and long messages, each is on screen whole, in exactly the rows it needs
+(but the echo of a command given: widgets/message_line.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from tui.driving import take_seat
 from tui.positions import record_from_position
 from tui.screen_text import region_text
 
-ONE_ROW = "Done: pass"
-TWO_ROWS = "Done: No movement: exchange cards (7.1)"
-THREE_ROWS = "Done: Limited: 3 stack moves (a muster may replace one of them) (7.1)"
+# News, not the echo of a command given ("Done: ..."), which keeps the fewest rows (test_steady_layout.py).
+ONE_ROW = "Took back: pass"
+TWO_ROWS = "Took back: No movement: exchange cards (7.1)"
+THREE_ROWS = "Took back: Limited: 3 stack moves (a muster may replace one of them) (7.1)"
 
 
 async def test_each_message_takes_the_rows_it_needs_in_any_order(make_app):

@@ -24,9 +24,14 @@ its own blocks the enemy has seen).
   mustered this turn (7.2: mustered blocks cannot move in the turn they are
   placed), and under Minimal movement (7.1: one stack move) only blocks that
   could be at that move's source when the phase began (7.3.1: one source per
-  move, R14: a moving stack picks no block up). Under Limited and Full
-  movement the events do not say where each stack move starts, so R15 (one
-  stack move per source) cannot narrow further.
+  move, R14: a moving stack picks no block up). A step's events say where
+  its stack move began (7.3: the opponent sees the stack leave its source), so
+  under any option a step from B is known to continue the move that began at A
+  or to begin one at B (7.3.1, R15: one move per source): only the blocks that
+  could be at the source and still move when that move began (`in_move`) go
+  on, and once a move from another source begins they never move again this
+  phase (7.3.1). Events made before they said their source (None) fall back to
+  the origin: any block that could be there and still move.
 - Public facts the view omits: the R51 entries of this turn, the sieges that
   go on (8.9.4), and the bot's own blocks the enemy has seen (R62).
 
@@ -89,6 +94,11 @@ class Belief:
         self.started: dict[str, frozenset[str]] = {}
         self.minimal = False
         self.only_source: str | None = None
+        # The enemy's stack move under way (7.3.1): its source, and block -> the
+        # places it can be as one of that move's blocks. `movable` then holds a
+        # block's places outside any stack move begun this phase.
+        self.move_source: str | None = None
+        self.in_move: dict[str, set[str]] = {}
         self.resets = 0  # views that contradicted `possible` (cannot happen if it is sound): it was widened
         self._pruned: PlayerView | None = None  # the view `possible` was last pruned with
         self.own_revealed: set[str] = set()
@@ -119,11 +129,16 @@ class Belief:
             self.last_known[block] = place
             if self.movable is not None:
                 self.movable[block] = {place} if movable else set()
+            if block in self.in_move:
+                self.in_move[block] = {place} if movable else set()
 
-    def _step(self, origin: str, destination: str) -> None:
+    def _step(self, origin: str, destination: str, source: str | None) -> None:
         """A counted step of the enemy's Movement Phase: the blocks that could
         be at `origin` and still move there may now be at `destination` (7.2,
         7.3.1; see the module's docstring)."""
+        if source is not None:
+            self._step_of_move(source, origin, destination)
+            return
         movable = self.movable
         if self.minimal and self.only_source is None:
             self.only_source = origin  # 7.1: the one stack move starts here
@@ -132,6 +147,24 @@ class Belief:
             if origin in movable[block] and (source is None or source in self.started[block]):
                 places.add(destination)
                 movable[block].add(destination)
+
+    def _step_of_move(self, source: str, origin: str, destination: str) -> None:
+        """A step of the stack move that began at `source` (7.3.1, R15): a new
+        source ends the move before (its blocks move no more this phase) and
+        takes in every block that could be there and still move (7.3.1: they
+        all take part, R14: none joins later)."""
+        movable = self.movable
+        if source != self.move_source:
+            self.move_source = source
+            self.in_move = {}
+            for block, places in movable.items():
+                if source in places:
+                    self.in_move[block] = {source}
+                    places.discard(source)  # there, it is in this move; elsewhere, still free
+        for block, places in self.in_move.items():
+            if origin in places:
+                places.add(destination)
+                self.possible[block].add(destination)
 
     def _spread(self, sources: tuple[str, ...], destination: str) -> None:
         """Some blocks went from `sources` to `destination`, which ones unsaid:
@@ -151,6 +184,7 @@ class Belief:
                 self.movable = {block: set(places) for block, places in self.possible.items()}
                 self.started = {block: frozenset(places) for block, places in self.possible.items()}
                 self.minimal, self.only_source = False, None
+            self.move_source, self.in_move = None, {}
         elif name == "MovementChosen":
             self.minimal = side is self.enemy and event.option.value == "minimal"
         elif name == "Overrun":  # the overrun blocks are shown as they die (7.4, 8.7.3)
@@ -161,7 +195,7 @@ class Belief:
             return
         elif name in ("OpponentMovedBlocks", "OpponentRetreated"):  # counts only (R55)
             if event.count and name == "OpponentMovedBlocks" and self.movable is not None:
-                self._step(event.origin, event.destination)
+                self._step(event.origin, event.destination, getattr(event, "source", None))
             elif event.count:
                 self._spread((event.origin,), event.destination)
         elif name == "OpponentPlacedBlocks":
@@ -208,8 +242,12 @@ class Belief:
             if self.movable is not None:
                 self.movable = {block: set(places) for block, places in self.possible.items()}
                 self.started = {block: frozenset(places) for block, places in self.possible.items()}
+                if self.move_source is not None:  # any block may be in the move under way
+                    self.in_move = {block: set(places) for block, places in self.possible.items()}
         elif self.movable is not None:
             for block, places in self.movable.items():
+                places &= self.possible[block]
+            for block, places in self.in_move.items():
                 places &= self.possible[block]
 
     def _propagate(self, hidden: list[str], left: dict[str, int]) -> bool:

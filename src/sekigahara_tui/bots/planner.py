@@ -16,9 +16,16 @@ gets a small bonus, so noise alone does not overturn it. Everywhere else the
 planner answers as level 1.
 
 The time budget of a decision becomes a number of playouts from the measured
-cost of the first one; a deadline stops the search in any case. With
-`fixed_playouts` set (tests), the number does not depend on the clock and
-the bot is deterministic for its seed and what it has seen.
+cost of the first one. The deadline (SHARE of the budget, on `clock`:
+time.monotonic, or a test's) is checked at every playout step: once it has
+passed, the playout under way and its unfinished round are dropped and the
+survivors compared on the samples they all have; with no time for one
+playout (or, at level 3, two a candidate) level 1's choice stands. Level 1's
+own choice is worked out before the search, so nothing is left to do after
+the deadline: a decision takes its budget's SHARE plus one playout step (a
+few ms; the rest of the budget is the margin). With `fixed_playouts` set
+(tests), the number does not depend on the clock and the bot is
+deterministic for its seed and what it has seen.
 
 The planner never receives the game's state: it runs the engine on the
 states it sampled itself, so it imports the engine (like sampler.py).
@@ -58,13 +65,42 @@ NOISY = frozenset({DecisionKind.BID, DecisionKind.DEPLOY, DecisionKind.CHALLENGE
 CANDIDATES = 4  # level 1's choice and up to three alternatives
 NOISE = 0.1  # the chance a playout player strays from level 1 at a noisy decision
 LEVEL1_BONUS = 0.4  # in evaluation points: what an alternative must beat level 1's choice by
-SHARE = 0.8  # of the budget spent on playouts (the rest: sampling, margins)
+SHARE = 0.8  # of the budget spent on playouts: the deadline (the rest: the margin)
+LATE_DECAY = 0.95  # a decision's lateness past its deadline is forgotten by this factor a decision
 MAX_PLAYOUT_DECISIONS = 600
 MAX_GAME_DECISIONS = 20_000  # a playout to the end of the game (bots/play.py's bound)
 WIN = 50.0
+# A battle (8.2-8.9) or a stack move (7.3) under way: a shortened playout goes on to its end.
+UNSETTLED = frozenset({DecisionKind.STACK_MOVE, DecisionKind.CASTLE_CHOICE, DecisionKind.DEPLOY, DecisionKind.CHALLENGE,
+                       DecisionKind.CASUALTY, DecisionKind.RETREAT})
 
 
 # --- successive halving --------------------------------------------------------------------
+
+
+class OutOfTime(Exception):
+    """The decision's deadline passed during a playout: that playout is dropped."""
+
+
+class Deadline:
+    """A decision's deadline on a clock (time.monotonic, or a test's): `check`
+    is called at every playout step and raises OutOfTime once it has passed."""
+
+    def __init__(self, at: float | None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.at = at
+        self.clock = clock
+        self.steps = 0  # playout steps checked so far (level 3 learns its cost per step from it)
+
+    def passed(self) -> bool:
+        return self.at is not None and self.clock() > self.at
+
+    def check(self) -> None:
+        self.steps += 1
+        if self.passed():
+            raise OutOfTime
+
+
+NO_DEADLINE = Deadline(None)
 
 
 def successive_halving(
@@ -73,40 +109,44 @@ def successive_halving(
     total: int,
     *,
     deadline: float | None = None,
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float] = time.monotonic,
     bonus: Sequence[float] | None = None,
 ) -> tuple[int, list[int], list[float]]:
     """Spend about `total` playouts on `n` candidates; `evaluate(i, j)` is
     candidate i's score on sample j. Each of ceil(log2 n) rounds shares an
     equal part of `total` among the surviving candidates (at least one playout
     each, on the same samples), then keeps the better half by mean score.
+    Out of time (the clock past `deadline` before a playout, or `evaluate`
+    raising OutOfTime) the unfinished round is dropped: the survivors are
+    compared on the samples each of them has played; if not every candidate
+    has one yet, candidate 0 (level 1's choice) is chosen.
     Returns (the best candidate, playouts per candidate, mean per candidate)."""
-    pulls = [0] * n
-    sums = [0.0] * n
+    scores: list[list[float]] = [[] for _ in range(n)]
     bonus = list(bonus) if bonus is not None else [0.0] * n
+    limit = Deadline(deadline, clock)
 
-    def mean(i: int) -> float:
-        return sums[i] / pulls[i] + bonus[i] if pulls[i] else -math.inf
+    def mean(i: int, upto: int | None = None) -> float:
+        known = scores[i][:upto]
+        return sum(known) / len(known) + bonus[i] if known else -math.inf
 
     alive = list(range(n))
     rounds = max(1, math.ceil(math.log2(n))) if n > 1 else 1
-    out_of_time = False
-    for _ in range(rounds):
-        per = max(1, total // (len(alive) * rounds))
-        for _ in range(per):
-            for i in alive:
-                if deadline is not None and clock() > deadline and pulls[i] > 0:
-                    out_of_time = True
-                    break
-                sums[i] += evaluate(i, pulls[i])
-                pulls[i] += 1
-            if out_of_time:
+    try:
+        for _ in range(rounds):
+            per = max(1, total // (len(alive) * rounds))
+            for _ in range(per):
+                for i in alive:
+                    limit.check()
+                    scores[i].append(evaluate(i, len(scores[i])))
+            if len(alive) == 1:
                 break
-        if out_of_time or len(alive) == 1:
-            break
-        alive.sort(key=lambda i: (-mean(i), i))
-        alive = alive[: max(1, math.ceil(len(alive) / 2))]
-    best = max(alive, key=lambda i: (mean(i), -i))
+            alive.sort(key=lambda i: (-mean(i), i))
+            alive = alive[: max(1, math.ceil(len(alive) / 2))]
+        best = max(alive, key=lambda i: (mean(i), -i))
+    except OutOfTime:
+        common = min(len(scores[i]) for i in alive)  # the samples every survivor has played
+        best = max(alive, key=lambda i: (mean(i, common), -i)) if common else 0
+    pulls = [len(each) for each in scores]
     return best, pulls, [mean(i) if pulls[i] else 0.0 for i in range(n)]
 
 
@@ -154,15 +194,22 @@ def evaluate(state: GameState, me: Side) -> float:
 
 class PlannerBot:
     searched = BIG  # the decisions it looks ahead at (level 3 searches more: search.py)
+    min_samples = 1  # playouts each root candidate should get in the first round (fewer candidates if short)
 
-    def __init__(self, side: Side, seed: int, fixed_playouts: int | None = None) -> None:
+    def __init__(self, side: Side, seed: int, fixed_playouts: int | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.side = side
         self.seed = seed
         self.level1 = HeuristicBot(side, seed)
+        self.own = self.level1  # level 1 once it has made its own choice at this decision (choose)
+        self.adopted: dict[Command, HeuristicBot] = {}  # level 1 with another candidate adopted (search)
+        self.late = 0.0  # how long after their deadline recent decisions returned: a decaying maximum
         self.belief = Belief(side)
         self.random = random.Random(f"planner/{side.value}/{seed}")
         self.sampler = Sampler(side, self.belief, random.Random(f"planner-sampler/{side.value}/{seed}"))
         self.fixed_playouts = fixed_playouts
+        self.clock = clock  # read at every playout step (tests pass one that advances per read)
+        self.horizon: int | None = None  # this decision's playouts stop after so many steps (None: the week's end)
         self.last: dict | None = None  # the last search: candidates, playouts, means (for tests and tuning)
 
     def observe(self, events: Sequence[Event]) -> None:
@@ -170,7 +217,7 @@ class PlannerBot:
         self.belief.observe(events)
 
     def choose(self, view: PlayerView, budget_s: float) -> Command:
-        started = time.perf_counter()
+        started = self.clock()
         self.belief.see(view)
         legal = view.legal
         if len(legal) == 1:
@@ -180,10 +227,24 @@ class PlannerBot:
         candidates = self.candidates(view)
         if len(candidates) <= 1:
             return self.level1.choose(view, budget_s)
-        chosen = self.search(view, candidates, started + SHARE * budget_s)
+        # Level 1 once it has made its own choice (its plan, its claims), worked
+        # out now so that nothing is left to do once the deadline has passed.
+        self.own = copy.deepcopy(self.level1)
+        self.own.choose(view, 0.0)
+        if self.fixed_playouts is not None:
+            deadline = NO_DEADLINE
+        else:  # the margin: the rest of the budget, or more if recent decisions ran that late (a loaded machine)
+            deadline = Deadline(started + budget_s - max((1 - SHARE) * budget_s, self.late), self.clock)
+        self.adopted: dict[Command, HeuristicBot] = {}
+        chosen = self.search(view, candidates, deadline)
         if chosen == candidates[0]:
-            return self.level1.choose(view, budget_s)  # level 1's own choice, with its bookkeeping
-        self.level1.adopt(view, chosen)
+            self.level1 = self.own
+        elif chosen in self.adopted:  # level 1 with `chosen` adopted, as the search played it
+            self.level1 = self.adopted[chosen]
+        else:
+            self.level1.adopt(view, chosen)
+        if deadline.at is not None:
+            self.late = max(self.clock() - deadline.at, LATE_DECAY * self.late)
         return chosen
 
     # --- the search ------------------------------------------------------------------
@@ -195,15 +256,22 @@ class PlannerBot:
     def _after(self, view: PlayerView, command: Command, own: bool) -> HeuristicBot:
         """Level 1 for this side as it stands once `command` is chosen (`own`:
         level 1's own choice)."""
-        bot = copy.deepcopy(self.level1)
         if own:
-            bot.choose(view, 0.0)
-        else:
-            bot.adopt(view, command)
+            return copy.deepcopy(self.own)
+        bot = copy.deepcopy(self.level1)
+        bot.adopt(view, command)
         return bot
 
-    def search(self, view: PlayerView, candidates: list[Command], deadline: float) -> Command:
-        mine = [self._after(view, c, i == 0) for i, c in enumerate(candidates)]
+    def search(self, view: PlayerView, candidates: list[Command], deadline: Deadline) -> Command:
+        """The best of `candidates` by successive halving of playouts. The
+        budget: `fixed_playouts`, or as many as the first playout's cost says
+        fit before the deadline; out of time, the unfinished round is dropped
+        (successive_halving), and with no time for one playout level 1's
+        choice stands."""
+        self.horizon = self.horizon_for(len(candidates), deadline)
+        self.last = {"candidates": candidates, "playouts": [0] * len(candidates), "means": [0.0] * len(candidates),
+                     "chosen": candidates[0], "horizon": self.horizon}
+        mine: dict[int, HeuristicBot] = {}
         samples: list[tuple[GameState, int]] = []
         week = view.week
 
@@ -213,49 +281,69 @@ class PlannerBot:
             return samples[j]
 
         def playout(i: int, j: int) -> float:
+            deadline.check()
+            if i not in mine:
+                mine[i] = self.adopted[candidates[i]] = self._after(view, candidates[i], i == 0)
             state, noise_seed = sample(j)
+            deadline.check()  # neither of those is cut short: look again
             state, _ = apply_trusted(state, candidates[i])
             bots = {self.side: copy.deepcopy(mine[i]), self.side.other: HeuristicBot(self.side.other, noise_seed)}
-            return self._score(i, state, bots, week, random.Random(noise_seed))
+            return self._score(i, state, bots, week, random.Random(noise_seed), deadline)
 
         if self.fixed_playouts is not None:
             total = self.fixed_playouts
-            limit = None
         else:
-            begun = time.perf_counter()
-            first = playout(0, 0)
-            cost = max(time.perf_counter() - begun, 1e-4)
-            left = deadline - time.perf_counter()
-            total = max(len(candidates), int(left / cost) + 1)
-            limit = deadline
+            begun = self.clock()
+            try:
+                first = playout(0, 0)
+            except OutOfTime:
+                self.last = None
+                return candidates[0]  # no time for even one playout: level 1's choice
+            cost = max(self.clock() - begun, 1e-4)
+            total = int(max(0.0, deadline.at - self.clock()) / cost) + 1
             memo = {(0, 0): first}
             inner = playout
 
             def playout(i: int, j: int) -> float:  # noqa: F811 - the probe counts as a playout
                 return memo.pop((i, j)) if (i, j) in memo else inner(i, j)
 
-        bonus = [LEVEL1_BONUS] + [0.0] * (len(candidates) - 1)
-        best, pulls, means = successive_halving(len(candidates), playout, total, deadline=limit, bonus=bonus)
-        self.last = {"candidates": candidates, "playouts": pulls, "means": means, "chosen": candidates[best]}
+        # Few playouts in the time: fewer candidates, so each has `min_samples` (level 1's first).
+        n = len(candidates) if self.fixed_playouts is not None else min(len(candidates), max(1, total // self.min_samples))
+        if n == 1:
+            self.last = None
+            return candidates[0]
+        bonus = [LEVEL1_BONUS] + [0.0] * (n - 1)
+        best, pulls, means = successive_halving(n, playout, total, bonus=bonus)
+        pulls += [0] * (len(candidates) - n)
+        means += [0.0] * (len(candidates) - n)
+        self.last.update(playouts=pulls, means=means, chosen=candidates[best])
         return candidates[best]
 
-    def _score(self, i: int, state: GameState, bots: dict, week: int, noise: random.Random) -> float:
+    def horizon_for(self, candidates: int, deadline: Deadline) -> int | None:
+        """The steps a playout may take at this decision (None: to the week's
+        end); level 3 shortens them when time is short (search.py)."""
+        return None
+
+    def _score(self, i: int, state: GameState, bots: dict, week: int, noise: random.Random, deadline: Deadline) -> float:
         """Candidate i's score on one sample, `state` the sample once it is
         chosen: a playout to the end of the week (level 3: through its tree)."""
-        return evaluate(self._play_out(state, bots, week, noise), self.side)
-
-    def _play_out(self, state: GameState, bots: dict, week: int, noise: random.Random) -> GameState:
-        return play_out(state, bots, noise, week)
+        return evaluate(play_out(state, bots, noise, week, deadline, self.horizon), self.side)
 
 
-def play_out(state: GameState, bots: dict, noise: random.Random, week: int | None = None) -> GameState:
+def play_out(state: GameState, bots: dict, noise: random.Random, week: int | None = None,
+             deadline: Deadline = NO_DEADLINE, steps: int | None = None) -> GameState:
     """Both sides played by their level-1 `bots` (a little `noise` at the noisy
     decisions) to the end of `week`, or of the game if None (the analysis of a
-    finished game, analysis.py)."""
+    finished game, analysis.py), or after `steps` decisions once no battle
+    or stack move is under way (evaluate knows nothing of one half done).
+    Raises OutOfTime once `deadline` has passed."""
     last: dict[Side, tuple[GameState, PlayerView]] = {}  # each side's last view lends what did not change
-    for _ in range(MAX_PLAYOUT_DECISIONS if week is not None else MAX_GAME_DECISIONS):
+    for done in range(MAX_PLAYOUT_DECISIONS if week is not None else MAX_GAME_DECISIONS):
         if state.is_over or (week is not None and state.week != week):
             break
+        if steps is not None and done >= steps and state.decision.kind not in UNSETTLED:
+            break
+        deadline.check()
         side = min(state.decision.sides, key=lambda s: s.value)
         seen = view_of(state, side, last.get(side))
         last[side] = (state, seen)

@@ -28,20 +28,30 @@ complete state sampled from the side's view and belief (bots/sampler.py).
   who moves first, which battle next, which piece is lost), their legal
   commands its candidates. STACK_MOVE (a stack's steps) stays level 1's plan.
 
-With few iterations a decision (0.1 s on a loaded machine: about six) the
-tree below the root holds level 1's choices, and the search is level 2 with
-the small decisions searched; with more, the later decisions of the week are
-searched as well. Measured against level 2 (benchmarks/tournament.py,
---budget 0.1, seeds 1-50 from both sides, a 2-core machine under a load of
-4-16): 58 of 100 games, 95% interval 48-67%. It never receives the game's
-state: the engine runs only on the states it sampled itself.
+Short of time (0.1 s on a loaded machine: a playout to the week's end takes
+40-100 ms), the playouts stop at a horizon of steps chosen so that each root
+candidate gets SAMPLES of them at the measured cost of a step (going on to
+the end of a battle or stack move under way, which `evaluate` cannot judge
+half done), and with too few for two candidates level 1's choice stands.
+The tree below the root then holds level 1's choices, and the search is
+level 2 with the small decisions searched; with more time, the later
+decisions of the week are searched as well. Every decision keeps to its
+budget as level 2's do (planner.py: a deadline checked at every step).
+Measured against level 2 (benchmarks/tournament.py --pairings search:planner
+--games 50 --seed 1, each seed from both sides, a 2-core machine under a
+load of 11-13): at --budget 0.1, 51 of 100 (95% interval 41-61%), 86% as
+Ishida but 16% as Tokugawa (level 1 as Tokugawa loses 53 of 60 games to
+itself); at --budget 2, 6 of 8 games (seeds 1-4, 3 of 4 as Tokugawa).
+It never receives the game's state: the engine runs only on the states it
+sampled itself.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from typing import Sequence
+import time
+from typing import Callable, Sequence
 
 from attrs import define, field
 
@@ -50,7 +60,16 @@ from rules.state import GameState
 from rules.surface import Command, DecisionKind, PlayerView, Side
 from rules.view import view as view_of
 from sekigahara_tui.bots.heuristic import HeuristicBot
-from sekigahara_tui.bots.planner import BIG, CANDIDATES, MAX_PLAYOUT_DECISIONS, PlannerBot, evaluate, play_out, playout_command
+from sekigahara_tui.bots.planner import (
+    BIG,
+    CANDIDATES,
+    MAX_PLAYOUT_DECISIONS,
+    Deadline,
+    PlannerBot,
+    evaluate,
+    play_out,
+    playout_command,
+)
 from sekigahara_tui.bots.sampler import Sampler
 
 # The decisions level 1 answers alone that level 3 searches too (their few
@@ -61,6 +80,11 @@ SEARCHED = BIG | SMALL
 # Level 1's ranking as a prior: its own choice, then its alternatives in order.
 PRIORS = (0.55, 0.2, 0.15, 0.1)
 C_PUCT = 3.0  # exploration, in evaluation points (planner.evaluate's scale)
+# Short of time, playouts stop after a horizon of steps so that every root
+# candidate gets SAMPLES of them; below MIN_HORIZON steps level 1's choice stands.
+SAMPLES = 2
+MIN_HORIZON = 8
+STEP_COST = 0.002  # seconds a playout step costs, before the first search has measured it
 
 
 @define
@@ -106,13 +130,16 @@ class SearchBot(PlannerBot):
     bonus), each playout an ISMCTS iteration through the candidate's subtree."""
 
     searched = SEARCHED
+    min_samples = SAMPLES
 
-    def __init__(self, side: Side, seed: int, fixed_iterations: int | None = None, enemy_nodes: bool = False) -> None:
-        super().__init__(side, seed, fixed_iterations)
+    def __init__(self, side: Side, seed: int, fixed_iterations: int | None = None, enemy_nodes: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(side, seed, fixed_iterations, clock)
         self.random = random.Random(f"search/{side.value}/{seed}")
         self.sampler = Sampler(side, self.belief, random.Random(f"search-sampler/{side.value}/{seed}"))
         self.enemy_nodes = enemy_nodes  # the enemy's big decisions are tree nodes too (else level 1's)
         self.subtrees: list[Node] = []  # below each root candidate, this search's
+        self.step_cost = STEP_COST  # seconds per playout step, as measured (a running mean)
 
     @property
     def fixed_iterations(self) -> int | None:
@@ -126,25 +153,41 @@ class SearchBot(PlannerBot):
     def candidates(self, view: PlayerView) -> list[Command]:
         return ranked(self.level1, view)
 
-    def search(self, view: PlayerView, candidates: list[Command], deadline: float) -> Command:
+    def horizon_for(self, candidates: int, deadline: Deadline) -> int | None:
+        """As many steps a playout as let each candidate have SAMPLES playouts
+        before the deadline, at the measured cost of a step (None: no deadline,
+        or time to reach the week's end)."""
+        if deadline.at is None:
+            return None
+        steps = int(max(0.0, deadline.at - deadline.clock()) / (self.step_cost * candidates * SAMPLES))
+        return None if steps >= MAX_PLAYOUT_DECISIONS else max(MIN_HORIZON, steps)
+
+    def search(self, view: PlayerView, candidates: list[Command], deadline: Deadline) -> Command:
         self.subtrees = [Node() for _ in candidates]
+        begun = deadline.clock()
         chosen = super().search(view, candidates, deadline)
-        assert self.last is not None
-        self.last.update(visits=self.last["playouts"], iterations=sum(self.last["playouts"]),
-                         depth=max(_depth(tree) for tree in self.subtrees))
+        if deadline.at is not None and deadline.steps > 0:  # learn the cost of a step (sampling and copies included)
+            spent = (deadline.clock() - begun) / deadline.steps
+            self.step_cost = 0.7 * self.step_cost + 0.3 * spent
+        if self.last is not None:  # it searched
+            self.last.update(visits=self.last["playouts"], iterations=sum(self.last["playouts"]),
+                             depth=max(_depth(tree) for tree in self.subtrees))
         return chosen
 
-    def _score(self, i: int, state: GameState, bots: dict, week: int, noise: random.Random) -> float:
-        return self.descend(self.subtrees[i], state, bots, week, noise)
+    def _score(self, i: int, state: GameState, bots: dict, week: int, noise: random.Random, deadline: Deadline) -> float:
+        return self.descend(self.subtrees[i], state, bots, week, noise, deadline)
 
-    def descend(self, node: Node, state: GameState, bots: dict, week: int, noise: random.Random) -> float:
+    def descend(self, node: Node, state: GameState, bots: dict, week: int, noise: random.Random, deadline: Deadline) -> float:
         """One iteration below the root: select (PUCT) at the tree's big
         decisions, expand the first untried candidate, play out, back up."""
         path: list[tuple[Node, Command]] = []
         current: Node | None = node
-        for _ in range(MAX_PLAYOUT_DECISIONS):
+        steps = self.horizon if self.horizon is not None else MAX_PLAYOUT_DECISIONS
+        for _ in range(steps):
             if current is None or state.is_over or state.week != week:
                 break
+            steps -= 1
+            deadline.check()  # out of time: the iteration is dropped, its path not updated
             side = min(state.decision.sides, key=lambda s: s.value)
             seen = view_of(state, side)
             if not seen.legal:
@@ -163,7 +206,7 @@ class SearchBot(PlannerBot):
                 fresh = not current.visits.get(command)
                 current = None if fresh else current.children.setdefault(command, Node())
             state, _ = apply_trusted(state, command)
-        value = evaluate(play_out(state, bots, noise, week), self.side)
+        value = evaluate(play_out(state, bots, noise, week, deadline, steps), self.side)
         for each, command in path:
             each.update(command, value)
         return value

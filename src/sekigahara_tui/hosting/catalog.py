@@ -99,6 +99,9 @@ class Catalog:
     def __init__(self, summaries: Iterable[GameSummary]) -> None:
         self.entries: dict[str, CatalogEntry] = {summary.id: CatalogEntry.of(summary) for summary in summaries}
         self._followers: list[CatalogFollower] = []
+        # Several hosts: told of whose move it is in a game loaded here, after
+        # each change, to tell the other hosts (lobby_sync.py's WhoseMove).
+        self.on_noted: Callable[[CatalogEntry], None] | None = None
 
     def follow(self, follower: CatalogFollower) -> None:
         self._followers.append(follower)
@@ -137,6 +140,8 @@ class Catalog:
             # public facts only (R55): where the calendar stands
             entry.where = f"week {state.week}, turn {state.turn.value}, {state.phase.value}"
         self.changed(entry)
+        if self.on_noted is not None:
+            self.on_noted(entry)
 
     def store_says(self, summary: GameSummary, loaded: HostedGame | None) -> None:
         """Another host (or writer) changed the game in the store (lobby_sync.py):
@@ -144,7 +149,7 @@ class Catalog:
         changed anything. A game only goes forward (a seat taken stays taken, an
         end stays, the version grows), so a read older than this host's own
         change leaves the entry alone. Whose move it is after a move made
-        elsewhere is unknown (None: the lobby loads the game to know it); a
+        elsewhere is unknown (None) until its owner tells it (owner_says); a
         game loaded here that is as new says it itself (note_game)."""
         fresh = CatalogEntry.of(summary)
         entry = self.entries.get(summary.id)
@@ -162,6 +167,26 @@ class Catalog:
                 entry.to_move = entry.where = None
         if (entry.seen_by_all(), entry.seen_by_players(), entry.version) != before:
             self.changed(entry)
+
+    def owner_says(self, game_id: str, version: int, updated: float, to_move: tuple[Side, ...], where: str | None,
+                   loaded: HostedGame | None) -> bool:
+        """The host that owns the game told whose move it is at `version`
+        (lobby_sync.py): the entry takes it unless it knows a newer version
+        (a message overtaken by a later move, or one read late), or the game
+        is loaded here and says it itself. A finished game stays finished.
+        Whether the entry took it."""
+        entry = self.entries.get(game_id)
+        if entry is None or entry.status == "over" or version < entry.version:
+            return False
+        if loaded is not None and loaded.version >= version:
+            return False
+        before = (entry.seen_by_players(), entry.version)
+        if version > entry.version:  # told before the store's summary is read: it comes to the same
+            entry.version, entry.updated = version, updated
+        entry.to_move, entry.where = to_move, where
+        if (entry.seen_by_players(), entry.version) != before:
+            self.changed(entry)
+        return True
 
     def lobby_for(self, member: str, load: Callable[[str], object], online: frozenset[str] = frozenset(),
                   clocks_of: Callable[[str], ClockLine | None] = lambda game_id: None) -> Lobby:

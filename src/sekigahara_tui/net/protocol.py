@@ -32,7 +32,9 @@ from rules.notation import format_command, parse_command
 from rules.surface import COMMAND_TYPES, EVENT_TYPES, Command, PlayerView, Side, printable
 from rules.infra.untrusted import UntrustedInputError, strict_json
 
-PROTOCOL_VERSION = 2  # 2: the WeekEnded event (issue 22), which a version-1 client cannot read
+# 2: the WeekEnded event (issue 22), which a version-1 client cannot read; 3: a stack
+# move's events say where it began (`source`, issue 25), a key a version-2 client refuses
+PROTOCOL_VERSION = 3
 
 # Limits. A client sends short lines: a hello (a 32-character token) is 122
 # bytes, the longest submit (a MAX_ID_LENGTH id, MAX_COMMAND_TEXT of command)

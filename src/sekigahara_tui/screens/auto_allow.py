@@ -37,3 +37,19 @@ def allow_without_asking(table: Table, settings: dict[Side, bool]) -> bool:
             seat.submit(format_command(view.legal[0], with_side=False))
             return True
     return False
+
+
+def ask_auto_allow(screen) -> None:
+    """ctrl+y: this seat's own setting (hot seat); the dialog says what it gives away."""
+    from sekigahara_tui.screens.info import AUTO_ALLOW_INFERENCE, AutoAllowDialog
+
+    side = screen.seat
+
+    def chosen(on: bool | None) -> None:
+        if on is None:
+            return
+        screen.auto_allow[side] = on
+        if side is screen.seat:
+            screen.say(f"Auto-allow {'on' if on else 'off'}" + (f": {AUTO_ALLOW_INFERENCE}." if on else "."))
+
+    screen.app.push_screen(AutoAllowDialog(side, screen.auto_allow.get(side, False)), chosen)

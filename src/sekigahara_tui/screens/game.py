@@ -17,6 +17,7 @@ ending.py (a club seat's resign and cancel).
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 from textual import events, on
@@ -31,7 +32,7 @@ from rules.surface import Command, PlayerView, Side
 from sekigahara_tui.labels import done_label, notation_label, side_name
 from sekigahara_tui.seat import Answer, Seat, Table
 from sekigahara_tui.palette import LegalCommands
-from sekigahara_tui.screens.auto_allow import allow_without_asking, setting_matters
+from sekigahara_tui.screens.auto_allow import allow_without_asking, ask_auto_allow, setting_matters
 from sekigahara_tui.screens.forced import give_forced_move
 from sekigahara_tui.screens.map_follow import MapFollow
 from sekigahara_tui.screens.battle_summaries import BattleSummaries
@@ -45,8 +46,8 @@ from sekigahara_tui.screens.movement_summaries import MovementSummaries
 from sekigahara_tui.screens.select_all import SelectAll, offered as select_all_offered
 from sekigahara_tui.screens.waiting import Waiting
 from sekigahara_tui.screens.whole_screen_tabs import WholeScreenTabs
-from sekigahara_tui.screens.info import AUTO_ALLOW_INFERENCE, AutoAllowDialog, DecisionHelpScreen
-from sekigahara_tui.screens.saving import save_game
+from sekigahara_tui.screens.info import DecisionHelpScreen
+from sekigahara_tui.screens.saving import report_warning, save_game
 from sekigahara_tui.screens.seat_memory import SeatMemory
 from sekigahara_tui.widgets.battle import BattlePanel
 from sekigahara_tui.widgets.hand import HandPanel
@@ -85,6 +86,8 @@ class GameScreen(Screen[None]):
         Binding("ctrl+r", "end_early('resign')", "Resign", id="game.resign", priority=True, show=False),
         Binding("ctrl+k", "end_early('cancel')", "Cancel game", id="game.cancel_game", priority=True, show=False),
         Binding("h", "hint", "Hint", id="game.hint", show=False),  # not priority: the command line types an h (hints.py)
+        # A long "Done: ..." keeps the message line's one row, ending "… (m)": m shows it whole (widgets/message_line.py).
+        Binding("m", "more", "More", id="game.more", show=False),  # not priority, as h
         Binding("ctrl+g", "chat", "Chat", id="game.chat", priority=True, show=False),  # a club seat's game chat (chat.py)
     ]
 
@@ -98,6 +101,7 @@ class GameScreen(Screen[None]):
         self._warning_reported: str | None = None
         self._result_shown = False
         self._status_shown: tuple | None = None
+        self._handed_view: PlayerView | None = None  # the view a hand-over passed the screen to
         self.hand_overs = HandOvers()  # hot seat: the hand-over up, an Enter double-tapped after it
         self.seat_memory = SeatMemory()  # hot seat: what each seat left on the screen
         self.summaries = BattleSummaries()  # how far each seat's log was told in battle summaries
@@ -154,6 +158,8 @@ class GameScreen(Screen[None]):
             self._show_status()
             return
         self.redraw()
+        # What is here lives as long as the game: out of the collector's full passes (0.1-0.2 s of a key).
+        self.call_after_refresh(gc.freeze)
         self._report_warning()
         if self.current.is_over:  # a finished game was loaded
             self._show_result()
@@ -167,6 +173,7 @@ class GameScreen(Screen[None]):
         self.hints.close()
         self.hand_overs.close(self.app)
         self.table.close()
+        gc.unfreeze()  # the game's objects may go now (a test process plays hundreds of games)
 
     def _show_result(self) -> None:
         if self._result_shown or self.view is None:
@@ -177,7 +184,8 @@ class GameScreen(Screen[None]):
     # --- what the seats say ------------------------------------------------------
 
     def seat_changed(self, seat: Seat) -> None:
-        if seat is self.current:
+        # A hand-over shows the new seat's view: its own news of the same change, after it, is no news.
+        if seat is self.current and (seat.view is None or seat.view is not self._handed_view):
             self.after_change()
             self._select_next()
 
@@ -201,8 +209,7 @@ class GameScreen(Screen[None]):
             prompt.give_focus_back()
 
     def seat_status(self, seat: Seat) -> None:
-        if seat is self.current:
-            self._show_status()
+        seat is self.current and self._show_status()
 
     # --- drawing ---------------------------------------------------------------
 
@@ -211,6 +218,7 @@ class GameScreen(Screen[None]):
         return f"{side_name(self.seat)} is to {view.prompt}." if view else ""
 
     def redraw(self) -> None:
+        self.hand_overs.take_over()  # a seat's screen put away under a hand-over: given back first
         view = self.view
         if view is None:
             return
@@ -258,12 +266,7 @@ class GameScreen(Screen[None]):
         self.query_one(LogPanel).follow(seat.log, seat.log_generation, self.seat, seat.view is not None and seat.view.spectator)
 
     def _report_warning(self) -> None:
-        """Show a failed autosave once (not after every command while it keeps
-        failing); the game goes on without it."""
-        warning = self.table.warning
-        if warning is not None and warning != self._warning_reported:
-            self.notify(f"{warning}. The game goes on; save it elsewhere with ctrl+s.", severity="warning", timeout=10, markup=False)
-        self._warning_reported = warning
+        self._warning_reported = report_warning(self, self.table.warning, self._warning_reported)
 
     def after_change(self) -> None:
         """Show a change: the same seat, a hand-over (hot seat), or the end."""
@@ -286,17 +289,20 @@ class GameScreen(Screen[None]):
             self.seat_memory.keep(self.seat, self, self._in_battle)
             self.seat = next_seat.side
             self.seat_memory.feedback.clear()  # the last outcome was the other seat's: never shown to this one
-            # The battle/map toggle: as this seat left it, unless a battle began or ended since.
-            self._in_battle = self.seat_memory.restore(self.seat, self).in_battle
-            self.redraw()
-            self._hand_over()
+            self._handed_view = next_seat.view
+            self._hand_over(self._take_over)  # the new seat's screen is drawn once the hand-over is up
             if leaving is not None:
                 self.app.push_screen(leaving)
         else:
             self.redraw()
             self._summarise_battle()
 
-    def _hand_over(self) -> None:
+    def _take_over(self) -> None:
+        """The new seat's screen as it left it, board toggle too, under the hand-over (hand_over.py)."""
+        self._in_battle = self.seat_memory.restore(self.seat, self).in_battle
+        self.redraw()
+
+    def _hand_over(self, take_over=None) -> None:
         """The new player starts at the choices, never where the other player left
         the focus; a battle summary for him lies under the hand-over. Both set now,
         not when the hand-over closes: the keys typed with its Enter are read
@@ -304,7 +310,7 @@ class GameScreen(Screen[None]):
         Enter) and the choices focused (the keys after it)."""
         self.set_focus(self.query_one(PromptPanel).choices)
         hand_over = self.hand_overs.screen_for(self.app, self.seat, self._reason())
-        self.hand_overs.push(self.app, hand_over, self.summaries.next_for(self.current, after=hand_over))
+        self.hand_overs.push(self.app, hand_over, self.summaries.next_for(self.current, after=hand_over), take_over)
 
     def on_screen_resume(self) -> None:
         self.hand_overs.resumed(self)
@@ -379,8 +385,8 @@ class GameScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Every key stays live: one that cannot act now says why (action_undo, action_end)."""
-        if action == "toggle_board":
-            return self._in_battle
+        if action == "toggle_board":  # the whole Combat Phase, as ^a the Movement Phase (select_all.offered)
+            return self.view is not None and self.view.combat is not None
         if action == "save":
             return self.table.can_save
         if action == "auto_allow":
@@ -397,8 +403,7 @@ class GameScreen(Screen[None]):
         self._select_next()
 
     def _select_next(self) -> None:
-        command = self.select_all.next_command(self.view) if self.select_all.kind else None
-        if command is not None:
+        if (command := self.select_all.next_command(self.view) if self.select_all.kind else None) is not None:
             self.submit(command)
 
     def action_end(self) -> None:
@@ -417,6 +422,9 @@ class GameScreen(Screen[None]):
             return
         self.current.undo()
 
+    def action_more(self) -> None:  # m: notified, not said, which would replace the message
+        self.query_one(PromptPanel).message.whole() or self.notify("m: the message is whole already", timeout=3)
+
     def action_hint(self) -> None:
         self.hints.ask()
 
@@ -434,25 +442,16 @@ class GameScreen(Screen[None]):
             save_game(self, self.table, self.save_dir)
 
     def action_auto_allow(self) -> None:
-        """This seat's own setting (hot seat): the dialog says what it gives away."""
-        if not self.check_action("auto_allow", ()):
-            return
-        side = self.seat
-
-        def chosen(on: bool | None) -> None:
-            if on is None:
-                return
-            self.auto_allow[side] = on
-            if side is self.seat:
-                self.say(f"Auto-allow {'on' if on else 'off'}" + (f": {AUTO_ALLOW_INFERENCE}." if on else "."))
-
-        self.app.push_screen(AutoAllowDialog(side, self.auto_allow.get(side, False)), chosen)
-
+        if self.check_action("auto_allow", ()):
+            ask_auto_allow(self)
     def action_decision_help(self) -> None:
         if self.view is not None:
             self.app.push_screen(DecisionHelpScreen(self.view.help))
 
     def action_toggle_board(self) -> None:
+        if not (self.view and self.view.combat and self.view.combat.battle):
+            self.say("ctrl+b: no battle now (the board shows)", error=True)
+            return
         switcher = self.query_one("#board", ContentSwitcher)
         switcher.current = "map-view" if switcher.current == "battle-view" else "battle-view"
 

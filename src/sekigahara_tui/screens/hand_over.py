@@ -5,9 +5,17 @@ game until that player is ready (its Enter). Two things follow from it, kept
 here for the game screen: while it is up no battle summary is pushed over it
 (one for the new player is pushed under it, with it), and an Enter typed right
 after its own, a double tap, must not give the highlighted choice unseen.
+
+The screen under the hand-over is drawn for the new seat (its view, and what
+it left on the screen) once the hand-over is on screen, not before it: the
+player who chose sees the hand-over a redraw of the whole game screen sooner
+(issue 27, item 11), and nobody sees the screen under it until its Enter,
+which draws it first if it is not drawn yet (R55).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from textual.app import App
 
@@ -23,6 +31,7 @@ class HandOvers:
         self.up = False  # a hand-over screen is up: no battle summary over it
         self.settling: HandOverScreen | None = None  # the hand-over whose double-tapped Enter to ignore
         self._screens: dict[Side, HandOverScreen] = {}  # one per side, installed: kept when closed
+        self._take_over: Callable[[], None] | None = None  # the new seat's screen, not drawn yet
 
     def screen_for(self, app: App, side: Side, reason: str) -> HandOverScreen:
         """The side's hand-over screen, made once and shown again after that:
@@ -43,14 +52,26 @@ class HandOvers:
                 screen.remove()
         self._screens.clear()
 
-    def push(self, app: App, hand_over: HandOverScreen, summary: BattleSummaryScreen | None) -> None:
+    def push(self, app: App, hand_over: HandOverScreen, summary: BattleSummaryScreen | None,
+             take_over: Callable[[], None] | None = None) -> None:
         """The hand-over over everything, with the new player's battle summary
-        (if any) under it, uncovered by its Enter."""
+        (if any) under it, uncovered by its Enter; `take_over` draws the screen
+        under it for the new seat, once the hand-over is drawn, or at its Enter."""
         self.up = True
         if summary is not None:
             app.push_screen(summary)
         self.settling = hand_over if summary is None else None  # the summary settles for itself
+        self._take_over = take_over
+        hand_over.before_ready = self.take_over
         app.push_screen(hand_over)
+        if take_over is not None:
+            hand_over.call_after_refresh(self.take_over)
+
+    def take_over(self) -> None:
+        """Draw the new seat's screen now, if it is not drawn yet."""
+        take_over, self._take_over = self._take_over, None
+        if take_over is not None:
+            take_over()
 
     def resumed(self, screen) -> None:
         """The game screen shows again: the hand-over (and any summary) closed.

@@ -73,6 +73,7 @@ class HandOverScreen(Screen[None]):
         self.drawn_at: float | None = None  # when it was last drawn on top
         self.ready_at: float | None = None  # when the player's Enter closed it
         self.shown_at: float | None = None  # when what it uncovered was first drawn
+        self.before_ready: Callable[[], None] | None = None  # draws what it covers (hand_over.py), before it closes
 
     def again(self, reason: str) -> None:
         """Shown again, for the next hand-over to this side (the game screen keeps
@@ -97,6 +98,8 @@ class HandOverScreen(Screen[None]):
         if self.APPEAR_SETTLE_S and (self.drawn_at is None or settle_clock() - self.drawn_at < self.APPEAR_SETTLE_S):
             return  # a double tap of the player leaving: the one coming presses it
         self.ready_at = settle_clock()
+        if self.before_ready is not None:
+            self.before_ready()
         await self.action_dismiss()
 
     def uncovered_drawn(self) -> None:

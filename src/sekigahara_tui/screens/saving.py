@@ -30,3 +30,11 @@ def save_game(screen: Screen, table: Table, save_dir: Path) -> None:
             screen.notify(f"Saved to {shown}", markup=False)
 
     screen.app.push_screen(SaveDialog(default), saved)
+
+
+def report_warning(screen: Screen, warning: str | None, reported: str | None) -> str | None:
+    """Show a failed autosave once (not after every command while it keeps
+    failing); the game goes on without it. Returns the warning now reported."""
+    if warning is not None and warning != reported:
+        screen.notify(f"{warning}. The game goes on; save it elsewhere with ctrl+s.", severity="warning", timeout=10, markup=False)
+    return warning

@@ -5,12 +5,16 @@ deselected. A refusal stops it."""
 
 from __future__ import annotations
 
-from rules.surface import Command, Deselect, PlayerView, Select
+from rules.surface import Command, Deselect, Phase, PlayerView, Select
 
 
 def offered(view: PlayerView | None) -> bool:
-    """Only in a stack move, with a block to select or deselect."""
-    return view is not None and any(isinstance(c, (Select, Deselect)) for c in view.legal)
+    """In the Movement Phase, where stack moves are (outside one the key says it
+    has nothing to select): the key bar keeps "^a All" from the phase's first
+    command to its last. Shown only while a stack move lasted, it came and went
+    with each, and each time the key bar was built again and the screen laid
+    out (issue 27, item 11)."""
+    return view is not None and view.phase is Phase.MOVEMENT and view.result is None
 
 
 class SelectAll:

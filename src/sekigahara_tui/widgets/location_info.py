@@ -130,25 +130,31 @@ def location_info(view: PlayerView, location: str) -> str:
     return "\n".join(location_lines(view, location, width=10_000))
 
 
+ROWS, MOVING_ROWS = 3, 5  # the lines' rows: most places take 2 or 3; a stack move's 4 to 7 (5 shown)
+
+
 class LocationInfo(Leaf, Widget):
     """The cursor's location in words, fitted to the rows the layout gives it
-    (height auto, up to the stylesheet's max-height)."""
+    (ROWS, or MOVING_ROWS in a stack move)."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._view: PlayerView | None = None
         self._location: str | None = None
-        self._rows: int | None = None  # the rows it took at its last layout
+        self._rows: int | None = None  # the rows it takes now
 
     def show(self, view: PlayerView, location: str) -> None:
         if view is self._view and location == self._location:
             return
         self._view, self._location = view, location
-        # A new layout only when the rows it takes change (#map-info: 3 to 5 rows):
-        # laying the whole screen out again cost most of a map cursor key's time.
-        width = self.content_size.width
-        rows = min(5, max(3, len(self.lines(width)))) if width else None
-        self.refresh(layout=rows is None or rows != self._rows)
+        # Its rows follow the moment, not the place: 5 while a stack move lasts
+        # (steps left, force march, the place), 3 otherwise (the place, yours,
+        # the enemy's), fitted to them as the module says. Rows that followed
+        # each place's lines laid the whole screen out again on a third of the
+        # commands and map keys (issue 27, item 11); now only a stack move's
+        # first and last command do.
+        rows = MOVING_ROWS if movement_lines(view) else ROWS
+        self.refresh(layout=rows != self._rows)
         self._rows = rows
 
     def lines(self, width: int, rows: int | None = None) -> list[str]:
@@ -157,7 +163,7 @@ class LocationInfo(Leaf, Widget):
         return location_lines(self._view, self._location, width, rows)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self.lines(width))
+        return self._rows or ROWS
 
     def render(self) -> Content:
         size = self.content_size

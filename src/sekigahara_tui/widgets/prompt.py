@@ -35,6 +35,7 @@ from rules.notation import format_command
 from rules.surface import Command, PlayerView, Side, places
 from sekigahara_tui.labels import choice_lines, place_label, side_name, word_label
 from sekigahara_tui.widgets.choice_list import ChoiceList
+from sekigahara_tui.widgets.message_line import MessageLine
 from sekigahara_tui.widgets.steady_text import SteadyStatic, update_steady
 
 PLACEHOLDER = "type a command (→ completes)"
@@ -202,12 +203,11 @@ class PromptPanel(Vertical):
         # choices onto a command (the screen moves the map there): one key, one
         # screen update, where a message would be handled after the list was drawn.
         self.browsed: Callable[[Command], None] | None = None
-        self._said = ""  # the message line's text
 
     def compose(self) -> ComposeResult:
         yield SteadyStatic(id="decision", markup=False)
         yield ChoiceList(id="choices")
-        yield SteadyStatic(id="message", markup=False)  # it may echo what was typed: plain text
+        yield MessageLine(id="message", markup=False)  # it may echo what was typed: plain text
         yield SteadyStatic(id="connection", markup=False)  # a networked game: the host and the other player
         yield CommandLine(placeholder=PLACEHOLDER, id="command-line")
 
@@ -290,16 +290,15 @@ class PromptPanel(Vertical):
         update_steady(line, text)  # height auto: a longer line (a join hint) takes the rows it needs
 
     def say(self, text: str, error: bool = False) -> None:
-        """The message line: it wraps to as many rows as it needs, up to the
-        stylesheet's max-height (3); a refusal listing every verb is shortened to fit (issue 27,
-        fault 5: at 80 columns the list was cut mid-word)."""
-        text = shortened(text)
-        message = self.query_one("#message", Static)
-        message.set_class(error, "error")
-        if text == self._said:
-            return
-        update_steady(message, text)  # most outcomes keep the line's rows: no new layout
-        self._said = text
+        """The message line (message_line.py): it wraps to as many rows as it
+        needs, up to the stylesheet's max-height (3), but the echo of a command
+        given keeps its fewest; a refusal listing every verb is shortened to fit
+        (issue 27, fault 5: at 80 columns the list was cut mid-word)."""
+        self.message.say(shortened(text), error)
+
+    @property
+    def message(self) -> MessageLine:
+        return self.query_one("#message", MessageLine)
 
     def notation_of(self, index: int) -> str | None:
         """The notation of the choice at `index` (what the command line takes)."""
@@ -345,7 +344,7 @@ class PromptPanel(Vertical):
 
     def _narrow(self, value: str) -> None:
         """The choices follow what is typed: the candidates of its completion."""
-        if self._said == BROWSED:  # an edit: Enter gives the line again
+        if self.message.said == BROWSED:  # an edit: Enter gives the line again
             self.say("")
         if typed_notation(value) != typed_notation(self._typed):
             self._typed = value
