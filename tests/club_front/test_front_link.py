@@ -48,7 +48,7 @@ async def until(predicate, what: str) -> None:
 
 async def test_the_caps_are_the_clubs_and_a_front_gone_gives_its_places_back(door):
     server, data_dir, caps, port, certs, credential = door
-    link = RemoteLink("127.0.0.1", port, str(certs.ca), credential)
+    link = RemoteLink([("127.0.0.1", port)], str(certs.ca), credential)
     assert await link.connect() == "eu1"
     try:
         assert await link.hold("alice") is None  # a place, counted by the club
@@ -69,7 +69,7 @@ async def test_the_caps_are_the_clubs_and_a_front_gone_gives_its_places_back(doo
 async def test_a_front_may_give_back_only_what_it_holds(door):
     server, data_dir, caps, port, certs, credential = door
     caps.take("alice")  # a session of the club's own SSH front
-    link = RemoteLink("127.0.0.1", port, str(certs.ca), credential)
+    link = RemoteLink([("127.0.0.1", port)], str(certs.ca), credential)
     await link.connect()
     try:
         link.release("alice")  # this front holds nothing: nothing is given back
@@ -82,7 +82,7 @@ async def test_a_front_may_give_back_only_what_it_holds(door):
 async def test_a_front_whose_credential_is_replaced_is_refused_at_its_next_question(door):
     server, data_dir, caps, port, certs, credential = door
     issue_web_token(data_dir, "alice")
-    link = RemoteLink("127.0.0.1", port, str(certs.ca), credential)
+    link = RemoteLink([("127.0.0.1", port)], str(certs.ca), credential)
     await link.connect()
     try:
         assert await link.web_generation("alice") is not None
@@ -124,7 +124,7 @@ async def test_a_certificate_that_does_not_name_the_host_is_refused(tmp_path):
     certs = make_certificates(tmp_path / "certs", names=("club.example",))
     async with real_club("alice") as (server, data_dir, _key):
         _, port = await server.listen_tcp("127.0.0.1", 0, server_context(certs.cert, certs.key))
-        link = RemoteLink("127.0.0.1", port, str(certs.ca), "eu1:whatever")
+        link = RemoteLink([("127.0.0.1", port)], str(certs.ca), "eu1:whatever")
         with pytest.raises(OSError, match="IP address mismatch"):
             await link.connect()
 

@@ -14,6 +14,7 @@ def add_club_commands(commands) -> None:
     serve.add_argument("--data", type=Path, required=True, metavar="DIR", help="the club's store, keys and socket")
     serve.add_argument("--store", metavar="postgresql://...", help="keep the club's tables in this PostgreSQL database instead of DIR/club.sqlite (DIR records it; docs/club.md)")
     serve.add_argument("--listen", metavar="HOST:PORT", help="also listen on TCP (port 0: any free port)")
+    serve.add_argument("--advertise", metavar="HOST:PORT", help="with --listen and --store postgresql://: where the other hosts send this host's games' clients (default: the bound address; give it when listening on 0.0.0.0)")
     serve.add_argument("--tls-cert", type=Path, metavar="FILE", help="with --listen: take TCP connections with TLS, this certificate (chain, PEM) ...")
     serve.add_argument("--tls-key", type=Path, metavar="FILE", help="... and its private key (PEM); docs/club.md")
     serve.add_argument("--ssh", metavar="[HOST:]PORT", help="serve members over SSH (HOST: every interface unless given)")
@@ -139,12 +140,13 @@ def run_serve(args: argparse.Namespace) -> int:
     from sekigahara_tui.club.front_addresses import SSH_DEFAULT_HOST, WEB_DEFAULT_HOST, AddressError, parse_front_address, ssh_command
     from sekigahara_tui.hosting.notice_delivery import NoticeOptions
     from sekigahara_tui.hosting.notice_settings import mail_address
-    from sekigahara_tui.club.serve import ClubError, serve
+    from sekigahara_tui.club.serve import ClubError, parse_advertise, serve
     from sekigahara_tui.net.host_command import HostingError, parse_listen
     from sekigahara_tui.hosting.store import StoreError
 
     try:
         listen = parse_listen(args.listen) if args.listen else None
+        advertise = parse_advertise(args.advertise) if args.advertise is not None else None
         ssh = parse_front_address("--ssh", args.ssh, SSH_DEFAULT_HOST) if args.ssh is not None else None
         web = parse_front_address("--web", args.web, WEB_DEFAULT_HOST) if args.web is not None else None
         smtp = parse_front_address("--smtp", args.smtp, "") if args.smtp is not None else None
@@ -160,6 +162,8 @@ def run_serve(args: argparse.Namespace) -> int:
     notices = NoticeOptions(args.notify_allow_private, smtp, args.mail_from, resume)
     if (args.tls_cert is None) != (args.tls_key is None) or (args.tls_cert is not None and listen is None):
         return _fail("sekigahara serve", "--tls-cert FILE and --tls-key FILE go together, with --listen HOST:PORT", 2)
+    if advertise is not None and listen is None:
+        return _fail("sekigahara serve", "--advertise HOST:PORT goes with --listen HOST:PORT", 2)
     if args.evict_after <= 0:
         return _fail("sekigahara serve", "--evict-after must be positive", 2)
     if args.computer_workers is not None and not 1 <= args.computer_workers <= 64:
@@ -177,7 +181,7 @@ def run_serve(args: argparse.Namespace) -> int:
                     args.data, listen, ssh, web, say=say, evict_after=args.evict_after, guest=args.guest, notices=notices,
                     computer_workers=args.computer_workers,
                     vacation_days_per_year=args.vacation_days_per_year, store_url=args.store,
-                    tls=(args.tls_cert, args.tls_key) if args.tls_cert is not None else None,
+                    tls=(args.tls_cert, args.tls_key) if args.tls_cert is not None else None, advertise=advertise,
                 )
             finally:
                 collector.cancel()

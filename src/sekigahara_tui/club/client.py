@@ -54,7 +54,7 @@ from sekigahara_tui.club.protocol_vacation import GetVacation, TakeVacation, Vac
 from sekigahara_tui.club.chat_feed import ChatFeed
 from sekigahara_tui.club.protocol_chat import ChatDeleted, ChatLine, ChatLines, ChatSay, GetChat
 from sekigahara_tui.club.protocol_ratings import GetRatings, Ratings
-from sekigahara_tui.net.client import Client
+from sekigahara_tui.net.client import Client, first_answering
 from sekigahara_tui.net.locations import Address
 from sekigahara_tui.net.tls import connect_options
 from sekigahara_tui.club.protocol_tournaments import TournamentList, TournamentShown
@@ -97,6 +97,7 @@ class ClubClient:
         token: str | None = None,
         tcp: tuple[str, int] | None = None,
         tls_ca: str | None = None,
+        also: list[tuple[str, int]] | tuple = (),
     ) -> None:
         if (session is None) == (member is None):
             raise ValueError("give a session token or a member's name")
@@ -107,6 +108,7 @@ class ClubClient:
         self.socket_path = None if socket_path is None else str(socket_path)
         self.tcp = tcp
         self.tls_ca = tls_ca  # over TCP with TLS: the CA file the club's certificate is checked against
+        self.also = list(also)  # the club's other hosts (TCP): tried in turn, and known to the seats
         self._session = session
         self._member = member
         self._token = token
@@ -132,10 +134,11 @@ class ClubClient:
         if tls_ca:  # a front on another machine: the club's HOST:PORT, over TLS (club/front_command.py)
             from sekigahara_tui.net.host_command import HostingError, parse_listen
 
-            try:
-                return cls(None, session=session, tcp=parse_listen(club), tls_ca=tls_ca)
+            try:  # several hosts (HOST:PORT,HOST:PORT): the first opened the session
+                hosts = [parse_listen(one) for one in club.split(",")]
             except HostingError:
-                raise ValueError(f"{CLUB_ENV} must be HOST:PORT with {TLS_CA_ENV}, not {club!r}") from None
+                raise ValueError(f"{CLUB_ENV} must be HOST:PORT[,HOST:PORT...] with {TLS_CA_ENV}, not {club!r}") from None
+            return cls(None, session=session, tcp=hosts[0], tls_ca=tls_ca, also=hosts[1:])
         return cls(club, session=session)
 
     @property
@@ -157,7 +160,7 @@ class ClubClient:
         if self.tcp is None:
             reader, writer = await asyncio.open_unix_connection(self.socket_path, limit=MAX_HOST_LINE)
         else:
-            reader, writer = await asyncio.open_connection(*self.tcp, limit=MAX_HOST_LINE, **connect_options(self.tcp[0], self.tls_ca))
+            reader, writer = await self._open_tcp()
         self._reader, self._writer = reader, writer
         try:
             writer.write(club_encode(ClubHello(PROTOCOL_VERSION, self._session, self._member, self._token)))
@@ -171,6 +174,13 @@ class ClubClient:
         self._farewell = None
         self._reading = asyncio.get_running_loop().create_task(self._read(reader, writer))
         return reply.member
+
+    async def _open_tcp(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """The first of the club's hosts that answers (it becomes `tcp`); the last one's OSError if none."""
+        n, opened = await first_answering(hosts := [self.tcp, *self.also], lambda host, port: asyncio.open_connection(
+            host, port, limit=MAX_HOST_LINE, **connect_options(host, self.tls_ca)))
+        self.tcp, self.also = hosts[n], hosts[:n] + hosts[n + 1:]
+        return opened
 
     @staticmethod
     async def _receive(reader: asyncio.StreamReader) -> object:
@@ -368,10 +378,14 @@ class ClubClient:
 
     def seat_client(self, entry: Entry, listener=None, **options) -> ClubSeatClient:
         assert entry.seat is not None
-        return ClubSeatClient(self.address, entry.game, entry.seat, entry.token, listener, **options)
+        return ClubSeatClient(self.address, entry.game, entry.seat, entry.token, listener, **self._others(options))
 
     def watch_client(self, entry: Entry, listener=None, **options) -> WatchClient:
-        return WatchClient(self.address, entry.game, entry.token, listener, **options)
+        return WatchClient(self.address, entry.game, entry.token, listener, **self._others(options))
+
+    def _others(self, options: dict) -> dict:
+        """A seat or spectator knows the club's other hosts too: a host lost, it reconnects to another."""
+        return {"also": [Address(tcp=host, tls_ca=self.tls_ca) for host in self.also], **options}
 
     async def _close_connection(self) -> None:
         writer, self._writer, self._reader = self._writer, None, None

@@ -3,13 +3,14 @@ club's store (issue 28; docs/club.md, Fronts on other machines), and
 `sekigahara club front-credential NAME` that makes (or revokes) a front's
 credential on the club's data dir.
 
-    sekigahara front --club HOST:PORT --tls-ca CA.pem --credential FILE \\
+    sekigahara front --club HOST:PORT[,HOST:PORT...] --tls-ca CA.pem --credential FILE \\
         [--ssh [HOST:]PORT] [--web [HOST:]PORT] --data DIR
 
 The front connects to the club's TLS door (serve --listen --tls-cert
 --tls-key) with its credential and asks the club everything it decides
-(club/remote_link.py); each session's client process connects to the club
-over TLS too, with the session the club opened for it. DIR holds the front's
+(club/remote_link.py): the first of the club's hosts that answers, the next
+when that one is lost. Each session's client process connects to the club
+over TLS too, with the session the club opened for it, and knows every host. DIR holds the front's
 own SSH host key and the secret its web cookies are signed with (0700).
 It stops on SIGINT or SIGTERM, or when the club refuses it (its credential
 revoked): one line, exit status 1.
@@ -35,7 +36,8 @@ from sekigahara_tui.club.front_addresses import (
 
 def add_front_command(commands, club_actions) -> None:
     front = commands.add_parser("front", help="run the SSH and/or web fronts of a club on another machine, over TLS (docs/club.md)")
-    front.add_argument("--club", required=True, metavar="HOST:PORT", help="the club's TLS door (serve --listen with --tls-cert)")
+    front.add_argument("--club", required=True, metavar="HOST:PORT[,HOST:PORT...]",
+                       help="the club's TLS door (serve --listen with --tls-cert); several hosts of one club, comma-separated, tried in turn")
     front.add_argument("--tls-ca", required=True, type=Path, metavar="FILE", help="the CA that signed the club's certificate (which must name HOST)")
     front.add_argument("--credential", required=True, type=Path, metavar="FILE", help="this front's credential (sekigahara club front-credential NAME)")
     front.add_argument("--ssh", metavar="[HOST:]PORT", help="serve members over SSH (HOST: every interface unless given)")
@@ -51,7 +53,7 @@ class FrontError(Exception):
     """The front cannot run as asked; one line."""
 
 
-async def run_fronts(club: tuple[str, int], ca_file: Path, credential_file: Path, ssh: tuple[str, int] | None,
+async def run_fronts(club: list[tuple[str, int]], ca_file: Path, credential_file: Path, ssh: tuple[str, int] | None,
                      web: tuple[str, int] | None, data_dir: Path, say: Callable[[str], None] = print,
                      child_command: list[str] | None = None) -> str:
     from sekigahara_tui.club.remote_link import FrontRefused, RemoteLink
@@ -67,20 +69,22 @@ async def run_fronts(club: tuple[str, int], ca_file: Path, credential_file: Path
         data_dir = prepare_data_dir(data_dir)
     except (OSError, CredentialError, MemberError) as error:
         raise FrontError(str(error)) from None
-    link = RemoteLink(club[0], club[1], str(ca_file.resolve()), credential)
+    link = RemoteLink(club, str(ca_file.resolve()), credential)
+    where = ", ".join(f"{host}:{port}" for host, port in club)
     try:
         name = await link.connect()
     except FrontRefused as refusal:
         raise FrontError(f"the club refused this front: {refusal}") from None
     except (OSError, TimeoutError) as error:
-        raise FrontError(f"cannot reach the club at {club[0]}:{club[1]}: {getattr(error, 'strerror', None) or error}") from None
+        raise FrontError(f"cannot reach the club at {where}: {getattr(error, 'strerror', None) or error}") from None
     fronts: list = []
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     try:
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, stop.set)
-        said = [f"front {name} of the club at {club[0]}:{club[1]} (TLS)"]
+        said = [f"front {name} of the club at {link.host}:{link.port} (TLS)"
+                + (f", {len(club) - 1} more hosts" if len(club) > 1 else "")]
         options = {"link": link, **({"child_command": child_command} if child_command else {})}
         try:
             if ssh is not None:
@@ -120,9 +124,9 @@ def run_front(args: argparse.Namespace) -> int:
     from sekigahara_tui.net.host_command import HostingError, parse_listen
 
     try:
-        club = parse_listen(args.club)
+        club = [parse_listen(one) for one in args.club.split(",")]
     except HostingError:
-        return _fail("sekigahara front", f"--club wants HOST:PORT (the club's TLS door), not {args.club!r}", 2)
+        return _fail("sekigahara front", f"--club wants HOST:PORT[,HOST:PORT...] (the club's TLS doors), not {args.club!r}", 2)
     try:
         ssh = parse_front_address("--ssh", args.ssh, SSH_DEFAULT_HOST) if args.ssh is not None else None
         web = parse_front_address("--web", args.web, WEB_DEFAULT_HOST) if args.web is not None else None

@@ -5,17 +5,23 @@ credential.
 
 Requests are answered in the order asked (each waits for its reply_to); the
 club's pushes (a member removed, a web token replaced) are passed to the
-fronts that follow them. A connection lost is opened again with back-off;
-meanwhile a sign-in is refused and a session cannot open ("the club is not
-answering"). A credential the club refuses ends the link for good (`ended`).
-The sessions' client processes connect to the club themselves, over TLS,
-with the session the club opened: no member's key or token is kept here.
+fronts that follow them. A connection lost is opened again with back-off,
+to the first of the club's hosts (`hosts`: serve processes over one
+PostgreSQL) that answers, the one lost last; meanwhile a sign-in is refused
+and a session cannot open ("the club is not answering"). A credential the
+club refuses ends the link for good (`ended`). The sessions' client
+processes connect to the club themselves, over TLS, with the session the
+club opened, and know every host (`child_env`): no member's key or token is
+kept here. Sessions live in the memory of the host that opened them, so a
+host lost ends the lobby connections of the sessions opened there; their
+seats reconnect to another host with their seat tokens (docs/club.md).
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 from typing import Callable
 
 from sekigahara_tui.club.client import CLUB_ENV, PING_EVERY, TLS_CA_ENV, ClubClient
@@ -38,6 +44,7 @@ from sekigahara_tui.club.protocol_fronts import (
 )
 from sekigahara_tui.hosting.web_tokens import MEMBER_NAME
 from sekigahara_tui.net.protocol import MAX_HOST_LINE, PROTOCOL_VERSION, BadMessage, Refused, read_line_pinging
+from sekigahara_tui.net.client import first_answering
 from sekigahara_tui.net.tls import connect_options
 
 REPLY_TIMEOUT = 30.0
@@ -50,8 +57,11 @@ class FrontRefused(Exception):
 
 
 class RemoteLink:
-    def __init__(self, host: str, port: int, ca_file: str, credential: str) -> None:
-        self.host, self.port, self.ca_file = host, port, ca_file
+    def __init__(self, hosts: list[tuple[str, int]], ca_file: str, credential: str) -> None:
+        if not hosts:
+            raise ValueError("a front needs at least one of the club's hosts")
+        self.hosts = list(hosts)  # tried in this order; the one that answered is first
+        self.ca_file = ca_file
         self._credential = credential
         self.name: str | None = None
         self.guests = False
@@ -73,9 +83,23 @@ class RemoteLink:
         self._running = asyncio.get_running_loop().create_task(self._run(reader))
         return self.name or ""
 
+    @property
+    def host(self) -> str:
+        return self.hosts[0][0]
+
+    @property
+    def port(self) -> int:
+        return self.hosts[0][1]
+
     async def _open(self) -> asyncio.StreamReader:
-        reader, writer = await asyncio.open_connection(self.host, self.port, limit=MAX_HOST_LINE,
-                                                       **connect_options(self.host, self.ca_file))
+        """The first host that answers, in order, moved to the front; the last
+        host's error if none does (a refusal of the credential is not tried further)."""
+        n, reader = await first_answering(list(self.hosts), self._open_one)
+        self.hosts.insert(0, self.hosts.pop(n))
+        return reader
+
+    async def _open_one(self, host: str, port: int) -> asyncio.StreamReader:
+        reader, writer = await asyncio.open_connection(host, port, limit=MAX_HOST_LINE, **connect_options(host, self.ca_file))
         try:
             writer.write(encode(FrontHello(PROTOCOL_VERSION, self._credential)))
             async with asyncio.timeout(REPLY_TIMEOUT):
@@ -109,7 +133,7 @@ class RemoteLink:
             if reason is not None:
                 return self._end(reason)
             while True:
-                await asyncio.sleep(retry)
+                await asyncio.sleep(retry * random.uniform(0.5, 1.0))
                 try:
                     reader = await self._open()
                     retry = FIRST_RETRY
@@ -226,10 +250,11 @@ class RemoteLink:
         self._note(FrontClose(token))
 
     def child_env(self) -> dict[str, str]:
-        return {CLUB_ENV: f"{self.host}:{self.port}", TLS_CA_ENV: str(self.ca_file)}
+        """Every host, the one this front is connected to first (it opened the session)."""
+        return {CLUB_ENV: ",".join(f"{host}:{port}" for host, port in self.hosts), TLS_CA_ENV: str(self.ca_file)}
 
     def client(self, session: str) -> ClubClient:
-        return ClubClient(None, session=session, tcp=(self.host, self.port), tls_ca=str(self.ca_file))
+        return ClubClient(None, session=session, tcp=self.hosts[0], tls_ca=str(self.ca_file), also=self.hosts[1:])
 
     def audit(self, event: str, reason: str = "", **fields: object) -> None:
         """A line of the club's audit log (the club adds this front's name)."""

@@ -73,6 +73,21 @@ def club_address(data_dir: Path) -> dict:
     return data
 
 
+def parse_advertise(text: str) -> str:
+    """`serve --advertise HOST:PORT`: where the other hosts send this host's
+    games' clients (`elsewhere`), as they can reach it: a name or address,
+    not 0.0.0.0 or ::, and a port to connect to (not 0). HostingError in one line."""
+    from sekigahara_tui.net.host_command import HostingError, parse_listen
+
+    try:
+        host, port = parse_listen(text)
+    except HostingError:
+        raise HostingError(f"--advertise wants HOST:PORT (where the other hosts send clients), not {text!r}") from None
+    if host in ("0.0.0.0", "::", "*") or port == 0 or not host.isprintable() or any(c.isspace() or c in ",/" for c in host):
+        raise HostingError(f"--advertise wants an address clients can connect to (a host and a port, not 0), not {text!r}")
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 async def start_front_end(module: str, starter: str, *arguments, **options) -> object:
     """The SSH or web front end (club/ssh_front.py, club/web_front.py),
     written separately: ClubError if it is not there."""
@@ -108,6 +123,7 @@ async def serve(
     vacation_days_per_year: int | None = None,
     store_url: str | None = None,
     tls: tuple[Path, Path] | None = None,
+    advertise: str | None = None,
 ) -> str:
     try:
         tls_context = server_context(*tls) if tls is not None else None  # (certificate, key): one line if unusable
@@ -159,7 +175,8 @@ async def serve(
             club.game_server.doors.add(Door(FrontHello, "front_hello", door.open))
         tcp = await club.listen_tcp(*listen, tls_context) if listen else None
         if tcp is not None and club.ownership is not None:
-            club.ownership.listening(f"{tcp[0]}:{tcp[1]}")  # where the other hosts send this one's games' clients
+            # where the other hosts send this one's games' clients: --advertise, else the bound address
+            club.ownership.listening(advertise or f"{tcp[0]}:{tcp[1]}")
         # Front ends (written beside this module by their own authors), each
         # said where it listens (front_addresses.py: the defaults and why).
         said: list[str] = []

@@ -65,6 +65,19 @@ __all__ = [
 ]
 
 
+async def first_answering(hosts: Sequence[tuple[str, int]], open_one: Callable) -> tuple[int, object]:
+    """Several club hosts: (index, what `await open_one(host, port)` gave) for
+    the first host that answers, in order; the last host's error if none does.
+    Only OSError and TimeoutError (unreachable) move on: a refusal does not."""
+    for n, (host, port) in enumerate(hosts):
+        try:
+            return n, await open_one(host, port)
+        except (OSError, TimeoutError):
+            if n == len(hosts) - 1:
+                raise
+    raise OSError(0, "no host to connect to")
+
+
 class ClientListener(Protocol):
     def on_state(self, client: Client) -> None: ...  # view, version, steps, log, why_no_undo changed
 
@@ -366,8 +379,10 @@ class Client:
         self.refusals.append(refusal)
         if refusal.kind == "elsewhere" and refusal.reason.startswith(ELSEWHERE):
             host, _, port = refusal.reason[len(ELSEWHERE):].rpartition(":")
-            if port.isdigit() and (host, int(port)) != self.address.tcp:
-                self._sent_to = Address(tcp=(host, int(port)))
+            host = host.strip("[]")  # serve --advertise writes an IPv6 address in brackets
+            if host and port.isdigit() and (host, int(port)) != self.address.tcp:
+                # with the CA this club's hosts are checked with: a TLS club's owner is TLS too
+                self._sent_to = Address(tcp=(host, int(port)), tls_ca=self.address.tls_ca)
         if refusal.id is not None:
             self._pending.pop(refusal.id, None)
         # seat-taken on a reconnect is most likely our own dead connection,
