@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Sequence, Union
+from typing import Any, ContextManager, Iterator, Sequence, Union
 from urllib.parse import urlsplit, urlunsplit
 
 Location = Union[Path, str]  # a SQLite file, or a postgresql:// URL
@@ -139,61 +140,61 @@ class Result:
         return iter(self.rows)
 
 
-class Database:
-    """One connection. `execute` takes SQLite's SQL (`?` placeholders)."""
+class Database(ABC):
+    """One connection (SQLite's below, PostgreSQL's in postgresql.py). `execute` takes SQLite's SQL (`?` placeholders)."""
 
     dialect = ""
     location: Location
 
+    @abstractmethod
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> Result:
-        raise NotImplementedError
+        """Run one statement."""
 
+    @abstractmethod
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        raise NotImplementedError
+        """Run one statement for each row."""
 
+    @abstractmethod
     def insert_id(self, sql: str, parameters: Sequence[Any]) -> int:
         """Run an INSERT into a table whose key `id` the database numbers; the new id."""
-        raise NotImplementedError
 
+    @abstractmethod
     def chunks(self, sql: str, size: int) -> Iterator[list[tuple]]:
         """A SELECT's rows, `size` at a time, never all in memory (SQLite: its
         cursor steps; PostgreSQL: a server-side cursor, within a transaction)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def script(self, sql: str) -> None:
         """Run DDL statements (`;`-separated), each CREATE or ALTER in the dialect's types."""
-        raise NotImplementedError
 
-    @contextmanager
-    def write(self) -> Iterator[Database]:
+    @abstractmethod
+    def write(self) -> ContextManager[Database]:
         """A write transaction holding the write lock from its start: committed
         at the end of the block, rolled back if it raises."""
-        raise NotImplementedError
-        yield self
 
-    @contextmanager
-    def read(self) -> Iterator[Database]:
+    @abstractmethod
+    def read(self) -> ContextManager[Database]:
         """A read transaction: one consistent view of the database."""
-        raise NotImplementedError
-        yield self
 
+    @abstractmethod
     def schema_version(self) -> int:
-        raise NotImplementedError
+        """The number of the last migration applied."""
 
+    @abstractmethod
     def set_schema_version(self, version: int) -> None:
         """Within a write transaction."""
-        raise NotImplementedError
 
     def data_version(self) -> int | None:
         """A number that moves when another connection commits (SQLite); None: unknown, read again."""
         return None
 
+    @abstractmethod
     def tables(self) -> dict[str, list[tuple[str, str, bool]]]:
         """Each table's columns: (name, type, not null), in order."""
-        raise NotImplementedError
 
+    @abstractmethod
     def close(self) -> None:
-        raise NotImplementedError
+        """Give the connection back (or close it)."""
 
 
 def one_line(error: BaseException) -> str:
