@@ -222,4 +222,7 @@ async def serve(
         if audit is not None:
             audit.close()
         lock.release()
-        write_stats_if_asked(club.computer.decision_times if club is not None else None)
+        if club is not None:
+            write_stats_if_asked(club.computer.decision_times, club.computer.pool.think_times)
+        else:
+            write_stats_if_asked()
