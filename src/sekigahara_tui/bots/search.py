@@ -27,21 +27,28 @@ complete state sampled from the side's view and belief (bots/sampler.py).
 - Level 3 searches the small decisions level 1 answers alone too (SMALL:
   who moves first, which battle next, which piece is lost), their legal
   commands its candidates. STACK_MOVE (a stack's steps) stays level 1's plan.
+- Its own prior where level 1 is measurably wrong (`second`): the winner of
+  the bid lets the enemy move first.
 
 Short of time (0.1 s on a loaded machine: a playout to the week's end takes
 40-100 ms), the playouts stop at a horizon of steps chosen so that each root
 candidate gets SAMPLES of them at the measured cost of a step (going on to
 the end of a battle or stack move under way, which `evaluate` cannot judge
 half done), and with too few for two candidates level 1's choice stands.
+The decisions whose effect shows only later in the week (LONG: the bid, the
+discard, who moves first) are then not searched: the prior's first stands.
 The tree below the root then holds level 1's choices, and the search is
 level 2 with the small decisions searched; with more time, the later
 decisions of the week are searched as well. Every decision keeps to its
 budget as level 2's do (planner.py: a deadline checked at every step).
 Measured against level 2 (benchmarks/tournament.py --pairings search:planner
---games 50 --seed 1, each seed from both sides, a 2-core machine under a
-load of 11-13): at --budget 0.1, 51 of 100 (95% interval 41-61%), 86% as
-Ishida but 16% as Tokugawa (level 1 as Tokugawa loses 53 of 60 games to
-itself); at --budget 2, 6 of 8 games (seeds 1-4, 3 of 4 as Tokugawa).
+--games 50 --seed 1 --workers 1, each seed from both sides, a 2-core machine
+under a load of 5-9): at --budget 0.1, 74 of 100 (95% interval 65-82%), 90%
+as Ishida and 58% as Tokugawa; at --budget 2, RESULT_2.
+Before `second`: 51 of 100 at 0.1 s (86% as Ishida, 16% as Tokugawa). With
+`second` but MOVE and CHOOSE_MOVEMENT unsearched as well, 4 of 17 as
+Tokugawa (likely: moving second, the short playouts of its Movement Phase see
+the battles against the stacks the enemy has just moved).
 It never receives the game's state: the engine runs only on the states it
 sampled itself.
 """
