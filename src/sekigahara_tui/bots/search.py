@@ -252,7 +252,7 @@ def second(side: Side, options: list[Command]) -> list[Command]:
     moves after seeing the first's moves, attacks stacks that have just moved
     and has the week's last move. Level 1 always moves first; played by level
     1 otherwise, Tokugawa won 42 of 100 games against level 1 moving second,
-    11 of 100 moving first (Ishida: 90 and 89 of 100)."""
+    11 of 100 moving first (Ishida: 90 and 89 of 100; benchmarks/first_player.py)."""
     enemy_first = ChooseFirstPlayer(side, side.other)
     return [enemy_first] + [c for c in options if c != enemy_first] if enemy_first in options else options
 
