@@ -42,9 +42,10 @@ level 2 with the small decisions searched; with more time, the later
 decisions of the week are searched as well. Every decision keeps to its
 budget as level 2's do (planner.py: a deadline checked at every step).
 Measured against level 2 (benchmarks/tournament.py --pairings search:planner
---games 50 --seed 1 --workers 1, each seed from both sides, a 2-core machine
-under a load of 5-9): at --budget 0.1, 74 of 100 (95% interval 65-82%), 90%
-as Ishida and 58% as Tokugawa; at --budget 2, RESULT_2.
+--games 50 --seed 1 and --seed 51 --workers 1, each seed from both sides, a
+2-core machine under a load of 5-9): at --budget 0.1, 143 of 200 (95%
+interval 65-77%; seeds 1-50: 74 of 100, 65-82%), 90% as Ishida and 53% as
+Tokugawa; at --budget 2, RESULT_2.
 Before `second`: 51 of 100 at 0.1 s (86% as Ishida, 16% as Tokugawa). With
 `second` but MOVE and CHOOSE_MOVEMENT unsearched as well, 4 of 17 as
 Tokugawa (likely: moving second, the short playouts of its Movement Phase see
