@@ -45,7 +45,8 @@ Measured against level 2 (benchmarks/tournament.py --pairings search:planner
 --games 50 --seed 1 and --seed 51 --workers 1, each seed from both sides, a
 2-core machine under a load of 5-9): at --budget 0.1, 143 of 200 (95%
 interval 65-77%; seeds 1-50: 74 of 100, 65-82%), 90% as Ishida and 53% as
-Tokugawa; at --budget 2, RESULT_2.
+Tokugawa; at --budget 2, 6 of 10 (seeds 1-5, 3 of 5 from each side: too few
+to say more).
 Before `second`: 51 of 100 at 0.1 s (86% as Ishida, 16% as Tokugawa). With
 `second` but MOVE and CHOOSE_MOVEMENT unsearched as well, 4 of 17 as
 Tokugawa (likely: moving second, the short playouts of its Movement Phase see
