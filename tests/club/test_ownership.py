@@ -123,6 +123,19 @@ def test_a_host_fenced_off_cannot_stand_or_take_away_a_cancel_offer(club):
     assert offers_of(url) == [("g1", "tokugawa", "bob")]
 
 
+def test_a_host_fenced_off_cannot_store_a_games_end_by_the_rules(club):
+    """Store.finish: what a commit's end and the tournaments' catch-up at start
+    (tournaments.py, `_mend`) write; fenced in its own statement."""
+    url, (old, new) = club
+    assert old.fence.acquire("g1") and new.fence.acquire("g1")  # the old host's lease ran out: the new one's now
+    end = GameEnd("rules", Side.ISHIDA, None, time.time(), None)
+    with pytest.raises(NotOwner, match=NOT_OWNER):
+        old.finish("g1", "ishida wins (Tokugawa's last castle)", end)
+    assert new.load_game("g1")[0].status == "playing"
+    new.finish("g1", "ishida wins (Tokugawa's last castle)", end)
+    assert new.load_game("g1")[0].status == "over"
+
+
 def test_a_dead_host_s_expired_lease_is_reported_for_takeover(club):
     url, (old, new) = club
     assert old.fence.acquire("g1")  # and never renewed: as if killed
