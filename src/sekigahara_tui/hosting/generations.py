@@ -5,7 +5,9 @@ The members table is changed by another process (`sekigahara member remove`,
 `member add`, on any machine of a club over PostgreSQL) while the club runs.
 The club keeps the generations in memory and reads them again whenever the
 store says it changed (SQLite's `PRAGMA data_version` moves when another
-connection commits; on PostgreSQL, a small query each time). Every check of a token
+connection commits; on PostgreSQL, the counter `member_changes` a trigger
+bumps in every transaction that changes the members or the web tokens:
+member_store.py), so a look costs one small query on either. Every check of a token
 looks first (a seat's hello, a spectator's watch_game, a lobby's club_hello
 and each of its requests), so a removed member's tokens are refused from the
 moment the removal is committed.
@@ -34,7 +36,8 @@ from pathlib import Path
 from typing import Callable
 
 from sekigahara_tui.hosting import database
-from sekigahara_tui.hosting.members import GUEST_PREFIX, generations, open_members
+from sekigahara_tui.hosting.member_store import changes_version, make_change_triggers
+from sekigahara_tui.hosting.members import GUEST_PREFIX, MemberError, generations, open_members
 from sekigahara_tui.hosting.web_tokens import token_generations
 
 CHECK_EVERY = 0.25  # seconds between two looks for a removed member
@@ -51,6 +54,11 @@ class MemberGenerations:
     def __init__(self, data_dir: Path, guests: bool = False) -> None:
         self.guests = guests
         self._db = open_members(Path(data_dir))
+        try:
+            make_change_triggers(self._db)
+        except database.Error as error:
+            self._db.close()
+            raise MemberError(f"cannot prepare the club store: {error}") from None
         self._seen_version: int | None = None
         self._generations: dict[str, str] = {}
         self._revoked: list[str] = []  # members whose generation went or changed, followers not yet told
@@ -82,7 +90,7 @@ class MemberGenerations:
     def refresh(self) -> None:
         """Read the members again if another process changed the store."""
         try:
-            version = self._db.data_version()  # PostgreSQL's is None: read them each time
+            version = changes_version(self._db)
             if version is not None and version == self._seen_version:
                 return
             with self._db.read():  # one view of both tables

@@ -71,6 +71,40 @@ MEMBER_MIGRATION = (
         digest TEXT NOT NULL
     )""",
 )
+# PostgreSQL has no data_version: the counter member_changes, bumped by a
+# trigger in every transaction that changes the members or the web tokens, is
+# what a host reads at each look, and the members' rows only when it moved
+# (generations.py). The hosts' own, like ownership.py's tables: made when a
+# host starts, on PostgreSQL only, neither migrated nor copied by `club migrate`.
+CHANGE_TRIGGERS = (
+    "CREATE TABLE IF NOT EXISTS member_changes (id INTEGER PRIMARY KEY CHECK (id = 1), version BIGINT NOT NULL)",
+    "INSERT INTO member_changes (id, version) VALUES (1, 0) ON CONFLICT DO NOTHING",
+    """CREATE OR REPLACE FUNCTION sekigahara_members_changed() RETURNS trigger LANGUAGE plpgsql AS $body$
+    BEGIN
+      UPDATE member_changes SET version = version + 1 WHERE id = 1;
+      RETURN NULL;
+    END $body$""",
+    *(f"CREATE OR REPLACE TRIGGER sekigahara_{table}_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON {table}"
+      " FOR EACH STATEMENT EXECUTE FUNCTION sekigahara_members_changed()" for table in ("members", "web_tokens")),
+)
+
+
+def make_change_triggers(db: Database) -> None:
+    """On PostgreSQL, member_changes and the triggers that bump it (made or
+    replaced when a host starts, under the write lock: two hosts starting at
+    once replace them in turn). database.Error."""
+    if db.dialect == "postgresql":
+        with db.write():
+            for statement in CHANGE_TRIGGERS:
+                db.execute(statement)
+
+
+def changes_version(db: Database) -> int | None:
+    """What moves when another connection changed the members or web tokens:
+    SQLite's data_version (any commit), PostgreSQL's member_changes."""
+    if db.dialect == "sqlite":
+        return db.data_version()
+    return db.execute("SELECT version FROM member_changes WHERE id = 1").fetchone()[0]
 
 
 class FileImportError(Exception):
