@@ -106,6 +106,7 @@ def write(path, text: str):
 
 
 @pytest.mark.parametrize("url", ["sqlite:///x", "postgresql://nobody@127.0.0.1:1/none"])
-def test_a_store_that_cannot_be_used_is_one_line(tmp_path, url):
+def test_a_store_that_cannot_be_used_is_one_line_and_binds_nothing(tmp_path, url):
     done = member("list", "--data", str(tmp_path / "club"), "--store", url)
     assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert not (tmp_path / "club" / "store.url").exists()

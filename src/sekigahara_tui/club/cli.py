@@ -207,9 +207,11 @@ def bind_store(data_dir: Path, url: str | None) -> None:
     if url is None:
         return
     try:
+        if database.is_postgresql(url):
+            database.connect(url).close()  # a URL that cannot be used binds nothing
         database.record_location(prepare_data_dir(data_dir), url)
     except database.Error as error:
-        raise MemberError(str(error)) from None
+        raise MemberError(f"{database.shown(url)}: {error}" if database.is_postgresql(url) else str(error)) from None
 
 
 def run_member(args: argparse.Namespace) -> int:

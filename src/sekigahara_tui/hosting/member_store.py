@@ -28,7 +28,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from sekigahara_tui.hosting import database
 from sekigahara_tui.hosting.database import Database, club_exists, club_location, connect
 
 KEYS_FILE = "authorized_keys"
