@@ -214,3 +214,27 @@ async def test_the_game_is_out_of_the_collectors_full_passes_while_it_is_played(
         await pilot.pause()
         await pilot.pause()
     assert gc.get_freeze_count() == 0
+
+
+async def test_a_hand_of_fewer_cards_repaints_the_hand_tab_and_lays_nothing_out(make_app):
+    """The hand panel and its tab take the tabs' rows whatever the hand holds: a
+    card discarded for a force march (7.3.3) changes the hand's rows, which laid
+    the screen out twice (the panel, then the tab and switcher it resized)."""
+    from sekigahara_tui.widgets.hand import HandPanel
+
+    async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        for line in ("move osaka", "select ukita-2-1"):
+            screen.submit_text(line)
+            await settle(pilot)
+        march = next(text for text, _ in screen.legal_texts() if text.startswith("march"))
+        hand = screen.query_one(HandPanel)
+        cards, rows = len(screen.view.hand), hand.size.height
+        laid_out = count_layouts(screen)
+        screen.submit_text(march)
+        await settle(pilot)
+        assert len(screen.view.hand) == cards - 1 and hand.size.height == rows
+        assert laid_out == []
+        await pilot.press("ctrl+t")  # the tabs on the whole screen: the hand whole
+        await settle(pilot)
+        assert f"{cards - 1} card" in region_text(pilot.app, "#hand")
