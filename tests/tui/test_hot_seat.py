@@ -93,6 +93,7 @@ async def test_R58_ctrl_z_takes_back_a_step_of_a_stack_move(make_app, tmp_path):
         await pilot.press("ctrl+z")
         assert ("ukita-2-1", "osaka") in screen.table.host.view(Side.ISHIDA).own_blocks
         assert screen.table.host.record.commands[-1] == "ishida: select ukita-2-1"
+        screen.table.host.flush_autosave()  # written by a thread: on disk once flushed
         assert load_record(app.autosave_path) == screen.table.host.record
 
 
