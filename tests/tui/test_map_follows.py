@@ -407,3 +407,21 @@ async def test_a_command_redraws_only_the_map_rows_whose_labels_changed_and_they
             panel._built = None
             panel._draw()
             assert [r.markup for r in canvas.rows] == after, line
+
+
+async def test_the_maps_glyph_styles_are_kept_until_the_theme_changes_and_then_follow_it(movement_app):
+    """Issue 27, item 11: the glyphs' styles were worked out again at every
+    drawing (40% of a command's map drawing); they are kept, and a new theme
+    (the stylesheet changes) draws every row in its colours."""
+    async with movement_app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        panel = screen.query_one(MapPanel)
+        kept = panel._styles()
+        panel.action_move("left")
+        assert panel._styles() is kept
+        pilot.app.theme = "textual-light"
+        await pilot.pause()
+        await pilot.pause()
+        assert panel._styles()["road"] == panel.get_component_rich_style("map--road") != kept["road"]
+        roads = [span.style for row in panel.canvas.rows for span in row.spans if span.style == panel._styles()["road"]]
+        assert roads  # the rows were drawn again in the new theme's road colour

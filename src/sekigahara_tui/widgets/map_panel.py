@@ -100,6 +100,7 @@ class MapPanel(ScrollView, can_focus=True):
         self._centred: tuple | None = None  # the last scroll_to_show: its places, anchor and the view's size then
         self._built: tuple | None = None  # (context, per row (its labels' keys, Text)): see _draw
         self.canvas = MapStrips()
+        self._glyph_styles: dict[str, Style] | None = None  # see _styles
         # Called in the same call as the key that moved the cursor (the screen shows
         # the place in words): one key, one screen update, not one more for a message.
         self.cursor_moved: Callable[[str], None] | None = None
@@ -233,13 +234,26 @@ class MapPanel(ScrollView, can_focus=True):
             self._canvases[key] = (rows, (width, len(rows)), slot_width, [label_columns(pieces, slot_width) for pieces in rows])
         return self._canvases[key]
 
+    def _styles(self) -> dict[str, Style]:
+        """The glyphs' styles, worked out once until the stylesheet changes (they
+        were 40% of a command's map drawing)."""
+        if self._glyph_styles is None:
+            self._glyph_styles = {name: self.get_component_rich_style(f"map--{name}") for name in
+                                  ("road", "highway", "label", "legal", "cursor", "ishida", "tokugawa")}
+            self._glyph_styles[""] = Style()
+        return self._glyph_styles
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._glyph_styles = None  # a new theme, NO_COLOR: worked out again, and the rows drawn in them
+        if self.is_mounted:
+            self.call_later(self._draw)
+
     def _draw(self) -> None:
         view = self._view
         if view is None or not self.is_mounted:
             return
-        style = {name: self.get_component_rich_style(f"map--{name}") for name in
-                 ("road", "highway", "label", "legal", "cursor", "ishida", "tokugawa")}
-        style[""] = Style()
+        style = self._styles()
         rows_pieces, (width, height), slot_width, row_labels = self._pieces()
         mode = "overview" if self._origins() is not None else self._mode
         # A label cut by the panel's edge is left out (its lines still lead to it).
