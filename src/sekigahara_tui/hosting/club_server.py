@@ -271,8 +271,9 @@ class ClubServer:
 
     def lost_game(self, game_id: str, reason: str) -> None:
         """Another host took the game (this one was fenced off, or its lease
-        ran out): out of memory, its connections told why and closed (they
-        reconnect, and are sent to the new owner)."""
+        ran out), or the store may hold more of it than memory (store.py,
+        BEHIND): out of memory, its connections told why and closed (they
+        reconnect, and are sent to the owner, which reads the game again)."""
         game = self.games.drop(game_id)
         watchers = self.spectators.game_gone(game_id)
         self.computer.forget(game_id)

@@ -50,6 +50,11 @@ class IntegrityError(Error):
     """A constraint refused the change (a row taken, a key missing)."""
 
 
+class CommitUnknown(Error):
+    """The connection was lost as the transaction committed: the database may
+    have committed it or not, and only reading it again can tell."""
+
+
 def is_postgresql(location: Location) -> bool:
     return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
 

@@ -228,8 +228,11 @@ class PostgreSQL(Database):
         self._in_transaction = False
         try:
             self._run("COMMIT")
-        except Error:
+        except Error as error:
+            lost = self._db is None or self._db.closed or self._db.broken
             self._rollback()
+            if lost:  # the server may have committed before the connection went: nobody can say here
+                raise CommitUnknown(f"the connection to the database was lost as it committed: {error}") from None
             raise
 
     def _rollback(self) -> None:

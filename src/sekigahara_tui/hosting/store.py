@@ -33,7 +33,7 @@ from rules.infra.record import GameRecord, record_to_json
 from rules.sides import Side
 from rules.infra.untrusted import printable_path
 from sekigahara_tui.hosting.clock_store import start_clock, write_clock
-from sekigahara_tui.hosting.database import Database, Error, IntegrityError, Location, connect, is_postgresql, shown
+from sekigahara_tui.hosting.database import CommitUnknown, Database, Error, IntegrityError, Location, connect, is_postgresql, shown
 from sekigahara_tui.hosting.rating_store import rate_result, read_history, read_table, recompute
 from sekigahara_tui.hosting.ratings import Rating, RatingStep
 from sekigahara_tui.hosting.store_schema import SCHEMA, SCHEMA_VERSION, migrate
@@ -94,6 +94,14 @@ class GameInfo:
     result: str | None
     end: GameEnd | None = None
     cancel_offer: CancelOffer | None = None
+
+
+# The start of an append's error when the game's row in the store may not be
+# what the host holds in memory: the row was taken (by a commit whose answer
+# never came back, or another writer), or the answer of this commit was lost.
+# The host then reads the game again (store_commits.py) rather than go on
+# from a memory the store no longer follows.
+BEHIND = "the store may hold more of this game than the host"
 
 
 @frozen
@@ -368,10 +376,12 @@ class Store:
                             write_clock(self._db, game_id, action.clock)
                     except IntegrityError as error:
                         self._db.execute("ROLLBACK TO one_row")
-                        errors.append(f"cannot write the game store: {error}")
+                        errors.append(f"{BEHIND}: {error}")
                     else:
                         errors.append(None if stored else f"{NOT_OWNER}: nothing was stored")
                     self._db.execute("RELEASE one_row")
+        except CommitUnknown as error:
+            return [f"{BEHIND}: {error}"] * len(rows)
         except Error as error:
             return [f"cannot write the game store: {error}"] * len(rows)
         return errors

@@ -14,7 +14,7 @@ from typing import Callable, Protocol
 from rules.surface import Side, printable
 from sekigahara_tui.hosting.games import Change, HostedGame
 from sekigahara_tui.hosting.group_commit import GroupCommit
-from sekigahara_tui.hosting.store import Action, GameEnd, NotOwner, Store, StoreError
+from sekigahara_tui.hosting.store import BEHIND, Action, GameEnd, NotOwner, Store, StoreError
 
 
 class NotStored(Exception):
@@ -52,6 +52,13 @@ class StoreCommits:
             self.lost(game.id, str(error))
             raise NotStored("host-error", f"{error}; reconnect: the game goes on where it is played now") from None
         except StoreError as error:
+            if str(error).startswith(BEHIND):
+                # Memory may no longer follow the store (a commit's answer lost with the
+                # connection): the game leaves memory, and is read again from the store
+                # when its players come back; they are told so.
+                reason = f"{printable(str(error), 200)}; reconnect: the game is read again from the store"
+                self.lost(game.id, reason)
+                raise NotStored("host-error", reason) from None
             raise NotStored("host-error", f"the host could not store it, nothing changed: {printable(str(error), 200)}") from None
 
     async def close(self) -> None:
