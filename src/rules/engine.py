@@ -158,10 +158,13 @@ _HANDLERS = {(kind, answered): answer.apply
              for kind, decision in DECISIONS.items() for answered, answer in decision.answers.items()}
 
 
+_NONE = DecisionKind.NONE  # a module name, not the Enum class's (rules.sides: issue 25)
+
+
 def _carry_out(state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
     handler = _HANDLERS[state.decision.kind, type(command)]
     state, events = handler(state, command)
-    if state.decision.kind is DecisionKind.NONE:  # advance's own test, asked here first: most commands leave a decision
+    if state.decision.kind is _NONE:  # advance's own test, asked here first: most commands leave a decision
         state, more = advance(state)
         events = events + more  # a new list: the handler's may be anyone's
     return state, tuple(events)

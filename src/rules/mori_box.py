@@ -12,7 +12,7 @@ from rules.decision import Answer, in_hand
 from rules.decks import discard_cards
 from rules.events import Event, MoriBlockEntered
 from rules.immutable import evolve
-from rules.sides import Side
+from rules.sides import ISHIDA, Side
 from rules.state import MORI_BOX, GameState, with_positions
 
 OSAKA = "osaka"
@@ -21,13 +21,13 @@ OSAKA = "osaka"
 def entry_blocked(state: GameState) -> bool:
     """R42, R61: no entry while Osaka holds enemy units and no Ishida blocks
     (the Hideyori disc is not a block)."""
-    return has_enemy_units(state, Side.ISHIDA, OSAKA) and not state.blocks_at(OSAKA, Side.ISHIDA)
+    return has_enemy_units(state, ISHIDA, OSAKA) and not state.blocks_at(OSAKA, ISHIDA)
 
 
 def next_entrants(state: GameState) -> tuple[str, ...]:
     """R40: the Mori leader enters last. Alike blocks are interchangeable, so
     one block of each kind is offered."""
-    return _entrants(state.blocks_at(MORI_BOX, Side.ISHIDA))
+    return _entrants(state.blocks_at(MORI_BOX, ISHIDA))
 
 
 @cache
@@ -41,7 +41,7 @@ def _entrants(box: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def legal_mori_entries(state: GameState, side: Side) -> list[EnterFromMoriBox]:
-    if side is not Side.ISHIDA or entry_blocked(state):
+    if side is not ISHIDA or entry_blocked(state):
         return []
     hand = state.cards[side].hand
     entries = []

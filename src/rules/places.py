@@ -19,7 +19,7 @@ from functools import cache
 from typing import Any, Hashable, ItemsView, Mapping
 
 from rules.components import default_components
-from rules.sides import Side
+from rules.sides import ISHIDA, TOKUGAWA, Side
 
 _NO_SIDE: frozenset[Side] = frozenset()
 _ISHIDA = frozenset({Side.ISHIDA})
@@ -96,7 +96,7 @@ class PlaceIndex:
             if ishida and tokugawa:  # seldom asked: merged on demand
                 return tuple(sorted(ishida + tokugawa, key=_block_indexes().__getitem__))
             return ishida or tokugawa
-        return (self._ishida if side is Side.ISHIDA else self._tokugawa).get(place, ())
+        return (self._ishida if side is ISHIDA else self._tokugawa).get(place, ())
 
     def sides_at(self, place: str) -> frozenset[Side]:
         """The sides with blocks at a place."""
@@ -111,7 +111,7 @@ class PlaceIndex:
 
     def by_place(self, side: Side) -> ItemsView[str, tuple[str, ...]]:
         """(place, block ids) for every place holding blocks of `side`."""
-        return (self._ishida if side is Side.ISHIDA else self._tokugawa).items()
+        return (self._ishida if side is ISHIDA else self._tokugawa).items()
 
     def on_map(self, side: Side) -> list[tuple[str, tuple[str, ...]]]:
         """(location, block ids) for every map location holding blocks of
@@ -120,7 +120,7 @@ class PlaceIndex:
         positions tuple (a stack move that moved nobody keeps it). Not to be changed."""
         stacks = self.memo.get(side)
         if stacks is None:
-            table = self._ishida if side is Side.ISHIDA else self._tokugawa
+            table = self._ishida if side is ISHIDA else self._tokugawa
             order = _location_order()
             stacks = [(place, table[place]) for place in sorted(table.keys() & order.keys(), key=order.__getitem__)]
             self.keep(side, stacks, side=side)
@@ -143,11 +143,11 @@ class PlaceIndex:
         new._ishida = _patched(self._ishida, touched, ishida_moves) if ishida_moves else self._ishida
         if len(ishida_moves) == len(moves):
             new._tokugawa = self._tokugawa
-            unmoved: Side | None = Side.TOKUGAWA
+            unmoved: Side | None = TOKUGAWA
         else:
             tokugawa_moves = {block: to for block, to in moves.items() if not of_ishida[block]}
             new._tokugawa = _patched(self._tokugawa, touched, tokugawa_moves)
-            unmoved = None if ishida_moves else Side.ISHIDA
+            unmoved = None if ishida_moves else ISHIDA
         for key, (side, places) in self._kept.items():
             if (side is unmoved and side is not None) or (places is not None and places.isdisjoint(touched)):
                 memo[key] = self.memo[key]

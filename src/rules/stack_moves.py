@@ -31,6 +31,7 @@ from rules.state import (
 )
 
 CAPITALS = {Side.ISHIDA: "kyoto", Side.TOKUGAWA: "edo"}
+_MOVE, _STACK_MOVE = DecisionKind.MOVE, DecisionKind.STACK_MOVE  # module names: rules.sides (issue 25)
 
 
 def name(location: str) -> str:
@@ -179,7 +180,7 @@ def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, l
         sources=movement.sources | {source},
         current=current,
     )
-    state = evolve(state, movement=movement, decision=deciding(DecisionKind.STACK_MOVE, side))
+    state = evolve(state, movement=movement, decision=deciding(_STACK_MOVE, side))
     events: list[Event] = []
     if command.leader:
         events.append(LeaderDeclared(side, source))
@@ -453,7 +454,7 @@ def apply_end_stack_move(state: GameState, command: EndStackMove) -> tuple[GameS
     current = _current(state)
     movement = _movement(state)
     movement = evolve(movement, current=None, fixed=movement.fixed | {p.block for p in current.blocks})
-    return evolve(state, movement=movement, decision=deciding(DecisionKind.MOVE, command.side)), []
+    return evolve(state, movement=movement, decision=deciding(_MOVE, command.side)), []
 
 
 # --- helpers -----------------------------------------------------------------------

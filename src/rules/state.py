@@ -267,7 +267,10 @@ class GameState:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
+
+
+_OVER = Phase.OVER  # read at every decision: a module name, not the Enum class's (rules.sides)
 
 
 def with_positions(state: GameState, moves: dict[str, str]) -> GameState:
