@@ -25,6 +25,7 @@ from rules.infra.selfplay import random_game
 from rules.places import PlaceIndex, place_index
 from rules.sides import BOTH_SIDES
 from rules.stack_moves import (
+    CAPITALS,
     is_besieged,
     leaders_at,
     legal_begin_moves,
@@ -88,8 +89,25 @@ def plain_musters(state, side) -> list:
     return [muster for site in muster_sites(state, side) for muster in _musters_at(side, site, box)]
 
 
+def plain_leadership(state, side, location) -> bool:
+    """7.3.4, R18: the side's own capital, or a castle of its colour it controls."""
+    castle = default_components().location(location).castle
+    return CAPITALS[side] == location or (castle is side and dict(state.castle_control)[location] is side)
+
+
+def check_control_and_leadership(state) -> None:
+    """control_of_castle's slot lookup and place_leadership's table say what a scan says."""
+    control = dict(state.castle_control)
+    for castle in default_components().castles():
+        assert state.control_of_castle(castle.id) is control[castle.id]
+    for side in BOTH_SIDES:
+        for location in default_components().location_ids:
+            assert place_leadership(state, side, location) is plain_leadership(state, side, location), (side, location)
+
+
 def check_step(before, command, after, events) -> None:
     state = after
+    check_control_and_leadership(state)
     if state.decision.kind is DecisionKind.MOVE:
         side = state.active
         assert legal_begin_moves(state, side) == plain_begin_moves(state, side)
@@ -144,3 +162,14 @@ def test_evolve_and_with_field_copy_as_attrs_evolve() -> None:
     for change in (lambda: evolve(state, nonsense=1), lambda: with_field(state, "nonsense", 1)):
         with pytest.raises(TypeError):
             change()
+
+
+def test_control_of_castle_reads_a_state_kept_otherwise() -> None:
+    """A castle_control not in the game's own order (a state built by hand) is scanned."""
+    state, _ = start_game(1)
+    shuffled = tuple(reversed(state.castle_control))
+    other = with_field(state, "castle_control", shuffled)
+    for place, side in shuffled:
+        assert other.control_of_castle(place) is side
+    with pytest.raises(KeyError):
+        other.control_of_castle("kyoto-not-a-castle")

@@ -1,0 +1,116 @@
+"""7.3.1, 7.3.4: where a stack move may begin, and leadership there.
+
+A side may begin a stack move from each location holding its blocks that
+was not the source of one this phase (R15), holds a block that may still
+move (7.3.1), and is not under siege (R57); with a leader block there it may
+declare it for leadership where the place gives none (7.3.4, R17, R18).
+
+Asked at every MOVE decision, so the sources are worked out once per
+positions tuple and kept with its place index (rules.places): after a move
+of the side's blocks they are patched at the places blocks left or reached,
+not worked out again (issue 25).
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from functools import cache
+
+from rules.command_tables import begin_moves
+from rules.commands import BeginMove
+from rules.components import default_components
+from rules.places import PlaceIndex, location_order, place_index
+from rules.sides import Side
+from rules.state import GameState, castle_control_in
+
+CAPITALS = {Side.ISHIDA: "kyoto", Side.TOKUGAWA: "edo"}
+
+# (source, its blocks, the BeginMoves it offers: without a declared leader, and with one where allowed)
+Candidate = tuple[str, tuple[str, ...], tuple[BeginMove, ...]]
+# What is kept: the castle control and sieges the candidates were worked out for, and the candidates in map order.
+Known = tuple[tuple[tuple[str, Side], ...], tuple[tuple[str, Side], ...], tuple[Candidate, ...]]
+
+
+# --- leadership (7.3.4) ------------------------------------------------------------
+
+
+def place_leadership(state: GameState, side: Side, location: str) -> bool:
+    """7.3.4, R18: the side's own capital, or a castle of its colour it controls."""
+    return _leads(side, location, state.castle_control)
+
+
+def _leads(side: Side, location: str, castle_control: tuple[tuple[str, Side], ...]) -> bool:
+    capital = _leading_places(side).get(location)
+    if capital is None:  # neither: most places
+        return False
+    return capital or castle_control_in(castle_control, location) is side
+
+
+@cache
+def _leading_places(side: Side) -> dict[str, bool]:
+    """The places that may give `side` leadership (7.3.4, R18): True for its
+    capital, False for a castle of its colour (leadership while it controls it)."""
+    places = {loc.id: False for loc in default_components().locations if loc.castle is side}
+    places[CAPITALS[side]] = True
+    return places
+
+
+def leaders_at(state: GameState, side: Side, location: str) -> tuple[str, ...]:
+    leaders = _leader_blocks()
+    return tuple(b for b in state.blocks_at(location, side) if b in leaders)
+
+
+@cache
+def _leader_blocks() -> frozenset[str]:
+    return frozenset(b.id for b in default_components().blocks if b.is_leader)
+
+
+# --- the sources (7.3.1, R15, R17, R57) ----------------------------------------------
+
+
+def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
+    """A source, and whether a leader block there is declared for leadership
+    (R17); whether the movement option allows a stack move now is
+    movement.may_begin_stack_move's to say (7.1)."""
+    index = place_index(state.positions)
+    known = index.memo.get(("begins", side))
+    if known is None or known[0] != state.castle_control or known[1] != state.besieged:
+        known = (state.castle_control, state.besieged, _candidates(index, side, state.castle_control, state.besieged))
+        index.keep(("begins", side), known, side=side, patch=_patched_candidates)
+    movement = state.movement  # asked only at MOVE decisions
+    used, fixed = movement.sources, movement.fixed
+    # R15; a block there may still move (7.3.1)
+    return [begin for source, blocks, begins in known[2] if source not in used and not fixed.issuperset(blocks)
+            for begin in begins]
+
+
+def _candidate(side: Side, place: str, blocks: tuple[str, ...],
+               castle_control: tuple[tuple[str, Side], ...]) -> Candidate:
+    plain, declared = begin_moves(side)[place]
+    # leaders_at, asked first: most stacks have none, and leadership costs more
+    if _leader_blocks().isdisjoint(blocks) or _leads(side, place, castle_control):
+        return place, blocks, (plain,)
+    return place, blocks, (plain, declared)
+
+
+def _candidates(index: PlaceIndex, side: Side, castle_control: tuple[tuple[str, Side], ...],
+                besieged: tuple[tuple[str, Side], ...]) -> tuple[Candidate, ...]:
+    """Each stack of `side` not besieged (R57), in map order: they depend on
+    the side's stacks, castle control (leadership, 7.3.4) and the sieges
+    alone; the phase's used sources and fixed blocks are asked at each decision."""
+    return tuple([_candidate(side, place, blocks, castle_control)
+                  for place, blocks in index.on_map(side) if (place, side) not in besieged])
+
+
+def _patched_candidates(known: Known, index: PlaceIndex, touched: set[str], side: Side) -> Known:
+    """`known` after a move of `side`'s blocks that left or reached only the
+    `touched` places: the candidates elsewhere stand (their blocks, the
+    castle control and the sieges they were worked out for are unchanged)."""
+    castle_control, besieged, candidates = known
+    order = location_order()
+    kept = [candidate for candidate in candidates if candidate[0] not in touched]
+    for place in touched:
+        blocks = index.at(place, side)
+        if blocks and place in order and (place, side) not in besieged:
+            insort(kept, _candidate(side, place, blocks, castle_control), key=lambda c: order[c[0]])
+    return castle_control, besieged, tuple(kept)
