@@ -12,6 +12,7 @@ from rules.decision import Answer, in_hand
 from rules.decks import discard_cards
 from rules.events import Event, MoriBlockEntered
 from rules.immutable import evolve
+from rules.places import place_index
 from rules.sides import ISHIDA, Side
 from rules.state import MORI_BOX, GameState, with_positions
 
@@ -41,14 +42,23 @@ def _entrants(box: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def legal_mori_entries(state: GameState, side: Side) -> list[EnterFromMoriBox]:
-    if side is not ISHIDA or entry_blocked(state):
+    """R42: a block of the next entrants, for a card of the hand. Who may enter
+    depends on the discs and the blocks in Osaka and the Mori Box alone: kept
+    with the positions' index while no block comes to or goes from either
+    (rules.places), as every Ishida MOVE decision asks (issue 25)."""
+    if side is not ISHIDA:
         return []
+    index = place_index(state.positions)
+    known = index.memo.get("mori entrants")
+    if known is None or known[0] != state.discs:
+        entrants = () if entry_blocked(state) else next_entrants(state)
+        known = (state.discs, tuple([_entries(block) for block in entrants]))
+        index.keep("mori entrants", known, places=_MORI_PLACES)
     hand = state.cards[side].hand
-    entries = []
-    for block in next_entrants(state):
-        by_card = _entries(block)
-        entries += [by_card[card] for card in hand]
-    return entries
+    return [by_card[card] for by_card in known[1] for card in hand]
+
+
+_MORI_PLACES = frozenset({OSAKA, MORI_BOX})
 
 
 @cache

@@ -15,15 +15,16 @@ import pytest
 from helpers import no_contact
 from itertools import combinations
 
-from rules.commands import ChooseMovement, BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
+from rules.commands import ChooseMovement, BeginMove, EnterFromMoriBox, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
 from rules.components import default_components
 from rules.control import update_castle_control
 from rules.engine import legal_commands, start_game
 from rules.immutable import evolve, with_field
+from rules.mori_box import entry_blocked, legal_mori_entries, next_entrants
 from rules.muster import _musters_at, legal_musters, muster_sites
 from rules.infra.selfplay import random_game
 from rules.places import PlaceIndex, place_index
-from rules.sides import BOTH_SIDES
+from rules.sides import BOTH_SIDES, Side
 from rules.stack_moves import (
     CAPITALS,
     is_besieged,
@@ -39,7 +40,7 @@ from rules.stack_moves import (
     why_step_illegal,
 )
 from rules.movement import card_cost, legal_movement_choices
-from rules.state import RECRUITMENT_BOX, DecisionKind, MovementOption, MovementPhase
+from rules.state import RECRUITMENT_BOX, DecisionKind, MovementOption, MovementPhase, with_positions
 
 SEEDS = (4, 6)  # seed 4 leaves a captured castle empty: control reverts at the origin (4.3)
 
@@ -105,11 +106,19 @@ def check_control_and_leadership(state) -> None:
             assert place_leadership(state, side, location) is plain_leadership(state, side, location), (side, location)
 
 
+def plain_mori_entries(state, side) -> list:
+    """R42: each next entrant (R40) for each card of the hand, unless Osaka is held against Ishida."""
+    if side is not Side.ISHIDA or entry_blocked(state):
+        return []
+    return [EnterFromMoriBox(side, block, card) for block in next_entrants(state) for card in state.cards[side].hand]
+
+
 def check_step(before, command, after, events) -> None:
     state = after
     check_control_and_leadership(state)
     if state.decision.kind is DecisionKind.MOVE:
         side = state.active
+        assert legal_mori_entries(state, side) == plain_mori_entries(state, side)
         assert legal_begin_moves(state, side) == plain_begin_moves(state, side)
         assert legal_musters(state, side) == plain_musters(state, side)
     if state.decision.kind is DecisionKind.CHOOSE_MOVEMENT:
@@ -173,3 +182,24 @@ def test_control_of_castle_reads_a_state_kept_otherwise() -> None:
         assert other.control_of_castle(place) is side
     with pytest.raises(KeyError):
         other.control_of_castle("kyoto-not-a-castle")
+
+
+def test_mori_entries_follow_osaka() -> None:
+    """The kept Mori entries (R42) are dropped when Osaka changes: Tokugawa
+    blocks there and no Ishida block block the entry (R61), and they come back
+    once an Ishida block stands there again."""
+    seen = []
+
+    def on_step(before, command, after, events) -> None:
+        if after.decision.kind is DecisionKind.MOVE and after.active is Side.ISHIDA and after.blocks_at("mori_box"):
+            seen.append(after)
+
+    random_game(2, on_step=on_step, trusted=True)
+    state = seen[0]
+    assert legal_mori_entries(state, Side.ISHIDA) == plain_mori_entries(state, Side.ISHIDA) != []
+    ishida_there = state.blocks_at("osaka", Side.ISHIDA)
+    tokugawa = state.blocks_at("edo", Side.TOKUGAWA)[0]
+    held = with_positions(state, {**{block: "eliminated" for block in ishida_there}, tokugawa: "osaka"})
+    assert legal_mori_entries(held, Side.ISHIDA) == plain_mori_entries(held, Side.ISHIDA) == []
+    freed = with_positions(held, {ishida_there[0]: "osaka"} if ishida_there else {tokugawa: "edo"})
+    assert legal_mori_entries(freed, Side.ISHIDA) == plain_mori_entries(freed, Side.ISHIDA) != []
