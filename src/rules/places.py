@@ -16,8 +16,7 @@ are untouched.
 from __future__ import annotations
 
 from functools import cache
-from bisect import insort
-from typing import Any, Callable, Hashable, ItemsView, Mapping
+from typing import Any, Hashable, ItemsView, Mapping
 
 from rules.components import default_components
 from rules.sides import ISHIDA, TOKUGAWA, Side
@@ -77,21 +76,18 @@ class PlaceIndex:
         # given with `keep` are carried over to the index after a move that
         # leaves them true.
         self.memo: dict[Hashable, Any] = {}
-        self._kept: dict[Hashable, tuple[Side | None, frozenset[str] | None, Patch | None]] = {}
+        self._kept: dict[Hashable, tuple[Side | None, frozenset[str] | None]] = {}
 
     def keep(self, key: Hashable, value: Any, side: Side | None = None,
-             places: frozenset[str] | None = None, patch: Patch | None = None) -> None:
+             places: frozenset[str] | None = None) -> None:
         """memo[key] = value, an answer that depends on `side`'s blocks alone
         (wherever they are) or on the blocks at `places` alone: it is carried
         over to the next index while no block of `side` moves, or no block
         comes to or goes from those places (issue 25: the stacks of the side
         that did not move, the musters after a step far from the recruitment
-        locations). With `patch`, an answer about `side`'s blocks is carried
-        over a move of them too, as patch(value, next index, the places blocks
-        left or reached, side) (the side's stacks and stack-move sources
-        change only there)."""
+        locations)."""
         self.memo[key] = value
-        self._kept[key] = (side, places, patch)
+        self._kept[key] = (side, places)
 
     def at(self, place: str, side: Side | None = None) -> tuple[str, ...]:
         """Block ids at a place, optionally only one side's, in component order."""
@@ -127,7 +123,7 @@ class PlaceIndex:
             table = self._ishida if side is ISHIDA else self._tokugawa
             order = location_order()
             stacks = [(place, table[place]) for place in sorted(table.keys() & order.keys(), key=order.__getitem__)]
-            self.keep(side, stacks, side=side, patch=_patched_stacks)
+            self.keep(side, stacks, side=side)
         return stacks
 
     def after(self, positions: tuple[str, ...], moves: Mapping[str, str]) -> PlaceIndex:
@@ -154,34 +150,14 @@ class PlaceIndex:
             unmoved = None if ishida_moves else ISHIDA
         old_memo = self.memo
         for key, entry in self._kept.items():
-            side, places, patch = entry
+            side, places = entry
             if (side is unmoved and side is not None) or (places is not None and places.isdisjoint(touched)):
                 memo[key] = old_memo[key]
-                kept[key] = entry
-            elif patch is not None and side is not None:
-                memo[key] = patch(old_memo[key], new, touched, side)
                 kept[key] = entry
         return new
 
 
 _new_index = object.__new__
-
-# How a kept answer about a side's blocks is carried over a move of them (PlaceIndex.keep).
-Patch = Callable[[Any, PlaceIndex, set[str], Side], Any]
-
-
-def _patched_stacks(stacks: list[tuple[str, tuple[str, ...]]], index: PlaceIndex, touched: set[str],
-                    side: Side) -> list[tuple[str, tuple[str, ...]]]:
-    """PlaceIndex.on_map after a move of `side`'s blocks that left or reached
-    only the `touched` places: the other stacks stand."""
-    order = location_order()
-    kept = [stack for stack in stacks if stack[0] not in touched]
-    for place in touched:
-        blocks = index.at(place, side)
-        if blocks and place in order:
-            insort(kept, (place, blocks), key=lambda stack: order[stack[0]])
-    return kept
-
 
 def _patched(table: dict[str, tuple[str, ...]], touched: set[str],
              moves: Mapping[str, str]) -> dict[str, tuple[str, ...]]:

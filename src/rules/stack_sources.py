@@ -6,20 +6,18 @@ move (7.3.1), and is not under siege (R57); with a leader block there it may
 declare it for leadership where the place gives none (7.3.4, R17, R18).
 
 Asked at every MOVE decision, so the sources are worked out once per
-positions tuple and kept with its place index (rules.places): after a move
-of the side's blocks they are patched at the places blocks left or reached,
-not worked out again (issue 25).
+positions tuple and kept with its place index (rules.places), carried over
+moves of the other side (issue 25).
 """
 
 from __future__ import annotations
 
-from bisect import insort
 from functools import cache
 
 from rules.command_tables import begin_moves
 from rules.commands import BeginMove
 from rules.components import default_components
-from rules.places import PlaceIndex, location_order, place_index
+from rules.places import PlaceIndex, place_index
 from rules.sides import Side
 from rules.state import GameState, castle_control_in
 
@@ -27,8 +25,6 @@ CAPITALS = {Side.ISHIDA: "kyoto", Side.TOKUGAWA: "edo"}
 
 # (source, its blocks, the BeginMoves it offers: without a declared leader, and with one where allowed)
 Candidate = tuple[str, tuple[str, ...], tuple[BeginMove, ...]]
-# What is kept: the castle control and sieges the candidates were worked out for, and the candidates in map order.
-Known = tuple[tuple[tuple[str, Side], ...], tuple[tuple[str, Side], ...], tuple[Candidate, ...]]
 
 
 # --- leadership (7.3.4) ------------------------------------------------------------
@@ -76,7 +72,7 @@ def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
     known = index.memo.get(("begins", side))
     if known is None or known[0] != state.castle_control or known[1] != state.besieged:
         known = (state.castle_control, state.besieged, _candidates(index, side, state.castle_control, state.besieged))
-        index.keep(("begins", side), known, side=side, patch=_patched_candidates)
+        index.keep(("begins", side), known, side=side)  # its stacks are the side's (on_map)
     movement = state.movement  # asked only at MOVE decisions
     used, fixed = movement.sources, movement.fixed
     # R15; a block there may still move (7.3.1)
@@ -100,17 +96,3 @@ def _candidates(index: PlaceIndex, side: Side, castle_control: tuple[tuple[str, 
     alone; the phase's used sources and fixed blocks are asked at each decision."""
     return tuple([_candidate(side, place, blocks, castle_control)
                   for place, blocks in index.on_map(side) if (place, side) not in besieged])
-
-
-def _patched_candidates(known: Known, index: PlaceIndex, touched: set[str], side: Side) -> Known:
-    """`known` after a move of `side`'s blocks that left or reached only the
-    `touched` places: the candidates elsewhere stand (their blocks, the
-    castle control and the sieges they were worked out for are unchanged)."""
-    castle_control, besieged, candidates = known
-    order = location_order()
-    kept = [candidate for candidate in candidates if candidate[0] not in touched]
-    for place in touched:
-        blocks = index.at(place, side)
-        if blocks and place in order and (place, side) not in besieged:
-            insort(kept, _candidate(side, place, blocks, castle_control), key=lambda c: order[c[0]])
-    return castle_control, besieged, tuple(kept)
