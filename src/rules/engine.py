@@ -53,24 +53,25 @@ def legal_commands(state: GameState, side: Side) -> list[Command]:
     """Every command `side` may give now, up to interchangeable pieces (rules.alike):
     where alike blocks or cards would give the same command, one is listed.
     Empty if the side has nothing to decide."""
-    return list(_legal(state, side))
+    return list(_legal(state, side))  # a copy: the caller may change it, the kept list stays
 
 
 # The last list worked out, with its state and side. A state never changes, so
 # neither does its list: `apply` checks a command against the list its caller
 # was just given instead of working it out again (issue 25). One tuple, so a
-# reader never sees one state's list with another's state.
-_last: tuple[GameState | None, Side | None, tuple[Command, ...]] = (None, None, ())
+# reader never sees one state's list with another's state. The list is the
+# decision's own, never handed out (legal_commands copies it).
+_last: tuple[GameState | None, Side | None, list[Command] | tuple[()]] = (None, None, ())
 
 
-def _legal(state: GameState, side: Side) -> tuple[Command, ...]:
+def _legal(state: GameState, side: Side) -> list[Command] | tuple[()]:
     global _last
     if side not in state.decision.sides:
         return ()
     last_state, last_side, commands = _last
     if last_state is state and last_side is side:
         return commands
-    commands = tuple(DECISIONS[state.decision.kind].legal(state, side))
+    commands = DECISIONS[state.decision.kind].legal(state, side)
     _last = (state, side, commands)
     return commands
 

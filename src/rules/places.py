@@ -165,16 +165,24 @@ def _patched(table: dict[str, tuple[str, ...]], touched: set[str],
     them) with that side's `moves` made; `touched` the places blocks left or reached."""
     index_of = _block_indexes()
     table = table.copy()
+    arrivals: dict[str, list[str]] = {}  # the moves by place reached: one pass, not one per place
+    for block, to in moves.items():
+        arriving = arrivals.get(to)
+        if arriving is None:
+            arrivals[to] = [block]
+        else:
+            arriving.append(block)
     for place in touched:
-        blocks = [b for b in table.get(place, ()) if b not in moves]
-        arriving = [b for b, to in moves.items() if to == place]
+        here = table.get(place)
+        blocks = [b for b in here if b not in moves] if here else []
+        arriving = arrivals.get(place)
         if arriving:
             blocks += arriving
             blocks.sort(key=index_of.__getitem__)
         if blocks:
             table[place] = tuple(blocks)
-        else:
-            table.pop(place, None)
+        elif here:
+            del table[place]
     return table
 
 
