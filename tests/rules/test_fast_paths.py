@@ -15,8 +15,10 @@ import pytest
 from helpers import no_contact
 from itertools import combinations
 
-from rules.commands import ChooseMovement, BeginMove, EnterFromMoriBox, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
+from rules.commands import ChooseMovement, BeginMove, EndExchange, EndMovement, EnterFromMoriBox, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
+from rules.combat import begin_combat_phase, combat_locations, next_combat
 from rules.components import default_components
+from rules.events import PhaseBegan
 from rules.control import update_castle_control
 from rules.engine import legal_commands, start_game
 from rules.immutable import evolve, with_field
@@ -39,8 +41,8 @@ from rules.stack_moves import (
     why_select_illegal,
     why_step_illegal,
 )
-from rules.movement import card_cost, legal_movement_choices
-from rules.state import RECRUITMENT_BOX, DecisionKind, MovementOption, MovementPhase, with_positions
+from rules.movement import apply_end_exchange, apply_end_movement, card_cost, legal_movement_choices
+from rules.state import RECRUITMENT_BOX, CombatPhase, DecisionKind, MovementOption, MovementPhase, Phase, with_positions
 
 SEEDS = (4, 6)  # seed 4 leaves a captured castle empty: control reverts at the origin (4.3)
 
@@ -203,3 +205,28 @@ def test_mori_entries_follow_osaka() -> None:
     assert legal_mori_entries(held, Side.ISHIDA) == plain_mori_entries(held, Side.ISHIDA) == []
     freed = with_positions(held, {ishida_there[0]: "osaka"} if ishida_there else {tokugawa: "edo"})
     assert legal_mori_entries(freed, Side.ISHIDA) == plain_mori_entries(freed, Side.ISHIDA) != []
+
+
+def test_a_combat_phase_without_combat_ends_as_next_combat_ends_it() -> None:
+    """begin_combat_phase ends a phase with nothing to declare at once (8.1):
+    the state and events next_combat gives, at the end of every Movement Phase."""
+    ends = []
+
+    def on_step(before, command, after, events) -> None:
+        if isinstance(command, (EndMovement, EndExchange)):
+            ends.append(before)
+
+    for seed in SEEDS:
+        random_game(seed, on_step=on_step, trusted=True)
+    quiet = 0
+    for before in ends:
+        side = before.active
+        state, _ = (apply_end_movement if before.decision.kind is DecisionKind.MOVE else apply_end_exchange)(
+            before, EndMovement(side) if before.decision.kind is DecisionKind.MOVE else EndExchange(side))
+        fast = begin_combat_phase(state, side)
+        began = evolve(state, phase=Phase.COMBAT, active=side, movement=None,
+                       combat=CombatPhase(pending=frozenset(combat_locations(state))))
+        plain_state, plain_events = next_combat(began)
+        assert fast == (plain_state, [PhaseBegan(state.week, state.turn, Phase.COMBAT, side), *plain_events])
+        quiet += not combat_locations(state)
+    assert 0 < quiet < len(ends)
