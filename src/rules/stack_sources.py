@@ -80,19 +80,29 @@ def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
             for begin in begins]
 
 
-def _candidate(side: Side, place: str, blocks: tuple[str, ...],
-               castle_control: tuple[tuple[str, Side], ...]) -> Candidate:
-    plain, declared = begin_moves(side)[place]
-    # leaders_at, asked first: most stacks have none, and leadership costs more
-    if _leader_blocks().isdisjoint(blocks) or _leads(side, place, castle_control):
-        return place, blocks, (plain,)
-    return place, blocks, (plain, declared)
-
-
 def _candidates(index: PlaceIndex, side: Side, castle_control: tuple[tuple[str, Side], ...],
                 besieged: tuple[tuple[str, Side], ...]) -> tuple[Candidate, ...]:
-    """Each stack of `side` not besieged (R57), in map order: they depend on
-    the side's stacks, castle control (leadership, 7.3.4) and the sieges
-    alone; the phase's used sources and fixed blocks are asked at each decision."""
-    return tuple([_candidate(side, place, blocks, castle_control)
-                  for place, blocks in index.on_map(side) if (place, side) not in besieged])
+    """(source, its blocks, its BeginMoves) of each stack of `side` not
+    besieged (R57), in map order: they depend on the side's stacks, castle
+    control (leadership, 7.3.4) and the sieges alone; the phase's used sources
+    and fixed blocks are asked at each decision."""
+    leaders = _leader_blocks()
+    options = _begin_options(side)
+    candidates = []
+    for place, blocks in index.on_map(side):  # a loop, no call per stack (issue 25)
+        if besieged and (place, side) in besieged:
+            continue
+        alone, declaring = options[place]
+        # leaders_at, asked first: most stacks have none, and leadership costs more
+        if leaders.isdisjoint(blocks) or _leads(side, place, castle_control):
+            candidates.append((place, blocks, alone))
+        else:
+            candidates.append((place, blocks, declaring))
+    return tuple(candidates)
+
+
+@cache
+def _begin_options(side: Side) -> dict[str, tuple[tuple[BeginMove], tuple[BeginMove, BeginMove]]]:
+    """The BeginMoves a source offers, by location: without a declared leader
+    alone, or with a declared one too (R17); made once."""
+    return {place: ((plain,), (plain, declared)) for place, (plain, declared) in begin_moves(side).items()}
