@@ -196,7 +196,7 @@ def legal_stack_commands(state: GameState, side: Side) -> list:
     # _may_join_selection, its test for the group made once
     commands = [selects[p.block] for p in current.blocks
                 if not p.done and p.block not in selection and p.path == path and p.force_march == march]
-    commands += [deselects[b] for b in selection]
+    commands += map(deselects.__getitem__, selection)  # map over a C method: no comprehension's frame
     # _why_force_march_illegal: no block of the group marched or moved yet (7.3.3, R16)
     fresh = True
     for p in group:  # a loop, not all() over a generator: asked at most decisions of a stack move
@@ -204,7 +204,7 @@ def legal_stack_commands(state: GameState, side: Side) -> list:
             fresh = False
             break
     if fresh:
-        commands += [marches[card] for card in state.cards[side].hand]
+        commands += map(marches.__getitem__, state.cards[side].hand)
     together = not march or _force_march_kept_together(current, group)
     if together:  # _why_step_illegal, its tests that do not depend on the road made once
         used = movement.segments
@@ -351,11 +351,11 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
     # of the state and of the movement fewer at each step).
     state = evolve(
         state,
-        positions=moved_positions(state.positions, {block: to for block in moved}),
+        positions=moved_positions(state.positions, dict.fromkeys(moved, to)),
         revealed=state.revealed.difference(moved),  # R62: a block that moves is hidden again
         entered_from=record_entry(state.entered_from, to, side, at),
     )
-    blocks = tuple(moved.get(p.block, p) for p in current.blocks)
+    blocks = tuple([moved.get(p.block, p) for p in current.blocks])  # a list first: no generator
     source = current.source  # public: the opponent saw the stack leave it (7.3)
     events: list[Event] = [BlocksMoved(side, tuple(moved), at, to, source),
                            OpponentMovedBlocks(side, len(moved), at, to, source)]
