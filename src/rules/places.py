@@ -191,10 +191,21 @@ def _patched(table: dict[str, tuple[str, ...]], touched: set[str],
 # few, but a club holds hundreds of games at once (issue 23, item 11: 500
 # resident games rebuilt an index on 5,787 of 6,847 commands when a full cache
 # was emptied whole): when full, the older half goes (a dict keeps the order
-# entries came in), and each game's newest index stays.
+# entries came in), and each game's newest index stays. Every index held is
+# walked by the garbage collector's older generations, so a process holds what
+# its games need: a few hundred for one game (the app, self-play, a bot's
+# playouts: 2,048 held cost 4% of a random game in collections, issue 25), and
+# a club raises it to its resident games (hold_indexes).
 _INDEXES: dict[int, PlaceIndex] = {}
-MAX_INDEXES = 2048  # about 2 indexes for each of 1,000 resident games
+MAX_INDEXES = 512
+CLUB_INDEXES = 2048  # about 2 indexes for each of 1,000 resident games
 BUILT = [0]  # indexes built since start: benchmarks/club.py prints the hit rate
+
+
+def hold_indexes(count: int) -> None:
+    """Hold at least `count` indexes from now on (a process hosting many games)."""
+    global MAX_INDEXES
+    MAX_INDEXES = max(MAX_INDEXES, count)
 
 
 def _remember(index: PlaceIndex) -> PlaceIndex:
