@@ -49,22 +49,22 @@ def checked(state, command):  # noqa: ANN001, ANN201
     return apply(state, copy.copy(command))
 
 
-def draws_as_choice(tries: int = 2000) -> bool:
-    """Whether `play`'s draw of an index (below) picks what random.choice picks
-    from the same generator: it does wherever choice draws k = n.bit_length()
+def draw(getrandbits: Callable[[int], int], n: int) -> int:
+    """An index below n, drawn as random.choice draws it: k = n.bit_length()
     random bits until they make a number below n (CPython since 3.2)."""
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def draws_as_choice(tries: int = 2000) -> bool:
+    """Whether `draw` picks what random.choice picks from the same generator."""
     sizes = random.Random("sizes")
     one, other = random.Random("draws"), random.Random("draws")
-    getrandbits = other.getrandbits
-    for _ in range(tries):
-        n = sizes.randint(1, 300)
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        if one.choice(range(n)) != r:
-            return False
-    return True
+    return all(one.choice(range(n)) == draw(other.getrandbits, n)
+               for n in (sizes.randint(1, 300) for _ in range(tries)))
 
 
 def play(seed: int, step_times: list[float], apply_command: Apply = apply_trusted,
@@ -72,9 +72,10 @@ def play(seed: int, step_times: list[float], apply_command: Apply = apply_truste
     """One random game. With `movement_times`, the players never step into
     enemy units and the time of legal_commands at Full-movement decisions is kept.
 
-    The random player draws as random.choice does (draws_as_choice, checked at
-    start), with the public getrandbits and without choice's two frames a pick:
-    the same games, and the engine is what the time measures (issue 25)."""
+    The random player draws as random.choice does (`draw`, checked at start by
+    draws_as_choice), with the public getrandbits and one frame a pick instead
+    of choice's two: the same games, and the engine is what the time measures
+    (issue 25)."""
     chooser = random.Random(f"bench/{seed}")
     getrandbits = chooser.getrandbits
     clock = time.perf_counter
@@ -82,12 +83,7 @@ def play(seed: int, step_times: list[float], apply_command: Apply = apply_truste
     decisions = 0
     while not state.is_over:
         sides = sorted(state.decision.sides)
-        n = len(sides)
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        side = sides[r]
+        side = sides[draw(getrandbits, len(sides))]
         started = clock()
         options = legal_commands(state, side)
         if movement_times is not None:
@@ -96,12 +92,7 @@ def play(seed: int, step_times: list[float], apply_command: Apply = apply_truste
             if state.decision.kind is DecisionKind.MOVE and movement and movement.option is MovementOption.FULL:
                 movement_times.append(listed - started)
             options = [c for c in options if not (isinstance(c, Step) and has_enemy_units(state, side, c.to))] or options
-        n = len(options)
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        command = options[r]
+        command = options[draw(getrandbits, len(options))]
         state, _ = apply_command(state, command)
         step_times.append(clock() - started)
         decisions += 1
