@@ -49,16 +49,41 @@ def checked(state, command):  # noqa: ANN001, ANN201
     return apply(state, copy.copy(command))
 
 
+def draw(getrandbits: Callable[[int], int], n: int) -> int:
+    """An index below n, drawn as random.choice draws it: k = n.bit_length()
+    random bits until they make a number below n (CPython since 3.2)."""
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def draws_as_choice(tries: int = 2000) -> bool:
+    """Whether `draw` picks what random.choice picks from the same generator."""
+    sizes = random.Random("sizes")
+    one, other = random.Random("draws"), random.Random("draws")
+    return all(one.choice(range(n)) == draw(other.getrandbits, n)
+               for n in (sizes.randint(1, 300) for _ in range(tries)))
+
+
 def play(seed: int, step_times: list[float], apply_command: Apply = apply_trusted,
          movement_times: list[float] | None = None, played: list | None = None) -> int:
     """One random game. With `movement_times`, the players never step into
-    enemy units and the time of legal_commands at Full-movement decisions is kept."""
+    enemy units and the time of legal_commands at Full-movement decisions is kept.
+
+    The random player draws as random.choice does (`draw`, checked at start by
+    draws_as_choice), with the public getrandbits and one frame a pick instead
+    of choice's two: the same games, and the engine is what the time measures
+    (issue 25)."""
     chooser = random.Random(f"bench/{seed}")
+    getrandbits = chooser.getrandbits
     clock = time.perf_counter
     state, _ = start_game(seed)
     decisions = 0
     while not state.is_over:
-        side = chooser.choice(sorted(state.decision.sides))
+        sides = sorted(state.decision.sides)
+        side = sides[draw(getrandbits, len(sides))]
         started = clock()
         options = legal_commands(state, side)
         if movement_times is not None:
@@ -67,7 +92,7 @@ def play(seed: int, step_times: list[float], apply_command: Apply = apply_truste
             if state.decision.kind is DecisionKind.MOVE and movement and movement.option is MovementOption.FULL:
                 movement_times.append(listed - started)
             options = [c for c in options if not (isinstance(c, Step) and has_enemy_units(state, side, c.to))] or options
-        command = chooser.choice(options)
+        command = options[draw(getrandbits, len(options))]
         state, _ = apply_command(state, command)
         step_times.append(clock() - started)
         decisions += 1
@@ -123,6 +148,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
+    if not draws_as_choice():
+        sys.exit("this Python's random.choice draws otherwise: the games would not be random.choice's")
     seeds = range(args.seed, args.seed + args.games)
     runs = [Run(seeds, apply_trusted) for _ in range(args.repeats)]
 

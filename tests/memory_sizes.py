@@ -30,7 +30,7 @@ def empty_bounded_caches() -> None:
     there (rules/muster.py, 4,096 entries each), the movement choices by
     hand (rules/movement.py, 4,096 entries), the engine's last legal list
     (rules/engine.py, one entry), and the commands and progress made once and
-    shared (issue 25: rules/command_tables.py, and the tables of stack_moves,
+    shared (issue 25: rules/command_tables.py, and the tables of stack_moves, stack_sources,
     movement, mori_box, muster and state, bounded by the components' numbers,
     filled as the games first ask them)."""
     import rules.command_tables
@@ -40,6 +40,7 @@ def empty_bounded_caches() -> None:
     import rules.muster
     import rules.places
     import rules.stack_moves
+    import rules.stack_sources
     import rules.state
     import rules.view
     import sekigahara_tui.hosting.chairs as chairs
@@ -55,6 +56,7 @@ def empty_bounded_caches() -> None:
     rules.engine._last = (None, None, ())
     for made_once in (
         rules.command_tables.begin_moves, rules.command_tables.stack_commands, rules.stack_moves._starting,
+        rules.stack_sources._begin_options,
         rules.stack_moves._roads, rules.movement._choice, rules.mori_box._entries, rules.mori_box._entrants,
         rules.muster._one_block_musters, rules.state.deciding,
     ):

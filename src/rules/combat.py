@@ -42,11 +42,16 @@ def combat_locations(state: GameState) -> tuple[str, ...]:
 
 
 def begin_combat_phase(state: GameState, side: Side) -> tuple[GameState, list[Event]]:
-    state = evolve(state, phase=Phase.COMBAT, active=side, movement=None,
-                   combat=CombatPhase(pending=frozenset(combat_locations(state))))
-    began: list[Event] = [PhaseBegan(state.week, state.turn, Phase.COMBAT, side)]
+    locations = combat_locations(state)
+    began: list[Event] = [PhaseBegan(state.week, state.turn, _COMBAT, side)]
+    if not locations:  # most phases: nothing to declare, and next_combat would end the phase at once (8.1)
+        return evolve(state, phase=_COMBAT, active=side, movement=None, combat=None, decision=DONE), began
+    state = evolve(state, phase=_COMBAT, active=side, movement=None, combat=CombatPhase(pending=frozenset(locations)))
     state, events = next_combat(state)
     return state, began + events
+
+
+_COMBAT = Phase.COMBAT  # a module name, not the Enum class's (rules.sides: issue 25)
 
 
 def next_combat(state: GameState) -> tuple[GameState, list[Event]]:

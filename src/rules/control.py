@@ -12,6 +12,7 @@ from typing import KeysView
 from rules.components import Components, Disc, default_components
 from rules.events import ControlChanged, Event
 from rules.immutable import evolve
+from rules.places import place_index
 from rules.sides import Side
 from rules.state import GameState, sorted_pairs
 
@@ -22,7 +23,7 @@ for a siege or to retreat into; discs do not count."""
 
 def sides_present(state: GameState, location: str) -> frozenset[Side]:
     """Sides with units at a location: blocks, and discs (R36)."""
-    present = state.sides_with_blocks_at(location)
+    present = place_index(state.positions).sides_at(location)  # state.sides_with_blocks_at, a call fewer (issue 25)
     discs = _discs_at().get(location)
     if discs:
         present = present | {d.side for d in discs if d.id in state.discs}

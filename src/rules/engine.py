@@ -53,24 +53,25 @@ def legal_commands(state: GameState, side: Side) -> list[Command]:
     """Every command `side` may give now, up to interchangeable pieces (rules.alike):
     where alike blocks or cards would give the same command, one is listed.
     Empty if the side has nothing to decide."""
-    return list(_legal(state, side))
+    return list(_legal(state, side))  # a copy: the caller may change it, the kept list stays
 
 
 # The last list worked out, with its state and side. A state never changes, so
 # neither does its list: `apply` checks a command against the list its caller
 # was just given instead of working it out again (issue 25). One tuple, so a
-# reader never sees one state's list with another's state.
-_last: tuple[GameState | None, Side | None, tuple[Command, ...]] = (None, None, ())
+# reader never sees one state's list with another's state. The list is the
+# decision's own, never handed out (legal_commands copies it).
+_last: tuple[GameState | None, Side | None, list[Command] | tuple[()]] = (None, None, ())
 
 
-def _legal(state: GameState, side: Side) -> tuple[Command, ...]:
+def _legal(state: GameState, side: Side) -> list[Command] | tuple[()]:
     global _last
     if side not in state.decision.sides:
         return ()
     last_state, last_side, commands = _last
     if last_state is state and last_side is side:
         return commands
-    commands = tuple(DECISIONS[state.decision.kind].legal(state, side))
+    commands = DECISIONS[state.decision.kind].legal(state, side)
     _last = (state, side, commands)
     return commands
 
@@ -158,10 +159,13 @@ _HANDLERS = {(kind, answered): answer.apply
              for kind, decision in DECISIONS.items() for answered, answer in decision.answers.items()}
 
 
+_NONE = DecisionKind.NONE  # a module name, not the Enum class's (rules.sides: issue 25)
+
+
 def _carry_out(state: GameState, command: Command) -> tuple[GameState, tuple[Event, ...]]:
     handler = _HANDLERS[state.decision.kind, type(command)]
     state, events = handler(state, command)
-    if state.decision.kind is DecisionKind.NONE:  # advance's own test, asked here first: most commands leave a decision
+    if state.decision.kind is _NONE:  # advance's own test, asked here first: most commands leave a decision
         state, more = advance(state)
         events = events + more  # a new list: the handler's may be anyone's
     return state, tuple(events)

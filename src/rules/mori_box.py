@@ -12,7 +12,8 @@ from rules.decision import Answer, in_hand
 from rules.decks import discard_cards
 from rules.events import Event, MoriBlockEntered
 from rules.immutable import evolve
-from rules.sides import Side
+from rules.places import place_index
+from rules.sides import ISHIDA, Side
 from rules.state import MORI_BOX, GameState, with_positions
 
 OSAKA = "osaka"
@@ -21,13 +22,13 @@ OSAKA = "osaka"
 def entry_blocked(state: GameState) -> bool:
     """R42, R61: no entry while Osaka holds enemy units and no Ishida blocks
     (the Hideyori disc is not a block)."""
-    return has_enemy_units(state, Side.ISHIDA, OSAKA) and not state.blocks_at(OSAKA, Side.ISHIDA)
+    return has_enemy_units(state, ISHIDA, OSAKA) and not state.blocks_at(OSAKA, ISHIDA)
 
 
 def next_entrants(state: GameState) -> tuple[str, ...]:
     """R40: the Mori leader enters last. Alike blocks are interchangeable, so
     one block of each kind is offered."""
-    return _entrants(state.blocks_at(MORI_BOX, Side.ISHIDA))
+    return _entrants(state.blocks_at(MORI_BOX, ISHIDA))
 
 
 @cache
@@ -41,14 +42,23 @@ def _entrants(box: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def legal_mori_entries(state: GameState, side: Side) -> list[EnterFromMoriBox]:
-    if side is not Side.ISHIDA or entry_blocked(state):
+    """R42: a block of the next entrants, for a card of the hand. Who may enter
+    depends on the discs and the blocks in Osaka and the Mori Box alone: kept
+    with the positions' index while no block comes to or goes from either
+    (rules.places), as every Ishida MOVE decision asks (issue 25)."""
+    if side is not ISHIDA:
         return []
+    index = place_index(state.positions)
+    known = index.memo.get("mori entrants")
+    if known is None or known[0] != state.discs:
+        entrants = () if entry_blocked(state) else next_entrants(state)
+        known = (state.discs, tuple([_entries(block) for block in entrants]))
+        index.keep("mori entrants", known, places=_MORI_PLACES)
     hand = state.cards[side].hand
-    entries = []
-    for block in next_entrants(state):
-        by_card = _entries(block)
-        entries += [by_card[card] for card in hand]
-    return entries
+    return [by_card[card] for by_card in known[1] for card in hand]
+
+
+_MORI_PLACES = frozenset({OSAKA, MORI_BOX})
 
 
 @cache

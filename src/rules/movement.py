@@ -26,7 +26,8 @@ from rules.sides import Side
 from rules.state import Decision, DecisionKind, GameState, MovementOption, MovementPhase, Phase, deciding
 
 PHASE_DONE = Decision(DecisionKind.NONE, frozenset())
-_END_MOVEMENT = Pair.of(EndMovement)  # listed at every MOVE decision: made once
+_END_MOVEMENT = Pair.of(EndMovement)
+_EXCHANGE_CARDS, _MOVE, _PASS = DecisionKind.EXCHANGE_CARDS, DecisionKind.MOVE, MovementOption.PASS  # rules.sides (issue 25)  # listed at every MOVE decision: made once
 
 
 # --- the movement options (7.1) -----------------------------------------------------
@@ -168,7 +169,7 @@ def why_movement_choice_illegal(state: GameState, command: ChooseMovement) -> st
 
 def apply_choose_movement(state: GameState, command: ChooseMovement) -> tuple[GameState, list[Event]]:
     state, events = discard_cards(state, command.side, command.cards, "movement")
-    next_kind = DecisionKind.EXCHANGE_CARDS if command.option is MovementOption.PASS else DecisionKind.MOVE
+    next_kind = _EXCHANGE_CARDS if command.option is _PASS else _MOVE
     state = evolve(
         state,
         movement=MovementPhase(option=command.option),

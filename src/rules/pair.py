@@ -6,7 +6,7 @@ from typing import Callable, Generic, Iterator, TypeVar
 
 from attrs import frozen
 
-from rules.sides import Side
+from rules.sides import ISHIDA, TOKUGAWA, Side
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -18,7 +18,7 @@ class Pair(Generic[T]):
     tokugawa: T
 
     def __getitem__(self, side: Side) -> T:
-        return self.ishida if side is Side.ISHIDA else self.tokugawa
+        return self.ishida if side is ISHIDA else self.tokugawa
 
     def __iter__(self) -> Iterator[T]:
         """Ishida's value, then Tokugawa's. (Without it, iteration would call
@@ -27,11 +27,11 @@ class Pair(Generic[T]):
         yield self.tokugawa
 
     def replace(self, side: Side, value: T) -> Pair[T]:
-        return Pair(value, self.tokugawa) if side is Side.ISHIDA else Pair(self.ishida, value)
+        return Pair(value, self.tokugawa) if side is ISHIDA else Pair(self.ishida, value)
 
     def map(self, fn: Callable[[T], U]) -> Pair[U]:
         return Pair(fn(self.ishida), fn(self.tokugawa))
 
     @classmethod
     def of(cls, fn: Callable[[Side], T]) -> Pair[T]:
-        return cls(fn(Side.ISHIDA), fn(Side.TOKUGAWA))
+        return cls(fn(ISHIDA), fn(TOKUGAWA))

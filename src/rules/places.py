@@ -19,7 +19,7 @@ from functools import cache
 from typing import Any, Hashable, ItemsView, Mapping
 
 from rules.components import default_components
-from rules.sides import Side
+from rules.sides import ISHIDA, TOKUGAWA, Side
 
 _NO_SIDE: frozenset[Side] = frozenset()
 _ISHIDA = frozenset({Side.ISHIDA})
@@ -45,7 +45,7 @@ def _block_indexes() -> dict[str, int]:
 
 
 @cache
-def _location_order() -> dict[str, int]:
+def location_order() -> dict[str, int]:
     """Each map location's place in the map order (Components.location_order)."""
     return {loc.id: i for i, loc in enumerate(default_components().locations)}
 
@@ -96,7 +96,7 @@ class PlaceIndex:
             if ishida and tokugawa:  # seldom asked: merged on demand
                 return tuple(sorted(ishida + tokugawa, key=_block_indexes().__getitem__))
             return ishida or tokugawa
-        return (self._ishida if side is Side.ISHIDA else self._tokugawa).get(place, ())
+        return (self._ishida if side is ISHIDA else self._tokugawa).get(place, ())
 
     def sides_at(self, place: str) -> frozenset[Side]:
         """The sides with blocks at a place."""
@@ -111,7 +111,7 @@ class PlaceIndex:
 
     def by_place(self, side: Side) -> ItemsView[str, tuple[str, ...]]:
         """(place, block ids) for every place holding blocks of `side`."""
-        return (self._ishida if side is Side.ISHIDA else self._tokugawa).items()
+        return (self._ishida if side is ISHIDA else self._tokugawa).items()
 
     def on_map(self, side: Side) -> list[tuple[str, tuple[str, ...]]]:
         """(location, block ids) for every map location holding blocks of
@@ -120,8 +120,8 @@ class PlaceIndex:
         positions tuple (a stack move that moved nobody keeps it). Not to be changed."""
         stacks = self.memo.get(side)
         if stacks is None:
-            table = self._ishida if side is Side.ISHIDA else self._tokugawa
-            order = _location_order()
+            table = self._ishida if side is ISHIDA else self._tokugawa
+            order = location_order()
             stacks = [(place, table[place]) for place in sorted(table.keys() & order.keys(), key=order.__getitem__)]
             self.keep(side, stacks, side=side)
         return stacks
@@ -143,20 +143,21 @@ class PlaceIndex:
         new._ishida = _patched(self._ishida, touched, ishida_moves) if ishida_moves else self._ishida
         if len(ishida_moves) == len(moves):
             new._tokugawa = self._tokugawa
-            unmoved: Side | None = Side.TOKUGAWA
+            unmoved: Side | None = TOKUGAWA
         else:
             tokugawa_moves = {block: to for block, to in moves.items() if not of_ishida[block]}
             new._tokugawa = _patched(self._tokugawa, touched, tokugawa_moves)
-            unmoved = None if ishida_moves else Side.ISHIDA
-        for key, (side, places) in self._kept.items():
+            unmoved = None if ishida_moves else ISHIDA
+        old_memo = self.memo
+        for key, entry in self._kept.items():
+            side, places = entry
             if (side is unmoved and side is not None) or (places is not None and places.isdisjoint(touched)):
-                memo[key] = self.memo[key]
-                kept[key] = side, places
+                memo[key] = old_memo[key]
+                kept[key] = entry
         return new
 
 
 _new_index = object.__new__
-
 
 def _patched(table: dict[str, tuple[str, ...]], touched: set[str],
              moves: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
@@ -164,16 +165,24 @@ def _patched(table: dict[str, tuple[str, ...]], touched: set[str],
     them) with that side's `moves` made; `touched` the places blocks left or reached."""
     index_of = _block_indexes()
     table = table.copy()
+    arrivals: dict[str, list[str]] = {}  # the moves by place reached: one pass, not one per place
+    for block, to in moves.items():
+        arriving = arrivals.get(to)
+        if arriving is None:
+            arrivals[to] = [block]
+        else:
+            arriving.append(block)
     for place in touched:
-        blocks = [b for b in table.get(place, ()) if b not in moves]
-        arriving = [b for b, to in moves.items() if to == place]
+        here = table.get(place)
+        blocks = [b for b in here if b not in moves] if here else []
+        arriving = arrivals.get(place)
         if arriving:
             blocks += arriving
             blocks.sort(key=index_of.__getitem__)
         if blocks:
             table[place] = tuple(blocks)
-        else:
-            table.pop(place, None)
+        elif here:
+            del table[place]
     return table
 
 
@@ -182,10 +191,21 @@ def _patched(table: dict[str, tuple[str, ...]], touched: set[str],
 # few, but a club holds hundreds of games at once (issue 23, item 11: 500
 # resident games rebuilt an index on 5,787 of 6,847 commands when a full cache
 # was emptied whole): when full, the older half goes (a dict keeps the order
-# entries came in), and each game's newest index stays.
+# entries came in), and each game's newest index stays. Every index held is
+# walked by the garbage collector's older generations, so a process holds what
+# its games need: a few hundred for one game (the app, self-play, a bot's
+# playouts: 2,048 held cost 4% of a random game in collections, issue 25), and
+# a club raises it to its resident games (hold_indexes).
 _INDEXES: dict[int, PlaceIndex] = {}
-MAX_INDEXES = 2048  # about 2 indexes for each of 1,000 resident games
+MAX_INDEXES = 512
+CLUB_INDEXES = 2048  # about 2 indexes for each of 1,000 resident games
 BUILT = [0]  # indexes built since start: benchmarks/club.py prints the hit rate
+
+
+def hold_indexes(count: int) -> None:
+    """Hold at least `count` indexes from now on (a process hosting many games)."""
+    global MAX_INDEXES
+    MAX_INDEXES = max(MAX_INDEXES, count)
 
 
 def _remember(index: PlaceIndex) -> PlaceIndex:
@@ -213,10 +233,14 @@ def place_index(positions: tuple[str, ...]) -> PlaceIndex:
 def moved_positions(positions: tuple[str, ...], moves: Mapping[str, str]) -> tuple[str, ...]:
     """`positions` with the given blocks moved to the given places. An index of
     the old tuple is carried over to the new one, patched where blocks moved."""
-    index_of = default_components().block_index  # its KeyError names an unknown block
+    index_of = _block_indexes()
     changed = list(positions)
-    for block, place in moves.items():
-        changed[index_of(block)] = place
+    try:
+        for block, place in moves.items():
+            changed[index_of[block]] = place
+    except KeyError:
+        default_components().block_index(block)  # its KeyError names the unknown block
+        raise
     result = tuple(changed)
     old = _known(positions)
     if old is not None:

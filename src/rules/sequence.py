@@ -17,9 +17,14 @@ from rules.state import DecisionKind, GameState, Phase, Turn
 from rules.victory import end_game, score_at_end, week_ended
 
 
+# Module names, not the Enum classes' (rules.sides: issue 25).
+_NONE, _OVER = DecisionKind.NONE, Phase.OVER
+_REINFORCEMENT, _FIRST_PLAYER, _MOVEMENT, _COMBAT = Phase.REINFORCEMENT, Phase.FIRST_PLAYER, Phase.MOVEMENT, Phase.COMBAT
+
+
 def advance(state: GameState) -> tuple[GameState, list[Event]]:
     events: list[Event] = []
-    while state.decision.kind is DecisionKind.NONE and state.phase is not Phase.OVER:
+    while state.decision.kind is _NONE and state.phase is not _OVER:
         state, more = _next_step(state)
         events += more
     return state, events
@@ -35,15 +40,15 @@ def begin_week(state: GameState, week: int) -> tuple[GameState, list[Event]]:
 
 def _next_step(state: GameState) -> tuple[GameState, list[Event]]:
     phase = state.phase
-    if phase is Phase.REINFORCEMENT:
+    if phase is _REINFORCEMENT:
         return begin_bid(state)
-    if phase is Phase.FIRST_PLAYER:
+    if phase is _FIRST_PLAYER:
         assert state.first_player is not None
         return begin_movement_phase(evolve(state, turn=Turn.A, entered_from=()), state.first_player)
-    if phase is Phase.MOVEMENT:
+    if phase is _MOVEMENT:
         assert state.active is not None
         return begin_combat_phase(state, state.active)
-    if phase is Phase.COMBAT:
+    if phase is _COMBAT:
         if state.combat is not None and state.combat.battle is not None:
             return after_deployments(state)  # both sides are done deploying (8.5)
         return _after_combat_phase(state)

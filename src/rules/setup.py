@@ -60,10 +60,8 @@ def new_game(seed: int) -> tuple[GameState, list[Event]]:
         events += more
     state, more = place_fixed_blocks(state)  # 5.2.1
     events += more
-    for side, placements in c.setup.random:  # 5.2.2, R44
-        for location, count in placements:
-            state, more = place_random_blocks(state, side, location, count)
-            events += more
+    state, more = place_random_blocks(state)  # 5.2.2, R44
+    events += more
     for side in BOTH_SIDES:  # 5.2.3
         state, more = draw_blocks_into_recruitment_box(state, side, c.setup.recruitment_draws)
         events += more
@@ -73,23 +71,33 @@ def new_game(seed: int) -> tuple[GameState, list[Event]]:
 
 def place_fixed_blocks(state: GameState) -> tuple[GameState, list[Event]]:
     """5.2.1: each block with a setup symbol goes to its symbol's place; the
-    Mori Box's blocks are face up (5.1 step 5)."""
+    Mori Box's blocks are face up (5.1 step 5). The positions change once for
+    them all (issue 25)."""
     c = default_components()
     events: list[Event] = []
+    moves: dict[str, str] = {}
     for place, blocks in c.setup.fixed:
-        state = with_positions(state, {block: place for block in blocks})
+        moves.update((block, place) for block in blocks)
         side = c.block(blocks[0]).side
         if place == MORI_BOX:
             events.append(BlocksShown(side, place, blocks))
         else:
             events += [BlocksPlaced(side, place, blocks), OpponentPlacedBlocks(side, place, len(blocks))]
-    return state, events
+    return with_positions(state, moves), events
 
 
-def place_random_blocks(
-    state: GameState, side: Side, location: str, count: int
-) -> tuple[GameState, list[Event]]:
-    """5.2.2: the location is named, then its blocks are drawn from the bag."""
-    drawn, state = sample(state, state.blocks_at(BAG, side), count)
-    state = with_positions(state, {block: location for block in drawn})
-    return state, [BlocksPlaced(side, location, drawn), OpponentPlacedBlocks(side, location, len(drawn))]
+def place_random_blocks(state: GameState) -> tuple[GameState, list[Event]]:
+    """5.2.2, R44: each location is named in turn, then its blocks are drawn
+    from its side's bag. The bags are followed here, in component order as the
+    place index gives them, and the positions change once at the end (issue 25)."""
+    c = default_components()
+    events: list[Event] = []
+    moves: dict[str, str] = {}
+    for side, placements in c.setup.random:
+        bag = list(state.blocks_at(BAG, side))
+        for location, count in placements:
+            drawn, state = sample(state, bag, count)
+            bag = [block for block in bag if block not in drawn]
+            moves.update((block, location) for block in drawn)
+            events += [BlocksPlaced(side, location, drawn), OpponentPlacedBlocks(side, location, len(drawn))]
+    return with_positions(state, moves), events

@@ -11,14 +11,15 @@ from __future__ import annotations
 from functools import cache
 
 from rules.arrival import arrive, has_enemy_units, record_entry
-from rules.command_tables import begin_moves, stack_commands
+from rules.command_tables import stack_commands
 from rules.commands import BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
 from rules.components import default_components
 from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text
 from rules.decks import discard_cards
 from rules.events import BlocksMoved, BlocksStopped, Event, LeaderDeclared, OpponentMovedBlocks
 from rules.immutable import evolve, with_field
-from rules.places import moved_positions, place_index
+from rules.places import moved_positions
+from rules.stack_sources import CAPITALS, leaders_at, legal_begin_moves, place_leadership  # noqa: F401 (the sources: 7.3.1)
 from rules.sides import Side
 from rules.state import (
     BlockProgress,
@@ -30,7 +31,7 @@ from rules.state import (
     segment_key,
 )
 
-CAPITALS = {Side.ISHIDA: "kyoto", Side.TOKUGAWA: "edo"}
+_MOVE, _STACK_MOVE = DecisionKind.MOVE, DecisionKind.STACK_MOVE  # module names: rules.sides (issue 25)
 
 
 def name(location: str) -> str:
@@ -49,27 +50,6 @@ def allowance(highway_only: bool, leadership: bool, force_march: int, largest_gr
     """7.3.3: 1 base, +1 entire move on highways, +1 leadership, +1 force march,
     less the penalty of the largest group the block moved with (R19)."""
     return 1 + highway_only + leadership + bool(force_march) - size_penalty(largest_group)
-
-
-# --- leadership (7.3.4) ------------------------------------------------------------
-
-
-def place_leadership(state: GameState, side: Side, location: str) -> bool:
-    """7.3.4, R18: the side's own capital, or a castle of its colour it controls."""
-    if CAPITALS[side] == location:
-        return True
-    castle = default_components().location(location).castle
-    return castle is side and state.control_of_castle(location) is side
-
-
-def leaders_at(state: GameState, side: Side, location: str) -> tuple[str, ...]:
-    leaders = _leader_blocks()
-    return tuple(b for b in state.blocks_at(location, side) if b in leaders)
-
-
-@cache
-def _leader_blocks() -> frozenset[str]:
-    return frozenset(b.id for b in default_components().blocks if b.is_leader)
 
 
 # --- who may move ------------------------------------------------------------------
@@ -94,47 +74,6 @@ def movable_blocks(state: GameState, side: Side, location: str) -> tuple[str, ..
     """Blocks that may still move from here this phase (7.2, 7.3.1, 9.3)."""
     fixed = _movement(state).fixed
     return tuple([b for b in state.blocks_at(location, side) if b not in fixed])  # a list first: no generator
-
-
-def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
-    """A source, and whether a leader block there is declared for leadership
-    (R17); whether the movement option allows a stack move now is
-    movement.may_begin_stack_move's to say (7.1)."""
-    index = place_index(state.positions)
-    known = index.memo.get(("begins", side))
-    if known is None or known[0] != state.castle_control or known[1] != state.besieged:
-        known = (state.castle_control, state.besieged, _begin_candidates(state, side))
-        index.keep(("begins", side), known, side=side)  # its stacks are the side's (on_map)
-    movement = state.movement  # asked only at MOVE decisions
-    used, fixed = movement.sources, movement.fixed
-    commands: list[BeginMove] = []
-    for source, blocks, plain, declared in known[2]:
-        if source not in used and not fixed.issuperset(blocks):  # R15; a block there may still move
-            commands.append(plain)
-            if declared is not None:
-                commands.append(declared)
-    return commands
-
-
-def _begin_candidates(state: GameState, side: Side) -> tuple[tuple[str, tuple[str, ...], BeginMove, BeginMove | None], ...]:
-    """(source, blocks, move, move with a declared leader or None) of each
-    stack not besieged (R57), in map order: they depend on the side's stacks,
-    castle control (leadership, 7.3.4) and the sieges alone, so they are kept
-    with the positions' index; the phase's used sources and fixed blocks are
-    asked at each decision."""
-    leaders = _leader_blocks()
-    begins = begin_moves(side)
-    besieged = state.besieged
-    candidates = []
-    for place, blocks in place_index(state.positions).on_map(side):
-        if (place, side) in besieged:
-            continue
-        plain, declared = begins[place]
-        # leaders_at, asked first: most stacks have none, and place_leadership costs more
-        if leaders.isdisjoint(blocks) or place_leadership(state, side, place):
-            declared = None
-        candidates.append((place, blocks, plain, declared))
-    return tuple(candidates)
 
 
 def why_begin_move_illegal(state: GameState, command: BeginMove) -> str | None:
@@ -179,7 +118,7 @@ def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, l
         sources=movement.sources | {source},
         current=current,
     )
-    state = evolve(state, movement=movement, decision=deciding(DecisionKind.STACK_MOVE, side))
+    state = evolve(state, movement=movement, decision=deciding(_STACK_MOVE, side))
     events: list[Event] = []
     if command.leader:
         events.append(LeaderDeclared(side, source))
@@ -225,11 +164,14 @@ def _group_may_step(current: StackMove, group: list[BlockProgress]) -> tuple[boo
     """_why_step_illegal's allowance test (7.3.3-7.3.6), by road and by
     highway: worked out once per list, not once per road."""
     size = len(group)
-    leadership = current.leadership
+    # allowance(False, leadership, march, largest) - len(path), spelled out: one
+    # call fewer per block at every decision of a stack move (issue 25)
+    base = 1 + current.leadership
     by_road = True
     for progress in group:
-        # allowance(highway_only, ...) is allowance(False, ...) + highway_only
-        spare = allowance(False, leadership, progress.force_march, max(progress.largest_group, size)) - len(progress.path)
+        largest = progress.largest_group if progress.largest_group > size else size
+        penalty = (largest - 1) >> 2  # size_penalty (7.3.5, R20): largest >= 1
+        spare = base + (progress.force_march != 0) - (penalty if penalty < 4 else 4) - len(progress.path)
         if spare < 0:
             by_road = False
             if spare + progress.highway_only < 0:
@@ -240,7 +182,8 @@ def _group_may_step(current: StackMove, group: list[BlockProgress]) -> tuple[boo
 def legal_stack_commands(state: GameState, side: Side) -> list:
     """Select, deselect, force march, step, halt, end (7.3): the checks of
     each, worked out once for the selected group rather than once per command."""
-    current = state.movement.current  # asked only within a stack move
+    movement = state.movement
+    current = movement.current  # asked only within a stack move
     selection = current.selection
     selects, deselects, steps, marches, halt, end = stack_commands(side)
     if not selection:  # most decisions: any block still moving may be selected, nothing else but the end
@@ -253,17 +196,23 @@ def legal_stack_commands(state: GameState, side: Side) -> list:
     # _may_join_selection, its test for the group made once
     commands = [selects[p.block] for p in current.blocks
                 if not p.done and p.block not in selection and p.path == path and p.force_march == march]
-    commands += [deselects[b] for b in selection]
+    commands += map(deselects.__getitem__, selection)  # map over a C method: no comprehension's frame
     # _why_force_march_illegal: no block of the group marched or moved yet (7.3.3, R16)
-    if all(not p.force_march and len(p.path) == 1 for p in group):
-        commands += [marches[card] for card in state.cards[side].hand]
-    together = _force_march_kept_together(current, group)
+    fresh = True
+    for p in group:  # a loop, not all() over a generator: asked at most decisions of a stack move
+        if p.force_march or len(p.path) != 1:
+            fresh = False
+            break
+    if fresh:
+        commands += map(marches.__getitem__, state.cards[side].hand)
+    together = not march or _force_march_kept_together(current, group)
     if together:  # _why_step_illegal, its tests that do not depend on the road made once
-        used = state.movement.segments
+        used = movement.segments
         may = _group_may_step(current, group)  # indexed by the road's highway flag
-        commands += [steps[to] for to, highway, key in _roads(first.at) if key not in used and may[highway]]
-    if together and len(path) > 1:  # _why_halt_illegal: the group has moved (7.3.1)
-        commands.append(halt)
+        if may[1]:
+            commands += [steps[to] for to, highway, key in _roads(first.at) if may[highway] and key not in used]
+        if len(path) > 1:  # _why_halt_illegal: the group has moved (7.3.1)
+            commands.append(halt)
     commands.append(end)
     return commands
 
@@ -402,11 +351,11 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
     # of the state and of the movement fewer at each step).
     state = evolve(
         state,
-        positions=moved_positions(state.positions, {block: to for block in moved}),
+        positions=moved_positions(state.positions, dict.fromkeys(moved, to)),
         revealed=state.revealed.difference(moved),  # R62: a block that moves is hidden again
         entered_from=record_entry(state.entered_from, to, side, at),
     )
-    blocks = tuple(moved.get(p.block, p) for p in current.blocks)
+    blocks = tuple([moved.get(p.block, p) for p in current.blocks])  # a list first: no generator
     source = current.source  # public: the opponent saw the stack leave it (7.3)
     events: list[Event] = [BlocksMoved(side, tuple(moved), at, to, source),
                            OpponentMovedBlocks(side, len(moved), at, to, source)]
@@ -453,7 +402,7 @@ def apply_end_stack_move(state: GameState, command: EndStackMove) -> tuple[GameS
     current = _current(state)
     movement = _movement(state)
     movement = evolve(movement, current=None, fixed=movement.fixed | {p.block for p in current.blocks})
-    return evolve(state, movement=movement, decision=deciding(DecisionKind.MOVE, command.side)), []
+    return evolve(state, movement=movement, decision=deciding(_MOVE, command.side)), []
 
 
 # --- helpers -----------------------------------------------------------------------

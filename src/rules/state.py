@@ -260,14 +260,35 @@ class GameState:
         return None
 
     def control_of_castle(self, location: str) -> Side:
-        for place, side in self.castle_control:
-            if place == location and side is not None:
-                return side
-        raise KeyError(location)
+        return castle_control_in(self.castle_control, location)
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
+
+
+@cache
+def _castle_slots() -> dict[str, int]:
+    """Each castle's place in `castle_control` as the game keeps it: one pair
+    per castle, sorted by location id (setup, rules.control); a state read
+    from elsewhere is scanned instead."""
+    return {castle: i for i, castle in enumerate(sorted(loc.id for loc in default_components().castles()))}
+
+
+def castle_control_in(control: tuple[tuple[str, Side], ...], location: str) -> Side:
+    """Who controls the castle at `location`, read from a state's castle_control."""
+    at = _castle_slots().get(location)  # where the pair stands when every castle has one (issue 25)
+    if at is not None and at < len(control):
+        place, side = control[at]
+        if place == location and side is not None:
+            return side
+    for place, side in control:
+        if place == location and side is not None:
+            return side
+    raise KeyError(location)
+
+
+_OVER = Phase.OVER  # read at every decision: a module name, not the Enum class's (rules.sides)
 
 
 def with_positions(state: GameState, moves: dict[str, str]) -> GameState:

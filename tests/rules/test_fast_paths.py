@@ -15,16 +15,20 @@ import pytest
 from helpers import no_contact
 from itertools import combinations
 
-from rules.commands import ChooseMovement, BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
+from rules.commands import ChooseMovement, BeginMove, EndExchange, EndMovement, EnterFromMoriBox, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
+from rules.combat import begin_combat_phase, combat_locations, next_combat
 from rules.components import default_components
+from rules.events import PhaseBegan
 from rules.control import update_castle_control
 from rules.engine import legal_commands, start_game
 from rules.immutable import evolve, with_field
+from rules.mori_box import entry_blocked, legal_mori_entries, next_entrants
 from rules.muster import _musters_at, legal_musters, muster_sites
 from rules.infra.selfplay import random_game
 from rules.places import PlaceIndex, place_index
-from rules.sides import BOTH_SIDES
+from rules.sides import BOTH_SIDES, Side
 from rules.stack_moves import (
+    CAPITALS,
     is_besieged,
     leaders_at,
     legal_begin_moves,
@@ -37,8 +41,8 @@ from rules.stack_moves import (
     why_select_illegal,
     why_step_illegal,
 )
-from rules.movement import card_cost, legal_movement_choices
-from rules.state import RECRUITMENT_BOX, DecisionKind, MovementOption, MovementPhase
+from rules.movement import apply_end_exchange, apply_end_movement, card_cost, legal_movement_choices
+from rules.state import RECRUITMENT_BOX, CombatPhase, DecisionKind, MovementOption, MovementPhase, Phase, with_positions
 
 SEEDS = (4, 6)  # seed 4 leaves a captured castle empty: control reverts at the origin (4.3)
 
@@ -88,10 +92,35 @@ def plain_musters(state, side) -> list:
     return [muster for site in muster_sites(state, side) for muster in _musters_at(side, site, box)]
 
 
+def plain_leadership(state, side, location) -> bool:
+    """7.3.4, R18: the side's own capital, or a castle of its colour it controls."""
+    castle = default_components().location(location).castle
+    return CAPITALS[side] == location or (castle is side and dict(state.castle_control)[location] is side)
+
+
+def check_control_and_leadership(state) -> None:
+    """control_of_castle's slot lookup and place_leadership's table say what a scan says."""
+    control = dict(state.castle_control)
+    for castle in default_components().castles():
+        assert state.control_of_castle(castle.id) is control[castle.id]
+    for side in BOTH_SIDES:
+        for location in default_components().location_ids:
+            assert place_leadership(state, side, location) is plain_leadership(state, side, location), (side, location)
+
+
+def plain_mori_entries(state, side) -> list:
+    """R42: each next entrant (R40) for each card of the hand, unless Osaka is held against Ishida."""
+    if side is not Side.ISHIDA or entry_blocked(state):
+        return []
+    return [EnterFromMoriBox(side, block, card) for block in next_entrants(state) for card in state.cards[side].hand]
+
+
 def check_step(before, command, after, events) -> None:
     state = after
+    check_control_and_leadership(state)
     if state.decision.kind is DecisionKind.MOVE:
         side = state.active
+        assert legal_mori_entries(state, side) == plain_mori_entries(state, side)
         assert legal_begin_moves(state, side) == plain_begin_moves(state, side)
         assert legal_musters(state, side) == plain_musters(state, side)
     if state.decision.kind is DecisionKind.CHOOSE_MOVEMENT:
@@ -144,3 +173,60 @@ def test_evolve_and_with_field_copy_as_attrs_evolve() -> None:
     for change in (lambda: evolve(state, nonsense=1), lambda: with_field(state, "nonsense", 1)):
         with pytest.raises(TypeError):
             change()
+
+
+def test_control_of_castle_reads_a_state_kept_otherwise() -> None:
+    """A castle_control not in the game's own order (a state built by hand) is scanned."""
+    state, _ = start_game(1)
+    shuffled = tuple(reversed(state.castle_control))
+    other = with_field(state, "castle_control", shuffled)
+    for place, side in shuffled:
+        assert other.control_of_castle(place) is side
+    with pytest.raises(KeyError):
+        other.control_of_castle("kyoto-not-a-castle")
+
+
+def test_mori_entries_follow_osaka() -> None:
+    """The kept Mori entries (R42) are dropped when Osaka changes: Tokugawa
+    blocks there and no Ishida block block the entry (R61), and they come back
+    once an Ishida block stands there again."""
+    seen = []
+
+    def on_step(before, command, after, events) -> None:
+        if after.decision.kind is DecisionKind.MOVE and after.active is Side.ISHIDA and after.blocks_at("mori_box"):
+            seen.append(after)
+
+    random_game(2, on_step=on_step, trusted=True)
+    state = seen[0]
+    assert legal_mori_entries(state, Side.ISHIDA) == plain_mori_entries(state, Side.ISHIDA) != []
+    ishida_there = state.blocks_at("osaka", Side.ISHIDA)
+    tokugawa = state.blocks_at("edo", Side.TOKUGAWA)[0]
+    held = with_positions(state, {**{block: "eliminated" for block in ishida_there}, tokugawa: "osaka"})
+    assert legal_mori_entries(held, Side.ISHIDA) == plain_mori_entries(held, Side.ISHIDA) == []
+    freed = with_positions(held, {ishida_there[0]: "osaka"} if ishida_there else {tokugawa: "edo"})
+    assert legal_mori_entries(freed, Side.ISHIDA) == plain_mori_entries(freed, Side.ISHIDA) != []
+
+
+def test_a_combat_phase_without_combat_ends_as_next_combat_ends_it() -> None:
+    """begin_combat_phase ends a phase with nothing to declare at once (8.1):
+    the state and events next_combat gives, at the end of every Movement Phase."""
+    ends = []
+
+    def on_step(before, command, after, events) -> None:
+        if isinstance(command, (EndMovement, EndExchange)):
+            ends.append(before)
+
+    for seed in SEEDS:
+        random_game(seed, on_step=on_step, trusted=True)
+    quiet = 0
+    for before in ends:
+        side = before.active
+        state, _ = (apply_end_movement if before.decision.kind is DecisionKind.MOVE else apply_end_exchange)(
+            before, EndMovement(side) if before.decision.kind is DecisionKind.MOVE else EndExchange(side))
+        fast = begin_combat_phase(state, side)
+        began = evolve(state, phase=Phase.COMBAT, active=side, movement=None,
+                       combat=CombatPhase(pending=frozenset(combat_locations(state))))
+        plain_state, plain_events = next_combat(began)
+        assert fast == (plain_state, [PhaseBegan(state.week, state.turn, Phase.COMBAT, side), *plain_events])
+        quiet += not combat_locations(state)
+    assert 0 < quiet < len(ends)

@@ -1,6 +1,7 @@
 """The place index cache fits a club's resident games (issue 23, item 11): with
 600 games' positions asked in turn, each index is built once, not once a
-command, and the cache stays bounded."""
+command, and the cache stays bounded. A process of one game holds fewer
+(issue 25: every index held is walked by the garbage collector)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from rules import places
 from rules.engine import start_game
 
 
-def test_six_hundred_games_asked_in_turn_build_each_index_once():
+def test_six_hundred_games_asked_in_turn_build_each_index_once(monkeypatch):
+    monkeypatch.setattr(places, "MAX_INDEXES", places.MAX_INDEXES)  # restored after the test
+    places.hold_indexes(places.CLUB_INDEXES)  # as a club's server does
     state, _ = start_game(5)
     games = [tuple(list(state.positions)) for _ in range(600)]  # 600 distinct tuples, as 600 games hold
     for positions in games:
@@ -30,3 +33,11 @@ def test_the_cache_stays_bounded_and_keeps_the_newest():
     built = places.BUILT[0]
     places.place_index(newest)
     assert places.BUILT[0] == built  # the newest survived the evictions
+
+
+def test_one_game_holds_fewer_and_holding_never_shrinks(monkeypatch):
+    monkeypatch.setattr(places, "MAX_INDEXES", places.MAX_INDEXES)
+    assert places.MAX_INDEXES < places.CLUB_INDEXES
+    places.hold_indexes(places.CLUB_INDEXES)
+    places.hold_indexes(10)
+    assert places.MAX_INDEXES == places.CLUB_INDEXES

@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Awaitable, Callable, Mapping, Sequence
 
+from rules import places
 from rules.errors import IllegalCommand
 from rules.notation import NotationError, format_command
 from rules.surface import Side, printable
@@ -89,6 +90,8 @@ class GameServer:
         takeover: bool = False,
         audit: AuditLog | NoAuditLog = NoAuditLog(),
     ) -> None:
+        # A server of many games holds their place indexes (issue 23; one game's process holds fewer, issue 25).
+        places.hold_indexes(places.CLUB_INDEXES)
         self.games = games
         self.commits = commits
         self.subscribers = tuple(subscribers)
