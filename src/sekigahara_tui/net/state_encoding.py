@@ -71,16 +71,18 @@ class _Plan:
     hooks: tuple[Any, ...]  # the converter's unstructure hook per field
     get: Any  # attrgetter of every field at once
     inner: tuple[_Plan | None, ...]  # the plan of an attrs class a field holds
+    writers: tuple[Any, ...]  # per field, None or what writes its JSON text itself (faster than its hook's)
 
 
-def _plan(cls: type, depth: int = 1, hooks: dict[str, Any] | None = None) -> _Plan:
+def _plan(cls: type, depth: int = 1, hooks: dict[str, Any] | None = None, writers: dict[str, Any] | None = None) -> _Plan:
     codecs = _field_codecs(cls)
-    hooks = hooks or {}
+    hooks, writers = hooks or {}, writers or {}
     return _Plan(
         tuple(key for _, key, _, _ in codecs),
         tuple(hooks.get(name, hook) for name, _, hook, _ in codecs),
         operator.attrgetter(*(name for name, _, _, _ in codecs)),
         tuple(_plan(inner, depth - 1) if inner is not None and depth > 0 else None for _, _, _, inner in codecs),
+        tuple(writers.get(name) for name, _, _, _ in codecs),
     )
 
 
@@ -128,7 +130,10 @@ class _ObjectEncoder:
             if known is not None and known[0] is value:
                 return plan.keys[index] + known[1]
         inner = plan.inner[index]
-        if inner is not None and value is not None:
+        writer = plan.writers[index]
+        if writer is not None:
+            text = writer(value)
+        elif inner is not None and value is not None:
             encoder = self._inner.get(index)
             if encoder is None:
                 encoder = self._inner[index] = _ObjectEncoder(inner)
@@ -181,26 +186,37 @@ class SharedTexts:
 
 # The legal list changes at most steps, but is made of the same commands
 # again and again, in every game: their notation (what the converter writes
-# for a command) is remembered, up to a bound.
-_NOTATION: dict[Command, str] = {}
+# for a command), and its JSON string, are remembered, up to a bound.
+_NOTATION: dict[Command, tuple[str, str]] = {}
 _MAX_NOTATION = 2048  # commands hold containers: a big cache would cost the GC more than it saves
+
+
+def _remembered(command: Command) -> tuple[str, str]:
+    known = _NOTATION.get(command)
+    if known is None:
+        if len(_NOTATION) >= _MAX_NOTATION:
+            _NOTATION.clear()
+        text = format_command(command)
+        known = _NOTATION[command] = (text, _encode_string(text))
+    return known
 
 
 def notation(command: Command) -> str:
     """format_command(command), remembered."""
-    text = _NOTATION.get(command)
-    if text is None:
-        if len(_NOTATION) >= _MAX_NOTATION:
-            _NOTATION.clear()
-        text = _NOTATION[command] = format_command(command)
-    return text
+    return _remembered(command)[0]
 
 
 def _legal(commands: tuple[Command, ...]) -> list[str]:
     return [notation(command) for command in commands]
 
 
-_VIEW_PLAN = _plan(PlayerView, hooks={"legal": _legal})
+def _legal_json(commands: tuple[Command, ...]) -> str:
+    """compact_json(_legal(commands)), from each command's remembered JSON string."""
+    return "[" + ",".join([_remembered(command)[1] for command in commands]) + "]"
+
+
+_encode_string = json.encoder.encode_basestring  # as compact_json writes a str (ensure_ascii off)
+_VIEW_PLAN = _plan(PlayerView, hooks={"legal": _legal}, writers={"legal": _legal_json})
 
 
 def _scalar(value: object) -> str:
@@ -216,9 +232,6 @@ def _scalar(value: object) -> str:
     if type(value) is str:
         return _encode_string(value)
     return compact_json(value)
-
-
-_encode_string = json.encoder.encode_basestring  # as compact_json writes a str (ensure_ascii off)
 
 
 def encode_events(events: tuple[tuple[Any, ...], ...], shared: SharedTexts | None = None) -> str:
@@ -245,18 +258,21 @@ _EVENT_HOOK = converter.get_unstructure_hook(AnyEvent)
 _EVENTS = -1  # the events' place in SharedTexts, beside the view's fields (0 on)
 
 
+# The State's fields in the order encode() writes them, each a scalar written
+# as it is but the view and the events: encode_state below writes them in this
+# order, straight (it runs for every connection after every command).
+assert [name for name, _, _, _ in _STATE_CODECS] == ["version", "steps", "reply_to", "view", "first_step", "events", "undo", "over"]
+assert all(hook is _as_is for name, _, hook, _ in _STATE_CODECS if name not in ("view", "events"))
+
+
 def encode_state(message: State, view_json: str, events_json: str | None = None) -> bytes:
     """encode(message), byte for byte, given its view's JSON (ViewEncoder) and,
     if already made, its events' (encode_events): one chair's view is encoded
     once for every connection that sits in it."""
-    parts = []
-    for name, key, hook, _ in _STATE_CODECS:
-        if name == "view":
-            parts.append(key + view_json)
-        elif name == "events" and events_json is not None:
-            parts.append(key + events_json)
-        elif name == "events":
-            parts.append(key + compact_json(hook(message.events)))
-        else:
-            parts.append(key + _scalar(hook(getattr(message, name))))
-    return ("{" + ",".join(parts) + _STATE_END).encode("utf-8")
+    if events_json is None:
+        events_json = compact_json(_STATE_EVENTS_HOOK(message.events))
+    return (
+        f'{{"version":{_scalar(message.version)},"steps":{_scalar(message.steps)},"reply_to":{_scalar(message.reply_to)},'
+        f'"view":{view_json},"first_step":{_scalar(message.first_step)},"events":{events_json},'
+        f'"undo":{_scalar(message.undo)},"over":{_scalar(message.over)}{_STATE_END}'
+    ).encode("utf-8")
