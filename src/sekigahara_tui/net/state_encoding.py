@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import operator
+from itertools import compress
+from operator import is_not
 import types
 import typing
 from typing import Any
@@ -93,7 +95,7 @@ class _ObjectEncoder:
     attrs-class field (the movement view) is itself re-encoded only in its
     changed parts."""
 
-    __slots__ = ("_plan", "_inner", "_values", "_texts", "_before")
+    __slots__ = ("_plan", "_inner", "_values", "_texts", "_before", "_json", "_indexes")
 
     def __init__(self, plan: _Plan) -> None:
         self._plan = plan
@@ -101,21 +103,30 @@ class _ObjectEncoder:
         self._values: tuple | None = None
         self._texts = [""] * len(plan.keys)  # '"name":JSON' per field
         self._before: dict[int, tuple[object, str]] = {}  # field -> the value it held before, its text
+        self._json = ""  # the last JSON made
+        self._indexes = range(len(plan.keys))
 
     def encode(self, value: object, shared: dict[tuple[int, int], tuple[object, str]] | None = None) -> str:
         values = self._plan.get(value)
         old, texts = self._values, self._texts
+        self._values = values
         if old is None:
             for index, field_value in enumerate(values):
                 texts[index] = self._changed(index, field_value, None, shared)
         else:
-            for index, field_value in enumerate(values):
-                previous = old[index]
+            changed = False
+            # Most fields hold the very object they held (views lend what did
+            # not change): only the others are looked at, picked out in C.
+            for index in compress(self._indexes, map(is_not, values, old)):
+                previous, field_value = old[index], values[index]
                 # Same type as well as equal: 1 == True, but they are written differently.
-                if previous is not field_value and (type(previous) is not type(field_value) or previous != field_value):
+                if type(previous) is not type(field_value) or previous != field_value:
                     texts[index] = self._changed(index, field_value, (previous, texts[index]), shared)
-        self._values = values
-        return "{" + ",".join(texts) + "}"
+                    changed = True
+            if not changed:
+                return self._json
+        self._json = "{" + ",".join(texts) + "}"
+        return self._json
 
     def _changed(self, index: int, value: object, last: tuple[object, str] | None, shared: dict[tuple[int, int], tuple[object, str]] | None) -> str:
         before = self._before.get(index)
@@ -188,6 +199,7 @@ class SharedTexts:
 # again and again, in every game: their notation (what the converter writes
 # for a command), and its JSON string, are remembered, up to a bound.
 _NOTATION: dict[Command, tuple[str, str]] = {}
+_JSON_OF: dict[Command, str] = {}  # the same JSON strings, by command alone (read in C)
 _MAX_NOTATION = 2048  # commands hold containers: a big cache would cost the GC more than it saves
 
 
@@ -196,8 +208,10 @@ def _remembered(command: Command) -> tuple[str, str]:
     if known is None:
         if len(_NOTATION) >= _MAX_NOTATION:
             _NOTATION.clear()
+            _JSON_OF.clear()
         text = format_command(command)
         known = _NOTATION[command] = (text, _encode_string(text))
+        _JSON_OF[command] = known[1]
     return known
 
 
@@ -212,7 +226,10 @@ def _legal(commands: tuple[Command, ...]) -> list[str]:
 
 def _legal_json(commands: tuple[Command, ...]) -> str:
     """compact_json(_legal(commands)), from each command's remembered JSON string."""
-    return "[" + ",".join([_remembered(command)[1] for command in commands]) + "]"
+    texts = list(map(_JSON_OF.get, commands))  # in C: nearly every command is known
+    if None in texts:
+        texts = [_remembered(command)[1] for command in commands]
+    return "[" + ",".join(texts) + "]"
 
 
 _encode_string = json.encoder.encode_basestring  # as compact_json writes a str (ensure_ascii off)
@@ -271,8 +288,13 @@ def encode_state(message: State, view_json: str, events_json: str | None = None)
     once for every connection that sits in it."""
     if events_json is None:
         events_json = compact_json(_STATE_EVENTS_HOOK(message.events))
+    return state_line(message.version, message.steps, message.reply_to, view_json, message.first_step, events_json, message.undo, message.over)
+
+
+def state_line(version: int, steps: int, reply_to: str | None, view_json: str, first_step: int, events_json: str, undo: str | None, over: bool) -> bytes:
+    """encode_state of the State of these fields, its view and events given as JSON (no State made)."""
     return (
-        f'{{"version":{_scalar(message.version)},"steps":{_scalar(message.steps)},"reply_to":{_scalar(message.reply_to)},'
-        f'"view":{view_json},"first_step":{_scalar(message.first_step)},"events":{events_json},'
-        f'"undo":{_scalar(message.undo)},"over":{_scalar(message.over)}{_STATE_END}'
+        f'{{"version":{_scalar(version)},"steps":{_scalar(steps)},"reply_to":{_scalar(reply_to)},'
+        f'"view":{view_json},"first_step":{_scalar(first_step)},"events":{events_json},'
+        f'"undo":{_scalar(undo)},"over":{_scalar(over)}{_STATE_END}'
     ).encode("utf-8")
