@@ -222,4 +222,5 @@ async def serve(
         if audit is not None:
             audit.close()
         lock.release()
-        write_stats_if_asked(club.computer.decision_times if club is not None else None)
+        write_stats_if_asked(club.computer.decision_times if club is not None else None,
+                             club.store_commits.writer.transactions if club is not None else 0)

@@ -16,7 +16,7 @@ from rules.surface import Command, PlayerView, Side
 from sekigahara_tui.hosting.connections import Connection
 from sekigahara_tui.hosting.games import HostedGame
 from sekigahara_tui.hosting.store import commands_standing
-from sekigahara_tui.net.state_encoding import SharedTexts, ViewEncoder, encode_events, notation, state_line
+from sekigahara_tui.net.state_encoding import SharedTexts, ViewEncoder, encode_events, find_listed, state_line
 
 # The texts of the fields the chairs of the state last viewed share (a game's
 # chairs are all made after its change, one game at a time): one slot for the
@@ -90,9 +90,8 @@ def listed(game: HostedGame, side: Side, text: str) -> Command | None:
     chair = game.chairs.get(side)
     if chair is None or chair.state is not game.host.state or chair.view is None:
         return None
-    # A scan that stops at the command, not a table of them all: a state is
-    # mostly submitted to once.
-    return next((command for command in chair.view.legal if notation(command) == text), None)
+    # A scan (in C), not a table of them all: a state is mostly submitted to once.
+    return find_listed(chair.view.legal, text)
 
 
 def steps_held(game: HostedGame, seen: int | None) -> int:

@@ -168,8 +168,11 @@ class GameHost:
         if step.command is None:
             raise ValueError("the setup step cannot be accepted")
         self._steps.append(step)
-        if step.final is not None:  # only a final step lets steps go (the one before was the last final)
-            self._forget_old_steps()
+        if step.final is not None and not self._keep_states:
+            # Only a final step lets steps go: every step before this one (R58).
+            for before in self._steps[:-1]:
+                self._past.add(before.events)
+            del self._steps[:-1]
         if text is None:
             self._record = self._record.with_command(step.command)
         else:

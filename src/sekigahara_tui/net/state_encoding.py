@@ -199,7 +199,8 @@ class SharedTexts:
 # again and again, in every game: their notation (what the converter writes
 # for a command), and its JSON string, are remembered, up to a bound.
 _NOTATION: dict[Command, tuple[str, str]] = {}
-_JSON_OF: dict[Command, str] = {}  # the same JSON strings, by command alone (read in C)
+_TEXT_OF: dict[Command, str] = {}  # the same notations and JSON strings, by command alone (read in C)
+_JSON_OF: dict[Command, str] = {}
 _MAX_NOTATION = 2048  # commands hold containers: a big cache would cost the GC more than it saves
 
 
@@ -209,15 +210,28 @@ def _remembered(command: Command) -> tuple[str, str]:
         if len(_NOTATION) >= _MAX_NOTATION:
             _NOTATION.clear()
             _JSON_OF.clear()
+            _TEXT_OF.clear()
         text = format_command(command)
         known = _NOTATION[command] = (text, _encode_string(text))
-        _JSON_OF[command] = known[1]
+        _TEXT_OF[command], _JSON_OF[command] = known
     return known
 
 
 def notation(command: Command) -> str:
     """format_command(command), remembered."""
     return _remembered(command)[0]
+
+
+def find_listed(commands: tuple[Command, ...], text: str) -> Command | None:
+    """The first of `commands` whose notation is exactly `text`, None if none
+    is (looked for in C when every command's notation is remembered)."""
+    texts = list(map(_TEXT_OF.get, commands))
+    if None in texts:
+        texts = [notation(command) for command in commands]
+    try:
+        return commands[texts.index(text)]
+    except ValueError:
+        return None
 
 
 def _legal(commands: tuple[Command, ...]) -> list[str]:
