@@ -92,3 +92,17 @@ def test_R58_a_command_accepted_with_its_known_text_records_what_its_notation_re
         told.accept(told.propose_listed(command), notation(command))
         worked_out.accept(worked_out.propose_listed(command))
         assert told.record == worked_out.record
+
+
+def test_an_id_sent_again_at_another_version_is_known_among_the_recent_rows_and_only_for_its_side():
+    from sekigahara_tui.hosting.games import RECENT_ROWS, HostedGame
+    from sekigahara_tui.hosting.store import Action
+
+    rows = [Action("command", BOTH_SIDES[n % 2], "x", f"id-{n}", 0.0) for n in range(40)]
+    game = HostedGame(None, GameHost.new(1), rows, {}, {})
+    for n, row in enumerate(rows):
+        assert game.applied(row.side, row.client_id, n)  # at its own version: however old
+        recent = n >= len(rows) - RECENT_ROWS
+        assert game.applied(row.side, row.client_id, n + 1) is recent  # at another: only a recent one
+        assert not game.applied(row.side.other, row.client_id, n + 1)
+    assert not game.applied(BOTH_SIDES[0], "never-sent", len(rows))
