@@ -1,7 +1,8 @@
 """Strength of the bot levels (issue 14, section 5): a round-robin tournament.
 
 Every pairing plays N seeded games with the sides swapped on every seed (2N
-games: seed s with A as Ishida, then seed s with A as Tokugawa), in parallel
+games: seed s with A as Ishida, then seed s with A as Tokugawa; --side keeps A
+to one side), in parallel
 worker processes. The bots' budgets are fixed and each bot is seeded from the
 game's seed, so a run reproduces. For each pairing it prints A's win rate
 with a 95% Wilson interval, the rate from each side, the causes of the
@@ -14,7 +15,7 @@ by `sekigahara replay`.
 Usage:
   python3 benchmarks/tournament.py [--games N] [--seed S] [--workers W]
       [--pairings heuristic:random,...] [--budget SECONDS] [--keep-losses DIR] [--progress]
-      [--results FILE]
+      [--results FILE] [--side ishida|tokugawa]
   python3 benchmarks/tournament.py --report FILE [FILE ...]
 
 Without --pairings: the round-robin, every pair of distinct levels (random,
@@ -114,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--progress", action="store_true", help="one line on stderr per game as it ends")
     parser.add_argument("--keep-losses", type=Path, metavar="DIR", help="write the records of the first level's lost games here")
     parser.add_argument("--results", type=Path, metavar="FILE", help="append each game's result to FILE (JSON lines)")
+    parser.add_argument("--side", choices=("ishida", "tokugawa"),
+                        help="the first level of each pairing plays only this side (default: both, each seed)")
     parser.add_argument("--report", type=Path, nargs="+", metavar="FILE", help="summarise the results in FILEs; play nothing")
     args = parser.parse_args(argv)
     if args.report:
@@ -136,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         (index, seed, a, b, a_side, args.budget, keep)
         for index, (a, b) in enumerate(pairings)
         for seed in range(args.seed, args.seed + args.games)
-        for a_side in ("ishida", "tokugawa")
+        for a_side in ((args.side,) if args.side else ("ishida", "tokugawa"))
     ]
     started = time.perf_counter()
     results = []

@@ -131,10 +131,12 @@ def test_the_autosave_is_private_and_a_failed_one_keeps_the_game(tmp_path):
     autosave.parent.rmdir()
     autosave.parent.write_text("in the way")
     host.submit(host.view(host.side_to_act()).legal[0])
+    host.flush_autosave()  # written by a thread (hosting/autosaver.py): its outcome once written
     assert host.autosave_error is not None and "autosave.json failed" in host.autosave_error
     assert len(host.record.commands) == 1
     autosave.parent.unlink()
     host.submit(host.view(host.side_to_act()).legal[0])
+    host.flush_autosave()
     assert host.autosave_error is None and load_record(autosave) == host.record
 
 

@@ -36,6 +36,13 @@ def gate_explain(data: bytes) -> tuple[str, str]:
     return explain(data)
 
 
+def gate_hold(answer):
+    """Any task held at the gate (a pool's `run`), answering its argument."""
+    _gates["entered"].set()
+    _gates["gate"].wait()
+    return answer
+
+
 def failing_decide(data: bytes) -> str:
     raise RuntimeError("this worker always fails")
 

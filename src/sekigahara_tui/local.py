@@ -115,3 +115,7 @@ class LocalTable(Table):
     @property
     def warning(self) -> str | None:
         return self.host.autosave_error
+
+    def close(self) -> None:
+        """The game screen goes: the last command is in the autosave (hosting/autosaver.py)."""
+        self.host.close()

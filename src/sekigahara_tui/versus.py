@@ -140,6 +140,7 @@ class VersusTable(LocalTable):
             self._task = None
         if self.pool is not None:
             self.pool.close_soon()
+        super().close()
 
     def changed(self) -> None:
         super().changed()

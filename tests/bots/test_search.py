@@ -11,11 +11,11 @@ import copy
 
 from bot_helpers import level_1_decisions
 from rules.sides import BOTH_SIDES, Side
-from rules.surface import AllowPlay, DecisionKind, EndMovement, Halt
+from rules.surface import AllowPlay, ChooseFirstPlayer, DecisionKind, EndMovement, Halt
 from rules.view import view
 from sekigahara_tui.bots.heuristic import HeuristicBot
 from sekigahara_tui.bots.play import play_game
-from sekigahara_tui.bots.search import SEARCHED, SMALL, Node, SearchBot, ranked
+from sekigahara_tui.bots.search import LONG, SEARCHED, SMALL, Node, SearchBot, ranked
 
 A, B, C = EndMovement(Side.ISHIDA), Halt(Side.ISHIDA), AllowPlay(Side.ISHIDA)
 
@@ -70,10 +70,33 @@ def test_the_small_decisions_rank_every_legal_command_level_1_s_first():
         if seen.decision.kind not in SMALL or len(seen.legal) < 2:
             continue
         options = ranked(bot, seen)
-        assert options[0] == copy.deepcopy(bot).choose(seen, 0.0)
+        if seen.decision.kind is DecisionKind.CHOOSE_FIRST_PLAYER:  # level 3's own prior: the enemy first
+            assert options[0] == ChooseFirstPlayer(side, side.other) != copy.deepcopy(bot).choose(seen, 0.0)
+        else:
+            assert options[0] == copy.deepcopy(bot).choose(seen, 0.0)
         assert set(options) <= set(seen.legal) and len(options) == min(len(seen.legal), 4) == len(set(options))
         seen_kinds.add(seen.decision.kind)
-    assert DecisionKind.DECLARE_COMBAT in seen_kinds
+    assert {DecisionKind.DECLARE_COMBAT, DecisionKind.CHOOSE_FIRST_PLAYER} <= seen_kinds
+
+
+def test_short_of_time_level_3_lets_the_enemy_move_first_and_keeps_level_1_s_bids():
+    """6.3: playouts cut short cannot see what moving second or a bid brings
+    later in the week, so the prior's first stands unsearched (LONG)."""
+    kinds = set()
+    for state, side, bot in decisions(3, limit=900):
+        seen = view(state, side)
+        if seen.decision.kind not in LONG or len(seen.legal) < 2:
+            continue
+        search = SearchBot(side, 3)
+        command = search.choose(seen, 0.1)  # a real budget: playouts cut short
+        assert search.last is None  # not searched
+        level1 = copy.deepcopy(bot).choose(seen, 0.0)
+        if seen.decision.kind is DecisionKind.CHOOSE_FIRST_PLAYER:
+            assert command == ChooseFirstPlayer(side, side.other) != level1
+        else:
+            assert command == level1
+        kinds.add(seen.decision.kind)
+    assert kinds == LONG
 
 
 def test_the_tree_grows_below_the_root_as_iterations_are_added():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import pickle
+import time
 
 import pytest
 
@@ -22,7 +23,7 @@ from sekigahara_tui.bots.driver import RandomBot
 from sekigahara_tui.bots.workers import DecisionPool
 from sekigahara_tui.hosting.audit import AuditLog
 from sekigahara_tui.hosting.store import commands_standing
-from worker_gates import GatedPool, failing_decide
+from worker_gates import GatedPool, failing_decide, gate_hold
 
 ISHIDA, TOKUGAWA = Side.ISHIDA, Side.TOKUGAWA
 
@@ -178,4 +179,32 @@ async def test_a_resignation_while_the_computer_thinks_leaves_its_late_decision_
     finally:
         gated.open()
         await club.stop()
+        gated.close()
+
+
+async def test_a_pool_times_the_thinking_in_the_worker_apart_from_the_wait_for_it():
+    """benchmarks/club.py prints both (issue 25): a decision queued behind
+    another's is timed in the worker from when it began there. By causality
+    alone, with no timing race: the second task cannot begin before the
+    first is let go, so its time in the worker is less than from then to
+    its answer; timed from its asking, it would include the hold."""
+    gated = GatedPool()
+    pool = gated.pool
+    try:
+        held = asyncio.ensure_future(pool.run(gate_hold, "first", TIMEOUT))
+        await asyncio.to_thread(gated.entered.wait, TIMEOUT)
+        queued = asyncio.ensure_future(pool.run(len, b"second", TIMEOUT))  # one worker: it waits
+        asked = time.perf_counter()
+        while time.perf_counter() - asked < 0.05:  # the hold: a condition on the clock, not a race
+            await asyncio.sleep(0.01)
+        released = time.perf_counter()
+        gated.open()
+        assert await held == "first" and await queued == 6
+        answered = time.perf_counter()
+        first, second = pool.think_times
+        assert first >= released - asked  # the first thought through the whole hold
+        assert second < answered - released  # the second began after it
+        assert pool.decisions == 2
+    finally:
+        await pool.close()
         gated.close()

@@ -70,13 +70,14 @@ async def test_three_hosts_share_the_games_and_lose_nothing_when_one_dies(postgr
             servers.append(start_serve(data_dir, "--listen", "127.0.0.1:0", "--store", url, "--computer-workers", "1"))
         for name in ("alice", "bob", "carol"):
             members.add(dirs[0], name, fake_key())  # the members are the database's: every host knows them
+        tokens = {name: issue_web_token(dirs[0], name) for name in ("alice", "bob", "carol")}  # the database's: every host's
         addresses = [tuple(club_address(d)["tcp"]) for d in dirs]
         where = [f"{host}:{port}" for host, port in addresses]
         owner_of: dict[str, int] = {}
         for n in range(GAMES):
             home = n % 3
-            alice = ClubClient(None, member="alice", token=issue_web_token(dirs[home], "alice"), tcp=addresses[home])
-            bob = ClubClient(None, member="bob", token=issue_web_token(dirs[home], "bob"), tcp=addresses[home])
+            alice = ClubClient(None, member="alice", token=tokens["alice"], tcp=addresses[home])
+            bob = ClubClient(None, member="bob", token=tokens["bob"], tcp=addresses[home])
             lobbies += [alice, bob]
             made = await alice.new_game(Side.ISHIDA, "open")
             entries = [(alice, made), (bob, await bob.join(made.game))]
@@ -100,7 +101,7 @@ async def test_three_hosts_share_the_games_and_lose_nothing_when_one_dies(postgr
 
         # A spectator of host 0's game who connects through host 1 is sent to host 0 (`elsewhere`).
         watched = next(game for game, home in owner_of.items() if home == 0)
-        carol = ClubClient(None, member="carol", token=issue_web_token(dirs[0], "carol"), tcp=addresses[0])
+        carol = ClubClient(None, member="carol", token=tokens["carol"], tcp=addresses[0])
         lobbies.append(carol)
         seen = await carol.watch(watched)
         spectator = WatchClient(Address(tcp=addresses[1]), watched, seen.token, ping_interval=1.0, silence_limit=4.0,

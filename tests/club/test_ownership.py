@@ -16,7 +16,7 @@ from rules.sides import Side
 from sekigahara_tui.hosting.clock_store import ClockStore
 from sekigahara_tui.hosting.database import connect
 from sekigahara_tui.hosting.ownership import NOT_OWNER, Ownership, shared_secret
-from sekigahara_tui.hosting.store import Action, GameEnd, NotOwner, Store, StoreError
+from sekigahara_tui.hosting.store import Action, CancelOffer, GameEnd, NotOwner, Store, StoreError
 
 pytestmark = needs_program(INITDB, WHAT)
 
@@ -96,6 +96,44 @@ def test_a_host_fenced_off_commits_nothing_and_learns_it_lost_the_game(club):
             assert clocks.stand_in("g1", Side.TOKUGAWA, "planner") is owner
         finally:
             clocks.close()
+
+
+def offers_of(url: str) -> list[tuple]:
+    db = connect(url)
+    try:
+        return db.execute("SELECT game, side, by_member FROM cancel_offers").fetchall()
+    finally:
+        db.close()
+
+
+def test_a_host_fenced_off_cannot_stand_or_take_away_a_cancel_offer(club):
+    url, (old, new) = club
+    assert old.fence.acquire("g1")
+    old.set_cancel_offer("g1", CancelOffer(Side.ISHIDA, "alice", time.time()))  # the owner's: stored
+    assert new.fence.acquire("g1")  # the old host's lease ran out: taken with the next epoch
+    with pytest.raises(NotOwner, match=NOT_OWNER):  # its late proposal: refused in its own statement
+        old.set_cancel_offer("g1", CancelOffer(Side.TOKUGAWA, "bob", time.time()))
+    with pytest.raises(NotOwner, match=NOT_OWNER):  # nor may it take the standing one away
+        old.set_cancel_offer("g1", None)
+    assert offers_of(url) == [("g1", "ishida", "alice")]
+    new.set_cancel_offer("g1", None)  # the owner's: taken away
+    new.set_cancel_offer("g1", None)  # none to take away: no refusal for the owner
+    assert offers_of(url) == []
+    new.set_cancel_offer("g1", CancelOffer(Side.TOKUGAWA, "bob", time.time()))
+    assert offers_of(url) == [("g1", "tokugawa", "bob")]
+
+
+def test_a_host_fenced_off_cannot_store_a_games_end_by_the_rules(club):
+    """Store.finish: what a commit's end and the tournaments' catch-up at start
+    (tournaments.py, `_mend`) write; fenced in its own statement."""
+    url, (old, new) = club
+    assert old.fence.acquire("g1") and new.fence.acquire("g1")  # the old host's lease ran out: the new one's now
+    end = GameEnd("rules", Side.ISHIDA, None, time.time(), None)
+    with pytest.raises(NotOwner, match=NOT_OWNER):
+        old.finish("g1", "ishida wins (Tokugawa's last castle)", end)
+    assert new.load_game("g1")[0].status == "playing"
+    new.finish("g1", "ishida wins (Tokugawa's last castle)", end)
+    assert new.load_game("g1")[0].status == "over"
 
 
 def test_a_dead_host_s_expired_lease_is_reported_for_takeover(club):

@@ -17,7 +17,7 @@ from helpers import needs_program
 from pg_server import INITDB, WHAT
 from rules.infra.record import replay
 from rules.sides import Side
-from sekigahara_tui.hosting import database, members
+from sekigahara_tui.hosting import database, front_credentials, members
 from sekigahara_tui.hosting.chat_store import ChatStore
 from sekigahara_tui.hosting.clock_store import ClockStore
 from sekigahara_tui.hosting.database import connect
@@ -26,6 +26,7 @@ from sekigahara_tui.hosting.store import Action, CancelOffer, GameEnd, GameTerms
 from sekigahara_tui.hosting.store_copy import check_tables, copy_tables
 from sekigahara_tui.hosting.tournament_pairing import Pairing
 from sekigahara_tui.hosting.tournament_store import TournamentStore
+from sekigahara_tui.hosting.web_tokens import check_web_token, issue_web_token
 
 pytestmark = needs_program(INITDB, WHAT)
 TIMEOUT = 60.0
@@ -63,8 +64,9 @@ def test_the_two_schemas_have_the_same_tables_and_columns(postgres, tmp_path):
         assert [(name, PG_TYPES[kind], not_null) for name, kind, not_null in columns] == theirs[table], table
 
 
-def a_club_with_every_kind_of_row(data_dir) -> dict[str, int]:
-    """A SQLite club made through the stores' own calls: members (one muted),
+def a_club_with_every_kind_of_row(data_dir, secrets: dict | None = None) -> dict[str, int]:
+    """A SQLite club made through the stores' own calls: members (one muted)
+    with their keys, a web token and a front's credential (put in `secrets`),
     games (seated, rated, invited, against the computer, with a clock), actions,
     results and ratings, a cancel offer, clocks, beats and a down time, a
     vacation and the cap, a tournament with its round, chat lines (one deleted),
@@ -73,6 +75,9 @@ def a_club_with_every_kind_of_row(data_dir) -> dict[str, int]:
     for name in ("alice", "bob", "carol"):
         members.add(data_dir, name, fake_key())
     members.set_muted(data_dir, "carol", True)
+    told = {"alice": issue_web_token(data_dir, "alice"), "eu1": front_credentials.issue(data_dir, "eu1")}
+    if secrets is not None:
+        secrets.update(told)
     location = data_dir / database.STORE_FILE
     store = Store.open(location)
     store.create_game("g1", 2**62 + 1, "v1", players={Side.ISHIDA: "alice", Side.TOKUGAWA: "bob"}, clock="daily",
@@ -119,7 +124,8 @@ def migrate(source, target) -> subprocess.CompletedProcess:
 
 
 def test_migrate_copies_every_kind_of_row_checks_each_and_the_club_reads_the_same(postgres, tmp_path):
-    counts = a_club_with_every_kind_of_row(tmp_path / "club")
+    told: dict = {}
+    counts = a_club_with_every_kind_of_row(tmp_path / "club", told)
     empty = [table for table, count in counts.items() if count == 0]
     assert empty == [], f"the club to migrate has no row in {empty}"
     url = postgres.new_database()
@@ -135,7 +141,10 @@ def test_migrate_copies_every_kind_of_row_checks_each_and_the_club_reads_the_sam
         sqlite.close()
         pg.close()
     # The club reads the same through its stores: members, games, ratings, chat going on after the copied lines.
-    assert [m.name for m in members.list_members(tmp_path / "club")] == ["alice", "bob", "carol"]
+    assert [(m.name, m.keys) for m in members.list_members(tmp_path / "club")] == [("alice", 1), ("bob", 1), ("carol", 1)]
+    # who may come in moved too (member_store.py): the web token and the front's credential work from the database
+    assert check_web_token(tmp_path / "club", "alice", told["alice"])
+    assert front_credentials.front_of(tmp_path / "club", told["eu1"]) == "eu1"
     from_sqlite, from_pg = Store.open(tmp_path / "club" / database.STORE_FILE, read_only=True), Store.open(url, read_only=True)
     try:
         assert from_pg.summaries() == from_sqlite.summaries()

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import pytest
 
-from club_helpers import wait_until
+from club_helpers import fake_key, wait_until
 from sekigahara_tui.club.client import ClubClient, ClubRefused
 from sekigahara_tui.hosting.generations import NotAMember
 from sekigahara_tui.hosting.lobby import WEB_TOKEN_REPLACED
 from sekigahara_tui.hosting.sessions import Sessions
-from sekigahara_tui.hosting.web_tokens import WebTokenFile, issue_web_token, token_generation
+from sekigahara_tui.hosting import members
+from sekigahara_tui.hosting.generations import MemberGenerations
+from sekigahara_tui.hosting.web_tokens import issue_web_token, token_generation
 from test_revocation import audited_club, member_command  # noqa: F401 - a fixture
 
 WAIT = 30.0
@@ -76,19 +78,27 @@ async def test_a_request_before_the_clubs_look_is_refused_too(audited_club):
     assert "alice" not in club.server.lobby.connections
 
 
-def test_the_token_file_tells_a_replaced_token_once_and_not_a_new_or_a_deleted_one(tmp_path):
+def test_the_club_tells_a_replaced_token_once_and_not_a_new_or_a_deleted_one(tmp_path):
+    members.add(tmp_path, "alice", fake_key())
+    members.add(tmp_path, "bob", fake_key())
     issue_web_token(tmp_path, "alice")
     issue_web_token(tmp_path, "bob")
-    watched = WebTokenFile(tmp_path)
-    assert watched.replaced() == {}
+    watched = MemberGenerations(tmp_path)
+    told = []
+    watched.follow_sign_outs(lambda member, generation: told.append((member, generation)))
+    watched.revoke_removed()
+    assert told == []
     issue_web_token(tmp_path, "carol")  # a first token replaces nothing
     issue_web_token(tmp_path, "alice")
-    assert watched.replaced() == {"alice": token_generation(tmp_path, "alice")}
-    assert watched.replaced() == {}
+    watched.revoke_removed()
+    assert told == [("alice", token_generation(tmp_path, "alice"))]
+    watched.revoke_removed()
+    assert len(told) == 1
     from sekigahara_tui.hosting.web_tokens import forget_web_token
 
     forget_web_token(tmp_path, "bob")  # only a removal deletes one: the removal revokes bob
-    assert watched.replaced() == {} and watched.of("bob") is None
+    watched.revoke_removed()
+    assert len(told) == 1 and watched.web_generation_of("bob") is None
 
 
 def test_sessions_signed_in_with_another_web_token_are_dropped_and_the_keys_kept():

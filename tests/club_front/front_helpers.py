@@ -90,9 +90,10 @@ def menu_app(save_dir: Path) -> list[str]:
 
 
 def write_member(data_dir: Path, key: asyncssh.SSHKey, name: str) -> None:
-    line = key.export_public_key("openssh").decode().split()[:2]
-    with open(data_dir / "authorized_keys", "a", encoding="utf-8") as out:
-        out.write(" ".join(line) + f" {name}\n")
+    """The member and their key in the club's database (members.py)."""
+    from sekigahara_tui.hosting import members
+
+    members.add(data_dir, name, key.export_public_key("openssh").decode())
 
 
 @contextlib.asynccontextmanager

@@ -48,7 +48,6 @@ from sekigahara_tui.club.client import ClubClient  # noqa: E402
 from sekigahara_tui.club.serve import club_address  # noqa: E402
 from sekigahara_tui.hosting import members  # noqa: E402
 from sekigahara_tui.hosting.database import connect  # noqa: E402
-from sekigahara_tui.hosting.front_credentials import CREDENTIALS_FILE  # noqa: E402
 from sekigahara_tui.hosting.ownership import LEASE, RENEW_EVERY  # noqa: E402
 from sekigahara_tui.hosting.store import Store, record_of  # noqa: E402
 from sekigahara_tui.hosting.web_tokens import issue_web_token  # noqa: E402
@@ -88,11 +87,11 @@ async def test_a_front_over_two_hosts_and_a_host_killed_mid_game(postgres):
         assert status == 0, err
         credential = root / "eu1.credential"
         credential.write_text(out)
-        shutil.copy2(dirs[0] / CREDENTIALS_FILE, dirs[1] / CREDENTIALS_FILE)  # one credential, every host
+        # one credential, in the database: every host knows it (made through host 0's DIR only)
         key = asyncssh.generate_private_key("ssh-ed25519")
         for name in ("alice", "bob", "carol"):  # the database's members: both hosts know them
             members.add(dirs[0], name, key.export_public_key("openssh").decode() if name == "alice" else fake_key())
-        members.add(dirs[1], "alice", key.export_public_key("openssh").decode())  # SSH keys are each DIR's authorized_keys
+        # alice's key is the database's too: the front signs her in through whichever host its link is on
         a, b = (tuple(club_address(d)["tcp"]) for d in dirs)
         front = await Running.start("front", "--club", f"{a[0]}:{a[1]},{b[0]}:{b[1]}", "--tls-ca", str(certs.ca),
                                     "--credential", str(credential), "--data", str(root / "front"), "--ssh", "127.0.0.1:0")

@@ -28,7 +28,8 @@ from sekigahara_tui.club.web_sign_in import COOKIE_NAME
 from sekigahara_tui.hosting.limits import FAILURES_ALLOWED
 from sekigahara_tui.hosting import web_tokens
 from sekigahara_tui.hosting.audit import AuditLog
-from sekigahara_tui.hosting.web_tokens import WEB_TOKENS_NAME, check_web_token, issue_web_token
+from sekigahara_tui.hosting.database import STORE_FILE
+from sekigahara_tui.hosting.web_tokens import check_web_token, issue_web_token
 
 SESSION_CHILD = [sys.executable, str(HERE / "session_child.py")]
 SECRET = b"s" * 32
@@ -110,9 +111,9 @@ class WebTerminal:
 def test_web_tokens_are_kept_hashed_and_private(tmp_path):
     first = issue_web_token(tmp_path, "alice")
     issue_web_token(tmp_path, "bob")
-    path = tmp_path / WEB_TOKENS_NAME
+    path = tmp_path / STORE_FILE  # the club's database (member_store.py)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert first not in path.read_text()
+    assert all(first.encode() not in p.read_bytes() for p in tmp_path.glob(STORE_FILE + "*"))
     assert check_web_token(tmp_path, "alice", first)
     assert not check_web_token(tmp_path, "bob", first)
     assert not check_web_token(tmp_path, "carol", first)

@@ -20,6 +20,7 @@ async def test_a_game_against_the_computer_leaves_the_hot_seat_games_autosave_al
         screen = await take_seat(pilot)
         await choose(pilot, choice_notations(screen)[0])  # Ishida's bid
         hot_seat, hot_seat_record = app.autosave_path, screen.table.host.record
+        screen.table.host.flush_autosave()  # written by a thread: on disk once flushed
         assert hot_seat.name.endswith("-hot-seat.json") and load_record(hot_seat) == hot_seat_record
         app.pop_screen()
         app.versus(12, Side.TOKUGAWA, "heuristic", pace=0)

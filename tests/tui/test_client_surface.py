@@ -18,6 +18,7 @@ CLIENT_SURFACE = {"rules.surface", "rules.notation", "rules.describe", "rules.in
 # Modules that own a whole game (its GameState and record), by design.
 GAME_OWNERS = {
     "hosting/host.py",  # GameHost: the engine, the record, the autosave
+    "hosting/autosaver.py",  # GameHost's autosave, written by a thread: the game record
     "local.py",  # hot seat: both seats over one GameHost in this process
     "cli.py",  # replay, selfplay, and starting hosts
     "replay_model.py",  # the replay screen's frames: replays a whole record (a finished game's, or the CLI's file)

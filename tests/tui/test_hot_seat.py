@@ -93,6 +93,7 @@ async def test_R58_ctrl_z_takes_back_a_step_of_a_stack_move(make_app, tmp_path):
         await pilot.press("ctrl+z")
         assert ("ukita-2-1", "osaka") in screen.table.host.view(Side.ISHIDA).own_blocks
         assert screen.table.host.record.commands[-1] == "ishida: select ukita-2-1"
+        screen.table.host.flush_autosave()  # written by a thread: on disk once flushed
         assert load_record(app.autosave_path) == screen.table.host.record
 
 
@@ -223,7 +224,7 @@ async def test_the_rules_help_opens_from_the_menu(make_app):
 
 async def test_a_mouse_click_on_a_map_label_chooses_that_location(make_app, tmp_path):
     from sekigahara_tui.map_layout import label_origin
-    from sekigahara_tui.widgets.map_panel import MapCanvas, MapPanel
+    from sekigahara_tui.widgets.map_panel import MapPanel
 
     record = ishida_moves_from_osaka()
     app = make_app(record=record)
@@ -232,7 +233,7 @@ async def test_a_mouse_click_on_a_map_label_chooses_that_location(make_app, tmp_
         map_panel = screen.query_one(MapPanel)
         col, row = label_origin(map_panel.layout_data, "gifu", "short")
         given = len(screen.table.host.record.commands)
-        await pilot.click(MapCanvas, offset=(col + 1, row))
+        await pilot.click(MapPanel, offset=(col + 1 + map_panel.styles.gutter.left - round(map_panel.scroll_x), row + map_panel.styles.gutter.top - round(map_panel.scroll_y)))
         await until(pilot, lambda: len(screen.table.host.record.commands) > given, "a command given")
         assert map_panel.cursor == "gifu"
         assert screen.table.host.record.commands[-1] == "ishida: move gifu"  # the one choice at Gifu

@@ -16,7 +16,7 @@ from sekigahara_tui.local import LocalTable
 from sekigahara_tui.map_layout import load_layout
 from sekigahara_tui.widgets.location_info import movement_lines
 from sekigahara_tui.screens.info import GameOverScreen, HandOverScreen, week_plots, weekly_figures
-from sekigahara_tui.widgets.map_panel import MapCanvas, MapPanel
+from sekigahara_tui.widgets.map_panel import MapPanel
 from sekigahara_tui.widgets.map_rows import label_pieces, label_text, legal_locations
 from tui.driving import take_seat, type_command
 from tui.positions import (battle_with_a_challenge_open, finished_game, game_over_on_points, ishida_moves_from_osaka,
@@ -40,7 +40,7 @@ def in_view(panel: MapPanel, location: str) -> bool:
 def drawn(panel: MapPanel, location: str) -> str:
     """The text drawn in a location's label cells."""
     region = panel.label_region(location)
-    row = panel.query_one(MapCanvas)._rows[region.y]
+    row = panel.canvas.rows[region.y]
     return row.plain[region.x:region.right]
 
 
@@ -326,7 +326,7 @@ async def test_a_cursor_move_redraws_only_the_rows_it_leaves_and_enters_and_they
         panel = screen.query_one(MapPanel)
         panel.focus()
         await pilot.pause()
-        canvas = panel.query_one(MapCanvas)
+        canvas = panel.canvas
         moved = 0
         for key in ["right", "down", "left", "left", "up", "right", "down", "down"]:
             before_scroll = panel.scroll_offset
@@ -339,10 +339,10 @@ async def test_a_cursor_move_redraws_only_the_rows_it_leaves_and_enters_and_they
             moved += 1
             if panel.scroll_offset == before_scroll:  # a scroll moves the cut labels: every row again
                 assert len(built) <= 2, f"{key}: {len(built)} rows rebuilt for a cursor move"
-            kept = [r.markup for r in canvas._rows]
+            kept = [r.markup for r in canvas.rows]
             panel._built = None
             panel._draw()
-            assert [r.markup for r in canvas._rows] == kept
+            assert [r.markup for r in canvas.rows] == kept
         assert moved >= 4
 
 
@@ -393,17 +393,35 @@ async def test_a_command_redraws_only_the_map_rows_whose_labels_changed_and_they
     async with movement_app.run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
         panel = screen.query_one(MapPanel)
-        canvas = panel.query_one(MapCanvas)
+        canvas = panel.canvas
         await pilot.pause()
         for line in ["move osaka", "select ukita-2-1", "step kyoto"]:
-            before = [r.markup for r in canvas._rows]
+            before = [r.markup for r in canvas.rows]
             built.clear()
             await type_command(pilot, line)
             await pilot.pause()
-            after = [r.markup for r in canvas._rows]
+            after = [r.markup for r in canvas.rows]
             changed = sum(old != new for old, new in zip(before, after))
             # A few rows, not the map's (a row may be built twice: the map scrolls to follow).
             assert changed and len(built) < len(after) // 3, (line, len(built), changed, len(after))
             panel._built = None
             panel._draw()
-            assert [r.markup for r in canvas._rows] == after, line
+            assert [r.markup for r in canvas.rows] == after, line
+
+
+async def test_the_maps_glyph_styles_are_kept_until_the_theme_changes_and_then_follow_it(movement_app):
+    """Issue 27, item 11: the glyphs' styles were worked out again at every
+    drawing (40% of a command's map drawing); they are kept, and a new theme
+    (the stylesheet changes) draws every row in its colours."""
+    async with movement_app.run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        panel = screen.query_one(MapPanel)
+        kept = panel._styles()
+        panel.action_move("left")
+        assert panel._styles() is kept
+        pilot.app.theme = "textual-light"
+        await pilot.pause()
+        await pilot.pause()
+        assert panel._styles()["road"] == panel.get_component_rich_style("map--road") != kept["road"]
+        roads = [span.style for row in panel.canvas.rows for span in row.spans if span.style == panel._styles()["road"]]
+        assert roads  # the rows were drawn again in the new theme's road colour

@@ -79,6 +79,7 @@ async def test_a_position_file_opens_as_a_new_hot_seat_game(make_app, tmp_path):
         screen = await take_seat(pilot)
         assert screen.table.host.record.position == POSITION and screen.table.host.record.seed == 42
         await choose(pilot, screen.query_one(PromptPanel).notation_of(0))
+        screen.table.host.flush_autosave()  # written by a thread: on disk once flushed
         assert load_record(app.autosave_path).position == POSITION
 
 

@@ -10,6 +10,7 @@ layout signal."""
 
 from __future__ import annotations
 
+from textual.geometry import Region
 from textual.screen import Screen
 
 from sekigahara_tui.widgets.location_info import LocationInfo, location_lines
@@ -17,7 +18,7 @@ from sekigahara_tui.widgets.map_panel import MapPanel
 from sekigahara_tui.widgets.prompt import PromptPanel
 from tui.driving import take_seat
 from tui.positions import battle_with_a_challenge_open, ishida_moves_from_osaka
-from tui.screen_text import region_text
+from tui.screen_text import region_text, screen_text
 
 
 def count_layouts(screen: Screen) -> list[Screen]:
@@ -169,9 +170,34 @@ async def test_the_lines_under_the_map_keep_their_rows_from_place_to_place(make_
         assert screen.view.movement.stack_move is not None
         assert info.size.height == 5 and panel.size.height == map_rows - 2
         assert region_text(pilot.app, "#map-info").startswith("Steps left")
-        # One layout, and one scroll of the map (its cursor kept in the rows left),
-        # which Textual signals as a layout too.
-        assert len(laid_out) == 2
+        # One layout; the map's scroll to keep its cursor in the rows left is a
+        # repaint (a ScrollView), where a container's scroll was a layout too.
+        assert len(laid_out) == 1
+
+
+async def test_the_map_follows_a_command_in_its_own_call_and_lays_nothing_out(make_app):
+    """The map scrolls to the place the action moved to (a stack's step) at
+    once, as the command is applied, not a frame later, and the scroll only
+    repaints: a container holding the drawing was placed again by a layout of
+    the screen at every scroll (37 in 40 commands of benchmarks/tui.py)."""
+    async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        panel = screen.query_one(MapPanel)
+        for line in ("move osaka", "select ukita-2-1"):
+            screen.submit_text(line)
+            await settle(pilot)
+        laid_out = count_layouts(screen)
+        before = panel.scroll_offset
+        screen.submit_text("step himeji")  # no await: the scroll is made in the command's call
+        assert panel.cursor == "himeji" and panel.scroll_offset != before
+        x, y = panel.view_offset()
+        label = panel.label_region("himeji")
+        assert Region(x, y, *panel.scrollable_content_region.size).contains_region(label)
+        await settle(pilot)
+        assert laid_out == []
+        view = panel.scrollable_content_region  # on the screen
+        row = screen_text(pilot.app).split("\n")[view.y + label.y - y]
+        assert row[view.x + label.x - x:].startswith("Him")
 
 
 async def test_the_game_is_out_of_the_collectors_full_passes_while_it_is_played(make_app):
@@ -188,3 +214,27 @@ async def test_the_game_is_out_of_the_collectors_full_passes_while_it_is_played(
         await pilot.pause()
         await pilot.pause()
     assert gc.get_freeze_count() == 0
+
+
+async def test_a_hand_of_fewer_cards_repaints_the_hand_tab_and_lays_nothing_out(make_app):
+    """The hand panel and its tab take the tabs' rows whatever the hand holds: a
+    card discarded for a force march (7.3.3) changes the hand's rows, which laid
+    the screen out twice (the panel, then the tab and switcher it resized)."""
+    from sekigahara_tui.widgets.hand import HandPanel
+
+    async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
+        screen = await take_seat(pilot)
+        for line in ("move osaka", "select ukita-2-1"):
+            screen.submit_text(line)
+            await settle(pilot)
+        march = next(text for text, _ in screen.legal_texts() if text.startswith("march"))
+        hand = screen.query_one(HandPanel)
+        cards, rows = len(screen.view.hand), hand.size.height
+        laid_out = count_layouts(screen)
+        screen.submit_text(march)
+        await settle(pilot)
+        assert len(screen.view.hand) == cards - 1 and hand.size.height == rows
+        assert laid_out == []
+        await pilot.press("ctrl+t")  # the tabs on the whole screen: the hand whole
+        await settle(pilot)
+        assert f"{cards - 1} card" in region_text(pilot.app, "#hand")

@@ -27,21 +27,30 @@ complete state sampled from the side's view and belief (bots/sampler.py).
 - Level 3 searches the small decisions level 1 answers alone too (SMALL:
   who moves first, which battle next, which piece is lost), their legal
   commands its candidates. STACK_MOVE (a stack's steps) stays level 1's plan.
+- Its own prior where level 1 is measurably wrong (`second`): the winner of
+  the bid lets the enemy move first.
 
 Short of time (0.1 s on a loaded machine: a playout to the week's end takes
 40-100 ms), the playouts stop at a horizon of steps chosen so that each root
 candidate gets SAMPLES of them at the measured cost of a step (going on to
 the end of a battle or stack move under way, which `evaluate` cannot judge
 half done), and with too few for two candidates level 1's choice stands.
+The decisions whose effect shows only later in the week (LONG: the bid, the
+discard, who moves first) are then not searched: the prior's first stands.
 The tree below the root then holds level 1's choices, and the search is
 level 2 with the small decisions searched; with more time, the later
 decisions of the week are searched as well. Every decision keeps to its
 budget as level 2's do (planner.py: a deadline checked at every step).
 Measured against level 2 (benchmarks/tournament.py --pairings search:planner
---games 50 --seed 1, each seed from both sides, a 2-core machine under a
-load of 11-13): at --budget 0.1, 51 of 100 (95% interval 41-61%), 86% as
-Ishida but 16% as Tokugawa (level 1 as Tokugawa loses 53 of 60 games to
-itself); at --budget 2, 6 of 8 games (seeds 1-4, 3 of 4 as Tokugawa).
+--games 50 --seed 1 and --seed 51 --workers 1, each seed from both sides, a
+2-core machine under a load of 5-9): at --budget 0.1, 143 of 200 (95%
+interval 65-77%; seeds 1-50: 74 of 100, 65-82%), 90% as Ishida and 53% as
+Tokugawa; at --budget 2, 6 of 10 (seeds 1-5, 3 of 5 from each side: too few
+to say more).
+Before `second`: 51 of 100 at 0.1 s (86% as Ishida, 16% as Tokugawa). With
+`second` but MOVE and CHOOSE_MOVEMENT unsearched as well, 4 of 17 as
+Tokugawa (likely: moving second, the short playouts of its Movement Phase see
+the battles against the stacks the enemy has just moved).
 It never receives the game's state: the engine runs only on the states it
 sampled itself.
 """
@@ -57,7 +66,7 @@ from attrs import define, field
 
 from rules.engine import apply_trusted
 from rules.state import GameState
-from rules.surface import Command, DecisionKind, PlayerView, Side
+from rules.surface import ChooseFirstPlayer, Command, DecisionKind, PlayerView, Side
 from rules.view import view as view_of
 from sekigahara_tui.bots.heuristic import HeuristicBot
 from sekigahara_tui.bots.planner import (
@@ -77,6 +86,10 @@ from sekigahara_tui.bots.sampler import Sampler
 # which battle next (8.1), which piece is lost (8.7.2).
 SMALL = frozenset({DecisionKind.CHOOSE_FIRST_PLAYER, DecisionKind.DECLARE_COMBAT, DecisionKind.CASUALTY})
 SEARCHED = BIG | SMALL
+# Decisions whose effect shows only later in the week: a playout cut short
+# cannot judge them, so they are searched only with playouts to the week's end
+# (else the prior's first stands: noise alone would overturn it).
+LONG = frozenset({DecisionKind.CHOOSE_FIRST_PLAYER, DecisionKind.BID, DecisionKind.REINFORCEMENT_DISCARD})
 # Level 1's ranking as a prior: its own choice, then its alternatives in order.
 PRIORS = (0.55, 0.2, 0.15, 0.1)
 C_PUCT = 3.0  # exploration, in evaluation points (planner.evaluate's scale)
@@ -163,6 +176,9 @@ class SearchBot(PlannerBot):
         return None if steps >= MAX_PLAYOUT_DECISIONS else max(MIN_HORIZON, steps)
 
     def search(self, view: PlayerView, candidates: list[Command], deadline: Deadline) -> Command:
+        if view.decision.kind in LONG and self.horizon_for(len(candidates), deadline) is not None:
+            self.last = None
+            return candidates[0]  # no time to see its effect: the prior's first
         self.subtrees = [Node() for _ in candidates]
         begun = deadline.clock()
         chosen = super().search(view, candidates, deadline)
@@ -223,11 +239,24 @@ class SearchBot(PlannerBot):
 
 def ranked(bot: HeuristicBot, view: PlayerView) -> list[Command]:
     """Level 1's choice and its next best (`HeuristicBot.candidates`); at the
-    small decisions it does not rank, the other legal commands in their order."""
+    small decisions it does not rank, the other legal commands in their order.
+    Level 3's own prior first where it knows better than level 1 (`second`)."""
     options = bot.candidates(view, CANDIDATES)
     if view.decision.kind in SMALL:
         options += [c for c in view.legal if c not in options][: CANDIDATES - len(options)]
+    if view.decision.kind is DecisionKind.CHOOSE_FIRST_PLAYER:
+        options = second(bot.side, options)
     return options
+
+
+def second(side: Side, options: list[Command]) -> list[Command]:
+    """The winner of the bid lets the enemy move first (6.3): the second player
+    moves after seeing the first's moves, attacks stacks that have just moved
+    and has the week's last move. Level 1 always moves first; played by level
+    1 otherwise, Tokugawa won 42 of 100 games against level 1 moving second,
+    11 of 100 moving first (Ishida: 90 and 89 of 100; benchmarks/first_player.py)."""
+    enemy_first = ChooseFirstPlayer(side, side.other)
+    return [enemy_first] + [c for c in options if c != enemy_first] if enemy_first in options else options
 
 
 def _depth(node: Node) -> int:

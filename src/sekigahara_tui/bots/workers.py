@@ -35,7 +35,8 @@ import os
 import pickle
 import signal
 import sys
-from collections import OrderedDict
+import time
+from collections import OrderedDict, deque
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Sequence
@@ -46,6 +47,7 @@ from rules.notation import NotationError, format_command, parse_command
 from rules.surface import Command, Event, PlayerView, Side
 
 CHUNKS = 32  # a log of more pickled chunks than this is pickled again as one
+TIMES_KEPT = 10_000  # the latest decisions' times a pool keeps (benchmarks), so its memory stays flat
 
 
 def default_workers() -> int:
@@ -162,6 +164,14 @@ def explain(data: bytes) -> tuple[str, str]:
     return hint(data)
 
 
+def _timed(function: Callable[[Any], Any], argument: Any) -> tuple[Any, float]:
+    """In a worker: `function(argument)` and the seconds it took there, so
+    the caller can tell a worker's thinking from the wait for a worker."""
+    started = time.perf_counter()
+    answer = function(argument)
+    return answer, time.perf_counter() - started
+
+
 def _ready() -> int:
     """A first task, so that the workers start (and import the bots) before the first decision."""
     import sekigahara_tui.bots.search  # noqa: F401  (the slowest level's imports, the planner's with them)
@@ -233,6 +243,7 @@ class DecisionPool:
         self.closed = False
         self.decisions = 0
         self.failures = 0
+        self.think_times: deque[float] = deque(maxlen=TIMES_KEPT)  # seconds each answer took inside its worker
 
     def _pool(self) -> ProcessPoolExecutor:
         if self.closed:
@@ -276,12 +287,12 @@ class DecisionPool:
         """`function(argument)` in a worker, failing as `decide` does (a
         finished game's analysis, screens/analysis.py)."""
         try:
-            future = self._submit(function, argument)
+            future = self._submit(_timed, function, argument)
         except (BrokenProcessPool, RuntimeError) as error:
             self._broken()
             raise DecisionFailed(f"the decision pool cannot take it: {error}") from None
         try:
-            answer = await asyncio.wait_for(asyncio.wrap_future(future), timeout_s)
+            answer, thought = await asyncio.wait_for(asyncio.wrap_future(future), timeout_s)
         except asyncio.TimeoutError:
             self.failures += 1
             raise DecisionFailed(f"no decision within {timeout_s:g} s") from None
@@ -293,6 +304,7 @@ class DecisionPool:
             self.failures += 1
             raise DecisionFailed(f"the worker raised {type(error).__name__}: {error}") from None
         self.decisions += 1
+        self.think_times.append(thought)
         return answer
 
     def _broken(self) -> None:

@@ -51,6 +51,8 @@ def add_club_commands(commands) -> None:
         muting = actions.add_parser(verb, help=what)
         muting.add_argument("name")
         muting.add_argument("--data", type=Path, required=True, metavar="DIR")
+    for action in actions.choices.values():  # a club over PostgreSQL, from any machine: DIR records the database as serve does
+        action.add_argument("--store", metavar="postgresql://...", help="the club's PostgreSQL database (DIR records it, as serve --store does)")
     chat = commands.add_parser("chat", help="the administrator's view of the club's chat: list lines, delete one")
     chat_actions = chat.add_subparsers(dest="chat_command", metavar="ACTION", required=True)
     chat_list = chat_actions.add_parser("list", help="the newest lines of the club's channel, or of a game's chat (--game), with their numbers")
@@ -194,11 +196,30 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def bind_store(data_dir: Path, url: str | None) -> None:
+    """`--store URL` of a member or front-credential command: DIR (made if
+    missing) keeps the club's tables at URL from now on, as `serve --store`
+    records it, so an administrator's machine needs no club host's DIR.
+    MemberError in one line, nothing written."""
+    from sekigahara_tui.hosting import database
+    from sekigahara_tui.hosting.members import MemberError, prepare_data_dir
+
+    if url is None:
+        return
+    try:
+        if database.is_postgresql(url):
+            database.connect(url).close()  # a URL that cannot be used binds nothing
+        database.record_location(prepare_data_dir(data_dir), url)
+    except database.Error as error:
+        raise MemberError(f"{database.shown(url)}: {error}" if database.is_postgresql(url) else str(error)) from None
+
+
 def run_member(args: argparse.Namespace) -> int:
     from rules.surface import printable_path
     from sekigahara_tui.hosting import members
 
     try:
+        bind_store(args.data, args.store)
         if args.member_command == "add":
             try:
                 text = args.key.read_text(encoding="utf-8")

@@ -47,6 +47,7 @@ def add_front_command(commands, club_actions) -> None:
     credential.add_argument("name")
     credential.add_argument("--revoke", action="store_true", help="forget it: the front is refused at its next question")
     credential.add_argument("--data", type=Path, required=True, metavar="DIR", help="the club's DIR (serve --data)")
+    credential.add_argument("--store", metavar="postgresql://...", help="the club's PostgreSQL database (DIR records it, as serve --store does)")
 
 
 class FrontError(Exception):
@@ -147,7 +148,14 @@ def run_front_credential(args: argparse.Namespace) -> int:
     from sekigahara_tui.hosting import front_credentials
     from sekigahara_tui.hosting.database import club_exists
 
+    from sekigahara_tui.club.cli import bind_store
+    from sekigahara_tui.hosting.members import MemberError
+
     program = "sekigahara club front-credential"
+    try:
+        bind_store(args.data, args.store)
+    except MemberError as error:
+        return _fail(program, str(error), 2)
     if not club_exists(args.data):
         return _fail(program, f"no club in {args.data}", 1)
     try:

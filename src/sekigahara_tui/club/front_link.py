@@ -43,7 +43,7 @@ class LocalLink:
     """The club in this process: `club` gives open_session(member,
     web_generation=...), close_session(token), follow_ and unfollow_
     revocations and sign_outs, and socket_path (ClubServer, or a test's
-    stand-in); data_dir holds the members' keys and web tokens."""
+    stand-in); data_dir's club database holds the members' keys and web tokens."""
 
     def __init__(self, club: Any, data_dir: Path, caps: SessionCaps | None = None, audit: AuditLog | None = None,
                  guests: bool = False) -> None:
@@ -56,8 +56,8 @@ class LocalLink:
     # --- who signs in --------------------------------------------------------
 
     async def member_for_key(self, key: str, user: str) -> str | None:
-        """The member whose key this is (authorized_keys read anew: no restart
-        for a new key), else a guest named after `user` if guests are let in."""
+        """The member whose key this is (the club's database read anew: no
+        restart for a new key), else a guest named after `user` if guests are let in."""
         member = member_for_key(self.data_dir, key)
         if member is None and self.guests:
             member = guest_name(user)

@@ -1,9 +1,10 @@
 """`sekigahara serve --data DIR`: run the club server with its store in DIR.
 
-DIR (0700) holds club.sqlite (games, actions, members; or, with `--store
-postgresql://...`, store.url naming the PostgreSQL database that holds them
-instead: hosting/database.py), club.secret (seat
-tokens are derived from it), authorized_keys (members' SSH keys), host.lock
+DIR (0700) holds club.sqlite (games, actions, members, their SSH keys and
+web tokens, the fronts' credentials; or, with `--store postgresql://...`,
+store.url naming the PostgreSQL database that holds them instead:
+hosting/database.py, member_store.py), club.secret (seat
+tokens are derived from it), host.lock
 (held while a server runs: a second one is refused, and a socket left by a
 killed one is known stale) and, while serving, club.json (the socket path,
 the TCP address and the pid). The Unix socket is DIR/club.sock (0600), or
@@ -222,5 +223,7 @@ async def serve(
         if audit is not None:
             audit.close()
         lock.release()
-        write_stats_if_asked(club.computer.decision_times if club is not None else None,
-                             club.store_commits.writer.transactions if club is not None else 0)
+        if club is not None:
+            write_stats_if_asked(club.computer.decision_times, club.computer.pool.think_times, club.store_commits.writer.transactions)
+        else:
+            write_stats_if_asked()

@@ -12,8 +12,8 @@ PTY's master side.
   audit lines, revocations) is asked through the front's link
   (club/front_link.py): the club in this process (`serve --ssh`), or the club
   over TLS from another machine (`sekigahara front`, club/remote_link.py).
-- Authentication is by public key only: DATA_DIR/authorized_keys maps keys to
-  member names (`sekigahara member add`). With guest mode on, any other key
+- Authentication is by public key only: the club's database maps keys to
+  member names (`sekigahara member add`; hosting/members.py). With guest mode on, any other key
   (or keyboard-interactive with no questions, for clients without a key) gets
   in as `guest-NAME`, NAME being the SSH user name; a guest can never take a
   member's name.

@@ -12,7 +12,7 @@
   collaborators (`store_games.py`, `eviction.py`, `catalog.py`,
   `spectators.py`, `computer_seat.py`, `club_games.py`) and its lobby
   (`lobby.py`, `lobby_push.py`); `tokens.py`, `sessions.py`, `members.py`,
-  `web_tokens.py`: who may come in.
+  `web_tokens.py`, `member_store.py` (their tables): who may come in.
 
 Nothing here imports Textual or the app (screens, widgets): the app reaches a
 hosted game through the wire (net/client.py, club/client.py) or, in hot seat,

@@ -16,7 +16,7 @@ from attrs import frozen
 from rules.surface import Side
 from sekigahara_tui.club.protocol_chat import MAX_CHAT_HISTORY
 from sekigahara_tui.hosting.database import Error, Location, connect
-from sekigahara_tui.hosting.members import MUTES_SCHEMA
+from sekigahara_tui.hosting.member_store import MUTES_SCHEMA
 
 CHAT_MIGRATION: tuple[str, ...] = (
     """CREATE TABLE chat_messages (

@@ -18,11 +18,13 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections import deque
 from typing import TYPE_CHECKING, Callable
 
 from rules.surface import BOTH_SIDES, Side, printable
 from sekigahara_tui.bots.driver import BUDGET
 from sekigahara_tui.bots.workers import (
+    TIMES_KEPT,
     Decision,
     DecisionFailed,
     DecisionPool,
@@ -70,7 +72,7 @@ class ComputerSeat:
         self._logs: dict[tuple[str, Side], SideLog] = {}
         self._tasks: set[asyncio.Task] = set()
         self.fallbacks = 0  # decisions level 1 made here because the worker's failed
-        self.decision_times: list[float] = []  # seconds from asking a worker to its answer (benchmarks)
+        self.decision_times: deque[float] = deque(maxlen=TIMES_KEPT)  # seconds from asking a worker to its answer, waiting included (benchmarks)
 
     def play_through(self, server: GameServer) -> None:
         """The game server whose commit path its commands take (it is built

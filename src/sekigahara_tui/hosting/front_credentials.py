@@ -6,22 +6,25 @@ makes one with `sekigahara club front-credential NAME --data DIR` (printed
 once, `NAME:SECRET`, for the front's `--credential FILE`) and revokes it
 with `--revoke`, on the club's data dir, with nothing else to run (no CA to
 keep, no revocation list); the club's TLS certificate keeps it from being
-read on the way. The club keeps only a salted hash of each, in
-DATA_DIR/front_credentials (0600), read anew at every front's hello and
-every request, so a revoked front is refused at once.
+read on the way. The club keeps only a salted hash of each, in its database
+(the table `front_credentials`, member_store.py: every host of a club knows
+every front), read anew at every front's hello and every request, so a
+revoked front is refused at once, by every host.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import re
 import secrets
 from pathlib import Path
 
-from sekigahara_tui.net.locations import write_private
+from sekigahara_tui.hosting import database
+from sekigahara_tui.hosting.member_store import reading
 
-CREDENTIALS_FILE = "front_credentials"
+log = logging.getLogger("sekigahara_tui.front_credentials")
 FRONT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 
 
@@ -33,22 +36,33 @@ def _hash(secret: str, salt: bytes) -> bytes:
     return hashlib.sha256(salt + secret.encode()).digest()
 
 
-def _read(data_dir: Path) -> dict[str, tuple[bytes, bytes]]:
+def _entry(data_dir: Path, name: str) -> tuple[bytes, bytes] | None:
+    """(salt, hash) of the front's credential, or None (none, or the database unreadable: refused)."""
     try:
-        text = (Path(data_dir) / CREDENTIALS_FILE).read_text(encoding="ascii")
-    except FileNotFoundError:
-        return {}
-    found = {}
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) == 3:
-            found[parts[0]] = (bytes.fromhex(parts[1]), bytes.fromhex(parts[2]))
-    return found
+        with reading(Path(data_dir)) as db:
+            row = None if db is None else db.execute(
+                "SELECT salt, digest FROM front_credentials WHERE name = ?", (name,)).fetchone()
+    except database.Error as error:
+        log.warning("cannot read the fronts' credentials: %s", error)
+        return None
+    return None if row is None else (bytes.fromhex(row[0]), bytes.fromhex(row[1]))
 
 
-def _write(data_dir: Path, credentials: dict[str, tuple[bytes, bytes]]) -> None:
-    text = "".join(f"{name} {salt.hex()} {digest.hex()}\n" for name, (salt, digest) in sorted(credentials.items()))
-    write_private(Path(data_dir) / CREDENTIALS_FILE, text)
+def _write(data_dir: Path, change: str, parameters: tuple) -> int:
+    """One change in the club's database; the rows it changed (CredentialError in one line)."""
+    from sekigahara_tui.hosting.members import MemberError, open_members
+
+    try:
+        db = open_members(Path(data_dir))
+    except MemberError as error:
+        raise CredentialError(str(error)) from None
+    try:
+        with db.write():
+            return db.execute(change, parameters).rowcount
+    except database.Error as error:
+        raise CredentialError(f"cannot write the club store: {error}") from None
+    finally:
+        db.close()
 
 
 def issue(data_dir: Path, name: str) -> str:
@@ -57,31 +71,26 @@ def issue(data_dir: Path, name: str) -> str:
         raise CredentialError(f"a front's name is letters, digits, - and _ (at most 32), not {name[:40]!r}")
     secret = secrets.token_urlsafe(32)
     salt = secrets.token_bytes(16)
-    credentials = _read(data_dir)
-    credentials[name] = (salt, _hash(secret, salt))
-    _write(data_dir, credentials)
+    _write(data_dir, "INSERT OR REPLACE INTO front_credentials (name, salt, digest) VALUES (?, ?, ?)",
+           (name, salt.hex(), _hash(secret, salt).hex()))
     return f"{name}:{secret}"
 
 
 def revoke(data_dir: Path, name: str) -> bool:
     """Forget the front's credential; True if it had one."""
-    credentials = _read(data_dir)
-    if credentials.pop(name, None) is None:
-        return False
-    _write(data_dir, credentials)
-    return True
+    return _write(data_dir, "DELETE FROM front_credentials WHERE name = ?", (name,)) > 0
 
 
 def fingerprint(data_dir: Path, name: str) -> bytes | None:
     """What changes when the front's credential is replaced or revoked (None: it has none)."""
-    entry = _read(data_dir).get(name)
+    entry = _entry(data_dir, name)
     return None if entry is None else entry[1]
 
 
 def front_of(data_dir: Path, credential: str) -> str | None:
     """The front a credential (`NAME:SECRET`) is good for now, or None."""
     name, _, secret = credential.partition(":")
-    entry = _read(data_dir).get(name)
+    entry = _entry(data_dir, name) if FRONT_NAME.fullmatch(name) else None
     if entry is None or not secret:
         _hash(secret or "x", b"\0" * 16)  # the same work whether or not the name is known
         return None

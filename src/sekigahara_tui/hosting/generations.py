@@ -2,10 +2,12 @@
 club sees it, and the revocation of a member removed (issue 23, item 3).
 
 The members table is changed by another process (`sekigahara member remove`,
-`member add`) while the club runs. The club keeps the generations in memory
-and reads them again whenever the store says it changed (SQLite's `PRAGMA
-data_version` moves when another connection commits; on PostgreSQL, a
-small query each time). Every check of a token
+`member add`, on any machine of a club over PostgreSQL) while the club runs.
+The club keeps the generations in memory and reads them again whenever the
+store says it changed (SQLite's `PRAGMA data_version` moves when another
+connection commits; on PostgreSQL, the counter `member_changes` a trigger
+bumps in every transaction that changes the members or the web tokens:
+member_store.py), so a look costs one small query on either. Every check of a token
 looks first (a seat's hello, a spectator's watch_game, a lobby's club_hello
 and each of its requests), so a removed member's tokens are refused from the
 moment the removal is committed.
@@ -17,8 +19,8 @@ close that member's connections and end their client processes.
 
 A member's web token replaced (`member web-token NAME --rotate`) signs out
 every session signed in with the old one, and only those (issue 23): the
-club follows the token file too (web_tokens.WebTokenFile), and at the same
-look tells its sign-out followers `sign_out(member, new_generation)`; each
+club reads the tokens' generations (the `web_tokens` table) with the
+members', and at the same look tells its sign-out followers `sign_out(member, new_generation)`; each
 closes what was signed in with another generation (a browser's page, a TCP
 lobby connection) and leaves the member's SSH sessions, signed in by key.
 
@@ -34,8 +36,9 @@ from pathlib import Path
 from typing import Callable
 
 from sekigahara_tui.hosting import database
-from sekigahara_tui.hosting.members import GUEST_PREFIX, generations, open_members
-from sekigahara_tui.hosting.web_tokens import WebTokenFile
+from sekigahara_tui.hosting.member_store import changes_version, make_change_triggers
+from sekigahara_tui.hosting.members import GUEST_PREFIX, MemberError, generations, open_members
+from sekigahara_tui.hosting.web_tokens import token_generations
 
 CHECK_EVERY = 0.25  # seconds between two looks for a removed member
 GUEST = "guest"
@@ -51,14 +54,20 @@ class MemberGenerations:
     def __init__(self, data_dir: Path, guests: bool = False) -> None:
         self.guests = guests
         self._db = open_members(Path(data_dir))
+        try:
+            make_change_triggers(self._db)
+        except database.Error as error:
+            self._db.close()
+            raise MemberError(f"cannot prepare the club store: {error}") from None
         self._seen_version: int | None = None
         self._generations: dict[str, str] = {}
         self._revoked: list[str] = []  # members whose generation went or changed, followers not yet told
         self._followers: list[Callable[[str], None]] = []
         self._signing_out: list[Callable[[str, str], None]] = []
-        self.web_tokens = WebTokenFile(Path(data_dir))
+        self._web: dict[str, str] = {}  # each member's web token's generation
         self._watching: asyncio.Task | None = None
         self.refresh()
+        self._web_told = dict(self._web)  # as the club started: nothing replaced yet
 
     def generation_of(self, name: str | None) -> str | None:
         """The generation a token of `name` is bound to now; None if `name` may
@@ -71,8 +80,9 @@ class MemberGenerations:
         return self._generations.get(name)
 
     def web_generation_of(self, name: str) -> str | None:
-        """The generation of the member's web token now (read again if the file changed)."""
-        return self.web_tokens.of(name)
+        """The generation of the member's web token now (read again if the store changed)."""
+        self.refresh()
+        return self._web.get(name)
 
     def is_guest(self, name: str) -> bool:
         return name.startswith(GUEST_PREFIX)
@@ -80,16 +90,18 @@ class MemberGenerations:
     def refresh(self) -> None:
         """Read the members again if another process changed the store."""
         try:
-            version = self._db.data_version()  # PostgreSQL's is None: read them each time
+            version = changes_version(self._db)
             if version is not None and version == self._seen_version:
                 return
-            now = generations(self._db)
+            with self._db.read():  # one view of both tables
+                now, web = generations(self._db), token_generations(self._db)
         except database.Error as error:  # the store busy or failing: the last view stands, looked at again soon
             log.warning("cannot read the members: %s", error)
             return
         self._seen_version = version
         self._revoked += [name for name, generation in self._generations.items() if now.get(name) != generation]
         self._generations = now
+        self._web = web
 
     # --- revocation ---------------------------------------------------------------------
 
@@ -118,9 +130,18 @@ class MemberGenerations:
         revoked, self._revoked = list(dict.fromkeys(self._revoked)), []
         for member in revoked:
             _tell(self._followers, "revoking", member)
-        for member, generation in self.web_tokens.replaced().items():
+        for member, generation in self._replaced().items():
             _tell(self._signing_out, "signing out", member, generation)
         return revoked
+
+    def _replaced(self) -> dict[str, str]:
+        """{member: their new token's generation} for each token replaced by
+        another since the last call. A token gone is not here: only a removal
+        deletes one, and the removal revokes the member."""
+        replaced = {member: generation for member, generation in self._web.items()
+                    if member in self._web_told and self._web_told[member] != generation}
+        self._web_told = dict(self._web)
+        return replaced
 
     def start(self) -> None:
         if self._watching is None:

@@ -22,8 +22,8 @@ from rules.sides import BOTH_SIDES, Side
 from rules.state import GameState
 from rules.undo import why_step_is_final, why_undo_illegal
 from rules.victory import end_outside_rules
-from rules.infra.untrusted import printable_path
 from rules.view import PlayerView, events_for, spectator_view, view
+from sekigahara_tui.hosting.autosaver import Autosaver
 from sekigahara_tui.hosting.past_events import PastEvents
 
 
@@ -43,7 +43,7 @@ class GameHost:
         self._record = record
         self._steps = steps
         self._autosave = autosave
-        self.autosave_error: str | None = None  # why the last autosave failed, if it did
+        self._autosaver: Autosaver | None = None  # made at the first autosave
         # A host of many games keeps only the steps undo may go back to: no
         # undo goes past a final step (R58), so of the steps before the last
         # final step only the events are kept, packed (past_events.py), for
@@ -233,20 +233,41 @@ class GameHost:
         """Autosave from now on to `path`, starting now: for a loaded game, only
         once it has opened, so that a save that cannot open leaves the old autosave."""
         self._autosave = path
-        self._write_autosave()
+        self._write_autosave(now=True)
 
-    def _write_autosave(self) -> None:
-        """Autosave after every change. A failed write (read-only directory, disk
-        full) does not stop the game: `autosave_error` says why, for the screen."""
+    def _write_autosave(self, now: bool = False) -> None:
+        """Autosave after every change, by a thread (autosaver.py): a command
+        does not wait for the disk. The first autosave, and the one that ends
+        the game, are on disk when this returns. A failed write does not stop
+        the game: `autosave_error` says why, for the screen."""
         if self._autosave is None:
             return
-        try:
-            self.save(self._autosave)
-        except OSError as error:
-            reason = error.strerror or type(error).__name__
-            self.autosave_error = f"Autosave to {printable_path(self._autosave, 120)} failed: {reason}"
+        if self._autosaver is None:
+            self._autosaver = Autosaver()
+            now = True
+        if now:
+            self._autosaver.write_now(self._autosave, self._record)
         else:
-            self.autosave_error = None
+            self._autosaver.write_soon(self._autosave, self._record)
+            if self.is_over:
+                self._autosaver.flush()
+
+    @property
+    def autosave_error(self) -> str | None:
+        """Why the latest autosave written failed, if it did (one handed to the
+        thread and not yet written is not known yet: flush_autosave waits)."""
+        return self._autosaver.error if self._autosaver is not None else None
+
+    def flush_autosave(self) -> None:
+        """Return once every autosave handed to the thread is on disk."""
+        if self._autosaver is not None:
+            self._autosaver.flush()
+
+    def close(self) -> None:
+        """The last autosave on disk, and the writer thread stopped."""
+        if self._autosaver is not None:
+            self._autosaver.close()
+            self._autosaver = None
 
 
 __all__ = ["GameHost", "RecordError", "Step"]

@@ -1,12 +1,15 @@
 """The club's members: a name each, and the SSH public keys that sign them in.
 
-Names live in the `members` table of the club store (DATA_DIR/club.sqlite,
-or the PostgreSQL database DATA_DIR/store.url names: database.py);
-keys in DATA_DIR/authorized_keys (0600), one OpenSSH public key a line,
-`ALGORITHM BASE64 NAME`: the comment names the member the key signs in. The
-SSH front end asks `member_for_key(data_dir, key)`. Changes hold a lock
-(DATA_DIR/members.lock) and write the key file atomically, so a running club
-server and `sekigahara member add` may work side by side.
+Both live in the club's database (DATA_DIR/club.sqlite, or the PostgreSQL
+database DATA_DIR/store.url names: database.py): names in `members`, keys in
+`member_keys` (member_store.py; a club from before kept its keys in
+DATA_DIR/authorized_keys, imported once when the club is opened). The SSH
+front end asks `member_for_key(data_dir, key)`, which reads the database at
+each sign-in: a key added or removed on any host holds at the next
+connection, on every host. Each change is one write transaction (the
+database's write lock: SQLite's BEGIN IMMEDIATE, PostgreSQL's advisory lock),
+so a running club and `sekigahara member add` on any machine may work side
+by side.
 
 Every function raises MemberError with a one-line reason, and changes nothing
 when it does.
@@ -18,6 +21,7 @@ import base64
 import binascii
 import builtins
 import fcntl
+import logging
 import os
 import re
 import secrets
@@ -30,10 +34,10 @@ from attrs import frozen
 from rules.surface import printable, printable_path
 from sekigahara_tui.hosting import database
 from sekigahara_tui.hosting.database import Database, club_exists, club_location, connect
-from sekigahara_tui.net.locations import write_private
+from sekigahara_tui.hosting.member_store import FileImportError, import_files, reading
+from sekigahara_tui.hosting.store_schema import bring_up_to_date
 
 STORE_FILE = database.STORE_FILE  # "club.sqlite"
-KEYS_FILE = "authorized_keys"
 LOCK_FILE = "members.lock"
 NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 # The player name of a seat the server plays; no member can have it (NAME).
@@ -53,19 +57,9 @@ KEY_ALGORITHMS = frozenset(
         "sk-ecdsa-sha2-nistp256@openssh.com",
     }
 )
-MAX_KEY_FILE = 64 * 1024
 MAX_KEYS = 16  # per member
-
-MEMBERS_SCHEMA = """
-CREATE TABLE IF NOT EXISTS members (
-    name TEXT PRIMARY KEY,
-    added REAL NOT NULL,
-    generation TEXT
-);
-"""
-# Members the administrator muted (`sekigahara member mute NAME`): their chat
-# lines are refused (hosting/chat.py), and they still read the chat.
-MUTES_SCHEMA = "CREATE TABLE IF NOT EXISTS chat_mutes (member TEXT PRIMARY KEY, at REAL NOT NULL)"
+# The members table and `chat_mutes` are made by migration 7 (member_store.py).
+log = logging.getLogger("sekigahara_tui.members")
 # A member's generation: random, made when the name is added; removing the
 # member deletes it, so a name added again has another one. Every seat,
 # spectator and session token the club mints for a member is bound to it
@@ -130,55 +124,40 @@ def parse_key_file(text: str) -> builtins.list[tuple[str, str]]:
     return keys
 
 
-def _read_keys(data_dir: Path) -> builtins.list[tuple[str, str, str]]:
-    """(algorithm, base64, member) of every line of DATA_DIR/authorized_keys."""
-    path = data_dir / KEYS_FILE
-    try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_KEY_FILE + 1)
-    except FileNotFoundError:
-        return []
-    except OSError as error:
-        raise MemberError(f"cannot read {printable_path(path)}: {error.strerror}") from None
-    if len(data) > MAX_KEY_FILE:
-        raise MemberError(f"{printable_path(path)} is larger than {MAX_KEY_FILE} bytes")
-    entries = []
-    for line in data.decode("utf-8", errors="replace").splitlines():
-        fields = line.split()
-        if len(fields) >= 3 and not fields[0].startswith("#"):
-            entries.append((fields[0], fields[1], fields[2]))
-    return entries
-
-
-def _keys_text(entries: builtins.list[tuple[str, str, str]]) -> str:
-    return "".join(f"{algorithm} {data} {name}\n" for algorithm, data, name in entries)
-
-
 def member_for_key(data_dir: Path, key: str) -> str | None:
     """The member a public key signs in (an OpenSSH key line, or its
     `ALGORITHM BASE64` part), or None for a key nobody holds or not a key."""
     try:
         algorithm, data = parse_key(key)
-        for known_algorithm, known_data, name in _read_keys(Path(data_dir)):
-            if known_algorithm == algorithm and known_data == data:
-                return name
+        with reading(Path(data_dir)) as db:
+            row = None if db is None else db.execute(
+                "SELECT member FROM member_keys WHERE algorithm = ? AND data = ?", (algorithm, data)).fetchone()
     except MemberError:
         return None
-    return None
+    except database.Error as error:  # the database away: nobody signs in by key meanwhile
+        log.warning("cannot read the members' keys: %s", error)
+        return None
+    return None if row is None else row[0]
 
 
 # --- the members table -------------------------------------------------------------
 
 
 def open_members(data_dir: Path) -> Database:
-    """The club store, with the members table (made if missing)."""
+    """The club store, brought up to date (the members' tables made if
+    missing), and DATA_DIR's files from before imported (member_store.py)."""
     location: database.Location = Path(data_dir) / STORE_FILE
     db = None
     try:
         location = club_location(Path(data_dir))
         db = connect(location, private=True, wal=True, timeout=10)
         make_member_tables(db)
-    except database.Error as error:
+        if Path(data_dir).is_dir():
+            with _Locked(Path(data_dir)):  # two openers at once: one imports, the other finds the files gone
+                imported = import_files(db, Path(data_dir), time.time())
+            for name, rows in imported.items():
+                log.warning("imported %d lines of %s into the club's database (the file is now %s.imported)", rows, name, name)
+    except (database.Error, FileImportError) as error:
         if db is not None:
             db.close()
         raise MemberError(f"cannot open the club store {database.shown(location)}: {error}") from None
@@ -186,9 +165,9 @@ def open_members(data_dir: Path) -> Database:
 
 
 def make_member_tables(db: Database) -> None:
-    """The members' tables, made if missing (database.Error)."""
-    db.script(MEMBERS_SCHEMA)
-    db.script(MUTES_SCHEMA)
+    """The store's tables, the members' among them, made if missing and
+    brought up to date (database.Error)."""
+    bring_up_to_date(db)
     if db.dialect == "sqlite":  # a PostgreSQL store was made with generations
         _give_generations(db)
 
@@ -241,59 +220,50 @@ def add(data_dir: Path, name: str, key_text: str) -> int:
     problem = name_problem(name)
     if problem is not None:
         raise MemberError(problem)
-    keys = parse_key_file(key_text)
+    keys = builtins.list(dict.fromkeys(parse_key_file(key_text)))
     data_dir = prepare_data_dir(data_dir)
-    with _Locked(data_dir):
-        entries = _read_keys(data_dir)
-        new = []
-        for algorithm, data in keys:
-            owner = next((n for a, d, n in entries if (a, d) == (algorithm, data)), None)
-            if owner is not None and owner != name:
-                raise MemberError(f"that key already signs in member {owner!r}")
-            if owner is None and (algorithm, data, name) not in new:
-                new.append((algorithm, data, name))
-        if sum(1 for _, _, n in entries if n == name) + len(new) > MAX_KEYS:
-            raise MemberError(f"a member has at most {MAX_KEYS} keys")
-        db = open_members(data_dir)
-        try:
-            db.execute(
-                "INSERT OR IGNORE INTO members (name, added, generation) VALUES (?, ?, ?)", (name, time.time(), new_generation())
-            )
-        except database.Error as error:
-            raise MemberError(f"cannot write the club store: {error}") from None
-        finally:
-            db.close()
-        if new:
-            try:
-                write_private(data_dir / KEYS_FILE, _keys_text(entries + new))
-            except OSError as error:
-                raise MemberError(f"cannot write {printable_path(data_dir / KEYS_FILE)}: {error.strerror}") from None
+    db = open_members(data_dir)
+    try:
+        with db.write():  # the checks and the change in one transaction: no other writer between them
+            new = []
+            for algorithm, data in keys:
+                row = db.execute("SELECT member FROM member_keys WHERE algorithm = ? AND data = ?", (algorithm, data)).fetchone()
+                if row is not None and row[0] != name:
+                    raise MemberError(f"that key already signs in member {row[0]!r}")
+                if row is None:
+                    new.append((algorithm, data))
+            held = db.execute("SELECT count(*) FROM member_keys WHERE member = ?", (name,)).fetchone()[0]
+            if held + len(new) > MAX_KEYS:
+                raise MemberError(f"a member has at most {MAX_KEYS} keys")
+            now = time.time()
+            db.execute("INSERT OR IGNORE INTO members (name, added, generation) VALUES (?, ?, ?)", (name, now, new_generation()))
+            db.executemany("INSERT INTO member_keys (algorithm, data, member, added) VALUES (?, ?, ?, ?)",
+                           [(algorithm, data, name, now) for algorithm, data in new])
+    except database.Error as error:
+        raise MemberError(f"cannot write the club store: {error}") from None
+    finally:
+        db.close()
     return len(new)
 
 
 def remove(data_dir: Path, name: str) -> None:
-    """Remove a member and their keys (their games stay in the store)."""
+    """Remove a member, their keys and their web token, in one transaction
+    (their games stay in the store). Every host that follows the database
+    revokes them at its next look (generations.py)."""
     data_dir = Path(data_dir)
     if not club_exists(data_dir):
         raise MemberError(f"no club in {printable_path(data_dir)}")
-    with _Locked(data_dir):
-        if name not in {member.name for member in list_members(data_dir)}:
-            raise MemberError(f"no member {printable(name, 40)!r}")
-        entries = _read_keys(data_dir)
-        try:
-            write_private(data_dir / KEYS_FILE, _keys_text([e for e in entries if e[2] != name]))
-        except OSError as error:
-            raise MemberError(f"cannot write {printable_path(data_dir / KEYS_FILE)}: {error.strerror}") from None
-        from sekigahara_tui.hosting.web_tokens import forget_web_token
-
-        forget_web_token(data_dir, name)  # a name added again is not signed in by the old token
-        db = open_members(data_dir)
-        try:
-            db.execute("DELETE FROM members WHERE name = ?", (name,))
-        except database.Error as error:
-            raise MemberError(f"cannot write the club store: {error}") from None
-        finally:
-            db.close()
+    db = open_members(data_dir)
+    try:
+        with db.write():
+            if db.execute("DELETE FROM members WHERE name = ?", (name,)).rowcount == 0:
+                raise MemberError(f"no member {printable(name, 40)!r}")
+            db.execute("DELETE FROM member_keys WHERE member = ?", (name,))
+            db.execute("DELETE FROM web_tokens WHERE member = ?", (name,))  # a name added again is not signed in by the old token
+    except database.Error as error:
+        raise MemberError(f"cannot write the club store: {error}") from None
+    finally:
+        db.close()
 
 
 def list_members(data_dir: Path) -> builtins.list[Member]:
@@ -303,13 +273,13 @@ def list_members(data_dir: Path) -> builtins.list[Member]:
         return []
     db = open_members(data_dir)
     try:
-        rows = db.execute("SELECT name, added FROM members ORDER BY name").fetchall()
+        rows = db.execute("SELECT m.name, (SELECT count(*) FROM member_keys k WHERE k.member = m.name), m.added"
+                          " FROM members m ORDER BY m.name").fetchall()
     except database.Error as error:
         raise MemberError(f"cannot read the club store: {error}") from None
     finally:
         db.close()
-    keys = _read_keys(data_dir)
-    return [Member(name, sum(1 for _, _, n in keys if n == name), added) for name, added in rows]
+    return [Member(name, keys, added) for name, keys, added in rows]
 
 
 def set_muted(data_dir: Path, name: str, muted: bool) -> None:

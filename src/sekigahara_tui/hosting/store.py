@@ -442,14 +442,23 @@ class Store:
         )
 
     def set_cancel_offer(self, game_id: str, offer: CancelOffer | None) -> None:
-        """Stand a proposal to cancel the game (None: take it away: declined)."""
-        if offer is None:
-            self._write("DELETE FROM cancel_offers WHERE game = ?", (game_id,))
-        else:
-            self._write(
-                "INSERT OR REPLACE INTO cancel_offers (game, side, by_member, at) VALUES (?, ?, ?, ?)",
-                (game_id, offer.side.value, offer.by, offer.at),
-            )
+        """Stand a proposal to cancel the game (None: take it away: declined).
+        Fenced like an append (several hosts): NotOwner, nothing stored, if
+        another host took the game."""
+        lease = self._lease(game_id)
+        try:
+            with self._db.write():
+                if offer is None:
+                    changed = self._db.execute("DELETE FROM cancel_offers WHERE game = ?" + self._owned(), (game_id,) + lease).rowcount
+                else:
+                    row = (game_id, offer.side.value, offer.by, offer.at)
+                    insert = "INSERT OR REPLACE INTO cancel_offers (game, side, by_member, at) "
+                    changed = self._db.execute(insert + ("VALUES (?, ?, ?, ?)" if self.fence is None else "SELECT ?, ?, ?, ? WHERE " + OWNED),
+                                               row + lease).rowcount
+                if changed == 0:  # no offer to take away, or fenced off: which one, in the same transaction
+                    self._check_owner(game_id)
+        except Error as error:
+            raise StoreError(f"cannot write the game store: {error}") from None
 
     # --- ratings (rating_store.py: derived from the results) ---------------------------
 
@@ -503,18 +512,6 @@ class Store:
             return read(self._db)
         except Error as error:
             raise StoreError(f"cannot read the game store: {error}") from None
-
-    def _write(self, sql: str, parameters: tuple) -> None:
-        self._write_all([(sql, parameters)])
-
-    def _write_all(self, statements: list[tuple[str, tuple]]) -> None:
-        """The statements in one transaction: all or nothing."""
-        try:
-            with self._db.write():  # BEGIN ... COMMIT, or ROLLBACK on error
-                for sql, parameters in statements:
-                    self._db.execute(sql, parameters)
-        except Error as error:
-            raise StoreError(f"cannot write the game store: {error}") from None
 
 
 def _side(value: str | None) -> Side | None:

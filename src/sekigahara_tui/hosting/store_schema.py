@@ -8,6 +8,7 @@ from __future__ import annotations
 from sekigahara_tui.hosting.database import Database, postgresql_ddl
 from sekigahara_tui.hosting.chat_store import CHAT_MIGRATION
 from sekigahara_tui.hosting.clock_store import CLOCK_MIGRATION
+from sekigahara_tui.hosting.member_store import MEMBER_MIGRATION
 from sekigahara_tui.hosting.rating_store import RATING_MIGRATION
 from sekigahara_tui.hosting.tournament_store import TOURNAMENT_MIGRATION
 
@@ -46,7 +47,7 @@ CREATE TABLE IF NOT EXISTS computer_levels (
 # The schema's version (PRAGMA user_version). Each step below brings a store
 # of the version before it up to its own, in one transaction, when the store
 # is opened for writing: an older data dir still opens, and a newer one is refused.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     # 1 (issue 24): how each game ended, by the rules or outside them, and a standing cancel proposal.
     1: (
@@ -87,7 +88,15 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     5: TOURNAMENT_MIGRATION,
     # 6 (issue 26): the chat, each game's and the club's channel (chat_store.py).
     6: CHAT_MIGRATION,
+    # 7 (issue 28): the members' keys, web tokens and the fronts' credentials, once files of DATA_DIR (member_store.py).
+    7: MEMBER_MIGRATION,
 }
+
+
+def bring_up_to_date(db: Database) -> None:
+    """The tables made if missing, then the migrations (a store opened for writing)."""
+    db.script(SCHEMA)
+    migrate(db)
 
 
 def migrate(db: Database) -> None:

@@ -43,15 +43,13 @@ def hand_caption(view: PlayerView) -> str:
 
 
 class HandPanel(Leaf, Static):
+    """Its height is the tab's (the stylesheet), whatever the hand holds: a new
+    hand repaints the panel and lays nothing out (issue 27, item 11)."""
+
     _shown: tuple | None = None
-    _shape: tuple | None = None  # what the panel's height follows: its rows and its caption's length
 
     def show(self, view: PlayerView) -> None:
         cards = (view.hand, view.set_aside, view.enemy_hand_size, view.hand_sizes)
-        if cards != self._shown:  # a redraw re-lays the panel out; skip it when nothing changed
+        if cards != self._shown:  # nothing changed: not even a repaint
             self._shown = cards
-            # A card played and another drawn keep the height: no new layout of the screen;
-            # nor while its tab is hidden (it is laid out when shown).
-            shape = (len(view.hand), len(view.set_aside), len(hand_caption(view)))
-            self.update(hand_table(view), layout=shape != self._shape and bool(self.region))
-            self._shape = shape
+            self.update(hand_table(view), layout=False)

@@ -13,13 +13,10 @@ from collections.abc import Callable
 
 from textual import events
 from textual.binding import Binding
-from textual.containers import ScrollableContainer
-from textual.css.scalar import Scalar
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.message import Message
-from textual.app import ComposeResult
 from textual.strip import Strip
-from textual.widget import Widget
+from textual.scroll_view import ScrollView
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
@@ -33,44 +30,39 @@ from sekigahara_tui.widgets.steady_text import steady_scrollbars
 FULL_MODE_MIN_WIDTH = 150  # panel width from which full names fit (canvas_size of "full")
 
 
-class MapCanvas(Widget):
+class MapStrips:
     """The drawn map, one cached strip per row: a cursor move redraws two rows,
-    not the whole map. Clicks choose the location under the pointer."""
+    not the whole map."""
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self._rows: list[Text] = []
-        self._strips: list[Strip] = []
+    def __init__(self) -> None:
+        self.rows: list[Text] = []
+        self.strips: list[Strip] = []
 
-    def set_rows(self, rows: list[Text]) -> None:
-        console = self.app.console
-        base = self.rich_style  # every segment gets a style: colour filters (NO_COLOR) need one
-        if len(rows) != len(self._rows):
-            self._rows, self._strips = [], []
+    def set_rows(self, rows: list[Text], console, base: Style) -> list[int]:
+        """Keep `rows`; the indexes of the rows that changed."""
+        if len(rows) != len(self.rows):
+            self.rows, self.strips = [], []
+        changed = []
         for y, row in enumerate(rows):
-            if y < len(self._rows) and (self._rows[y] is row or self._rows[y] == row):  # a kept row: the same Text
+            if y < len(self.rows) and (self.rows[y] is row or self.rows[y] == row):  # a kept row: the same Text
                 continue
             strip = Strip(list(row.render(console)), row.cell_len).apply_style(base)
-            if y < len(self._rows):
-                self._rows[y], self._strips[y] = row, strip
+            if y < len(self.rows):
+                self.rows[y], self.strips[y] = row, strip
             else:
-                self._rows.append(row)
-                self._strips.append(strip)
-            self.refresh(Region(0, y, row.cell_len, 1))
-
-    def render_line(self, y: int) -> Strip:
-        return self._strips[y] if y < len(self._strips) else Strip.blank(self.size.width)
-
-    def on_click(self, event: events.Click) -> None:
-        panel = self.parent
-        if isinstance(panel, MapPanel):
-            location = panel.location_at(event.x, event.y)
-            if location is not None:
-                panel.cursor = location
-                panel.choose()
+                self.rows.append(row)
+                self.strips.append(strip)
+            changed.append(y)
+        return changed
 
 
-class MapPanel(ScrollableContainer, can_focus=True):
+class MapPanel(ScrollView, can_focus=True):
+    """A line-drawn map that scrolls itself (Textual's ScrollView): a scroll
+    repaints the panel's rows from the kept strips, where a container holding
+    the drawing as a child was placed again by a layout of the screen at every
+    scroll (issue 27, item 11: the map follows most commands)."""
+
+    ALLOW_MAXIMIZE = False  # as the ScrollableContainer it was
     COMPONENT_CLASSES = {
         "map--road",
         "map--highway",
@@ -107,12 +99,11 @@ class MapPanel(ScrollableContainer, can_focus=True):
         self._pending: tuple | None = None  # a scroll_to_show waiting for the panel to show
         self._centred: tuple | None = None  # the last scroll_to_show: its places, anchor and the view's size then
         self._built: tuple | None = None  # (context, per row (its labels' keys, Text)): see _draw
+        self.canvas = MapStrips()
+        self._glyph_styles: dict[str, Style] | None = None  # see _styles
         # Called in the same call as the key that moved the cursor (the screen shows
         # the place in words): one key, one screen update, not one more for a message.
         self.cursor_moved: Callable[[str], None] | None = None
-
-    def compose(self) -> ComposeResult:
-        yield MapCanvas(id="map-canvas")
 
     def on_mount(self) -> None:
         steady_scrollbars(self)  # the place in words under the map takes 3 to 5 of its rows
@@ -152,7 +143,9 @@ class MapPanel(ScrollableContainer, can_focus=True):
         if key is not None and key != self.focus_key:
             _, anchor, places_ = focus
             self.cursor = anchor
-            self.call_after_refresh(self.scroll_to_show, places_, anchor)
+            # Now, in the command's own frame: a scroll only repaints. A layout this
+            # command causes that resizes the panel centres it again (on_resize).
+            self.scroll_to_show(places_, anchor)
         self.focus_key = key
         self._draw()
 
@@ -241,17 +234,30 @@ class MapPanel(ScrollableContainer, can_focus=True):
             self._canvases[key] = (rows, (width, len(rows)), slot_width, [label_columns(pieces, slot_width) for pieces in rows])
         return self._canvases[key]
 
+    def _styles(self) -> dict[str, Style]:
+        """The glyphs' styles, worked out once until the stylesheet changes (they
+        were 40% of a command's map drawing)."""
+        if self._glyph_styles is None:
+            self._glyph_styles = {name: self.get_component_rich_style(f"map--{name}") for name in
+                                  ("road", "highway", "label", "legal", "cursor", "ishida", "tokugawa")}
+            self._glyph_styles[""] = Style()
+        return self._glyph_styles
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._glyph_styles = None  # a new theme, NO_COLOR: worked out again, and the rows drawn in them
+        if self.is_mounted:
+            self.call_later(self._draw)
+
     def _draw(self) -> None:
         view = self._view
         if view is None or not self.is_mounted:
             return
-        style = {name: self.get_component_rich_style(f"map--{name}") for name in
-                 ("road", "highway", "label", "legal", "cursor", "ishida", "tokugawa")}
-        style[""] = Style()
+        style = self._styles()
         rows_pieces, (width, height), slot_width, row_labels = self._pieces()
         mode = "overview" if self._origins() is not None else self._mode
         # A label cut by the panel's edge is left out (its lines still lead to it).
-        left = round(self.scroll_x) if mode != "overview" else 0
+        left = self.view_offset()[0]
         right = left + self.scrollable_content_region.width
         # A row is rebuilt only when what one of its labels shows changes (a block
         # moved, the cursor came or went, an edge now cuts it) or the mode, styles
@@ -271,12 +277,37 @@ class MapPanel(ScrollableContainer, can_focus=True):
                     draw = RowDrawer(facts, style, mode, left, right, slot_width, self.layout_data)
                 entry = built[y] = (key, draw.row(pieces, self.cursor))
             rows.append(entry[1])
-        map_canvas = self.query_one(MapCanvas)
-        resized = (map_canvas.styles.width, map_canvas.styles.height) != (Scalar.from_number(width), Scalar.from_number(height))
-        if resized:
-            map_canvas.styles.width = width
-            map_canvas.styles.height = height
-        map_canvas.set_rows(rows)
+        if self.virtual_size != Size(width, height):  # a new mode or overview size: the scrollbars follow
+            self.virtual_size = Size(width, height)
+        top = self.view_offset()[1]
+        for y in self.canvas.set_rows(rows, self.app.console, self.rich_style):
+            self.refresh(Region(0, y - top, width, 1))
+
+    def view_offset(self) -> tuple[int, int]:
+        """The map's cell at the view's top left (the overview fits: none)."""
+        return (0, 0) if self._origins() is not None else (round(self.scroll_x), round(self.scroll_y))
+
+    def render_line(self, y: int) -> Strip:
+        """Row y of the view: the map's row under it, from the scrolled column;
+        beyond the drawing, the panel's background (as the container's was)."""
+        x, top = self.view_offset()
+        width = self.scrollable_content_region.width
+        blank = Style(bgcolor=self.background_colors[1].rich_color)
+        strips = self.canvas.strips
+        if top + y >= len(strips):
+            return Strip.blank(width, blank)
+        return strips[top + y].crop_extend(x, x + width, blank)
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a label chooses its location."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        x, y = self.view_offset()
+        location = self.location_at(offset.x + x, offset.y + y)
+        if location is not None:
+            self.cursor = location
+            self.choose()
 
     def location_at(self, x: int, y: int) -> str | None:
         for placement in self.layout_data.placements:
