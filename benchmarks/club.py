@@ -327,6 +327,14 @@ def print_soak(result: dict, stats_file: Path) -> None:
         print("      the server wrote no stats file (SEKIGAHARA_STATS_FILE)", flush=True)
 
 
+def print_transactions(result: dict, stats_file: Path) -> None:
+    """The group commit's transactions: the store's fsyncs, each a thread's hand-over (issue 23's CPU a command)."""
+    if stats_file.exists():
+        made = json.loads(stats_file.read_text()).get("store_transactions", 0)
+        print(f"      store transactions: {made} for {result['all_commands']} commands (warm-up included), "
+              f"{result['all_commands'] / max(made, 1):.2f} commands a transaction", flush=True)
+
+
 def print_computer(k: int, level: str, stats_file: Path) -> None:
     """The computer's decisions in the K games against it (issue 25): from
     asking a worker to its answer (waiting for a free worker included), and
@@ -459,6 +467,7 @@ def main() -> None:
             said = errors.read_text(errors="replace").strip().splitlines()
             if said:
                 print(f"      the server wrote {len(said)} lines to stderr; first: {said[0][:150]}; last: {said[-1][:150]}", flush=True)
+            print_transactions(result, stats_file)
             if args.callgrind:
                 print_instructions(counts, result["commands"])
             if args.soak:

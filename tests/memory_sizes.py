@@ -48,6 +48,8 @@ def empty_bounded_caches() -> None:
 
     rules.places._INDEXES.clear()
     state_encoding._NOTATION.clear()
+    state_encoding._JSON_OF.clear()
+    state_encoding._TEXT_OF.clear()
     rules.view._SHARED.clear()
     rules.muster._same_kind_choices.cache_clear()
     rules.muster._musters_at.cache_clear()

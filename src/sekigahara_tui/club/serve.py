@@ -224,6 +224,6 @@ async def serve(
             audit.close()
         lock.release()
         if club is not None:
-            write_stats_if_asked(club.computer.decision_times, club.computer.pool.think_times)
+            write_stats_if_asked(club.computer.decision_times, club.computer.pool.think_times, club.store_commits.writer.transactions)
         else:
             write_stats_if_asked()

@@ -16,8 +16,7 @@ from rules.surface import Command, PlayerView, Side
 from sekigahara_tui.hosting.connections import Connection
 from sekigahara_tui.hosting.games import HostedGame
 from sekigahara_tui.hosting.store import commands_standing
-from sekigahara_tui.net.protocol import State
-from sekigahara_tui.net.state_encoding import SharedTexts, ViewEncoder, encode_events, encode_state, notation
+from sekigahara_tui.net.state_encoding import SharedTexts, ViewEncoder, encode_events, find_listed, state_line
 
 # The texts of the fields the chairs of the state last viewed share (a game's
 # chairs are all made after its change, one game at a time): one slot for the
@@ -64,11 +63,14 @@ def send_state(connection: Connection, game: HostedGame, side: Side | None, repl
     spectators'), with the events of the steps the connection does not hold."""
     host = game.host
     chair = chair_of(game, side)
-    first = min(connection.synced, host.step_count)
-    events = tuple(host.step_events(side, first))
-    connection.synced = host.step_count
-    message = State(game.version, host.step_count, reply_to, chair.view, first, events, undo, host.is_over)
-    connection.send_line(encode_state(message, chair.json, events_json(chair, first, events)))
+    steps = host.step_count
+    first = min(connection.synced, steps)
+    text = chair.events.get(first)
+    if text is None:  # the chair's events from that step on, not made yet for another of its connections
+        text = events_json(chair, first, tuple(host.step_events(side, first)))
+    connection.synced = steps
+    # The line encode(State(...)) would give (net/state_encoding.py), with no State made.
+    connection.send_line(state_line(game.version, steps, reply_to, chair.json, first, text, undo, host.is_over))
 
 
 def events_json(chair: Chair, first: int, events: tuple) -> str:
@@ -88,9 +90,8 @@ def listed(game: HostedGame, side: Side, text: str) -> Command | None:
     chair = game.chairs.get(side)
     if chair is None or chair.state is not game.host.state or chair.view is None:
         return None
-    # A scan that stops at the command, not a table of them all: a state is
-    # mostly submitted to once.
-    return next((command for command in chair.view.legal if notation(command) == text), None)
+    # A scan (in C), not a table of them all: a state is mostly submitted to once.
+    return find_listed(chair.view.legal, text)
 
 
 def steps_held(game: HostedGame, seen: int | None) -> int:

@@ -182,7 +182,7 @@ class ClubServer:
         self._clocks_started = False
         self.tournaments = Tournaments(store.path, self.club_games, self.audit)
         self.lobby.tournaments = self.tournaments
-        store_commits = StoreCommits(store)
+        store_commits = self.store_commits = StoreCommits(store)
         store_commits.lost = self.lost_game
         self.hosts = HostLeases(self) if ownership is not None else None
         self.game_server = GameServer(

@@ -280,7 +280,7 @@ class GameServer:
             action = Action("command", side, text, message.id, time.time())
 
             def apply() -> None:
-                game.host.accept(step)
+                game.host.accept(step, text)
 
             await self.commit(connection, game, action, apply)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from itertools import islice
+from operator import attrgetter
 from typing import TYPE_CHECKING, Protocol
 
 from attrs import define, field, frozen
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 # How far back an id sent again at another version than its own is recognised (games.py, applied).
 RECENT_ROWS = 16
+_CLIENT_ID = attrgetter("client_id")
 
 
 @frozen
@@ -84,7 +85,11 @@ class HostedGame:
             row = actions[version]
             if row.client_id == message_id and row.side is side:
                 return True
-        return any(action.client_id == message_id and action.side is side for action in islice(reversed(actions), RECENT_ROWS))
+        recent = actions[-RECENT_ROWS:]
+        # A new id (nearly every message) is looked for in C; only a hit is looked at row by row.
+        if message_id not in map(_CLIENT_ID, recent):
+            return False
+        return any(action.client_id == message_id and action.side is side for action in recent)
 
     @property
     def result_text(self) -> str:

@@ -162,13 +162,21 @@ class GameHost:
             raise IllegalCommand(f"you play {side.value}: a command for {command.side.value} is not yours")
         return self.propose(command)
 
-    def accept(self, step: Step) -> tuple[Event, ...]:
-        """Make a proposed step, which must follow from the current state."""
+    def accept(self, step: Step, text: str | None = None) -> tuple[Event, ...]:
+        """Make a proposed step, which must follow from the current state.
+        `text`: the command's notation, if the caller knows it already."""
         if step.command is None:
             raise ValueError("the setup step cannot be accepted")
         self._steps.append(step)
-        self._forget_old_steps()
-        self._record = self._record.with_command(step.command)
+        if step.final is not None and not self._keep_states:
+            # Only a final step lets steps go: every step before this one (R58).
+            for before in self._steps[:-1]:
+                self._past.add(before.events)
+            del self._steps[:-1]
+        if text is None:
+            self._record = self._record.with_command(step.command)
+        else:
+            self._record = evolve(self._record, commands=self._record.commands + (text,))
         self._write_autosave()
         return step.events
 

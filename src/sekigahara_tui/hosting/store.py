@@ -362,6 +362,8 @@ class Store:
         errors: list[str | None] = []
         try:
             with self._db.write():
+                if self.fence is None and self._append_all(rows):
+                    return [None] * len(rows)
                 for game_id, action, version in rows:
                     self._db.execute("SAVEPOINT one_row")
                     try:
@@ -385,6 +387,27 @@ class Store:
         except Error as error:
             return [f"cannot write the game store: {error}"] * len(rows)
         return errors
+
+    def _append_all(self, rows: list[tuple[str, Action, int]]) -> bool:
+        """Every row in one statement, within the caller's transaction (the
+        usual case: three statements a row fewer than one savepoint each);
+        False, and nothing of them stored, if one of them cannot be."""
+        self._db.execute("SAVEPOINT all_rows")
+        try:
+            self._db.executemany(
+                "INSERT INTO actions (game, seq, kind, side, text, client_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, version + 1, action.kind, action.side.value, action.text, action.client_id, action.at)
+                 for game_id, action, version in rows],
+            )
+            for game_id, action, _ in rows:
+                if action.clock is not None:
+                    write_clock(self._db, game_id, action.clock)
+        except IntegrityError:
+            self._db.execute("ROLLBACK TO all_rows")
+            self._db.execute("RELEASE all_rows")
+            return False
+        self._db.execute("RELEASE all_rows")
+        return True
 
     def finish(self, game_id: str, result: str, end: GameEnd | None = None) -> None:
         """The rules ended the game (its last action is stored): its status,

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import operator
+from itertools import compress
+from operator import is_not
 import types
 import typing
 from typing import Any
@@ -71,16 +73,18 @@ class _Plan:
     hooks: tuple[Any, ...]  # the converter's unstructure hook per field
     get: Any  # attrgetter of every field at once
     inner: tuple[_Plan | None, ...]  # the plan of an attrs class a field holds
+    writers: tuple[Any, ...]  # per field, None or what writes its JSON text itself (faster than its hook's)
 
 
-def _plan(cls: type, depth: int = 1, hooks: dict[str, Any] | None = None) -> _Plan:
+def _plan(cls: type, depth: int = 1, hooks: dict[str, Any] | None = None, writers: dict[str, Any] | None = None) -> _Plan:
     codecs = _field_codecs(cls)
-    hooks = hooks or {}
+    hooks, writers = hooks or {}, writers or {}
     return _Plan(
         tuple(key for _, key, _, _ in codecs),
         tuple(hooks.get(name, hook) for name, _, hook, _ in codecs),
         operator.attrgetter(*(name for name, _, _, _ in codecs)),
         tuple(_plan(inner, depth - 1) if inner is not None and depth > 0 else None for _, _, _, inner in codecs),
+        tuple(writers.get(name) for name, _, _, _ in codecs),
     )
 
 
@@ -91,7 +95,7 @@ class _ObjectEncoder:
     attrs-class field (the movement view) is itself re-encoded only in its
     changed parts."""
 
-    __slots__ = ("_plan", "_inner", "_values", "_texts", "_before")
+    __slots__ = ("_plan", "_inner", "_values", "_texts", "_before", "_json", "_indexes")
 
     def __init__(self, plan: _Plan) -> None:
         self._plan = plan
@@ -99,21 +103,30 @@ class _ObjectEncoder:
         self._values: tuple | None = None
         self._texts = [""] * len(plan.keys)  # '"name":JSON' per field
         self._before: dict[int, tuple[object, str]] = {}  # field -> the value it held before, its text
+        self._json = ""  # the last JSON made
+        self._indexes = range(len(plan.keys))
 
     def encode(self, value: object, shared: dict[tuple[int, int], tuple[object, str]] | None = None) -> str:
         values = self._plan.get(value)
         old, texts = self._values, self._texts
+        self._values = values
         if old is None:
             for index, field_value in enumerate(values):
                 texts[index] = self._changed(index, field_value, None, shared)
         else:
-            for index, field_value in enumerate(values):
-                previous = old[index]
+            changed = False
+            # Most fields hold the very object they held (views lend what did
+            # not change): only the others are looked at, picked out in C.
+            for index in compress(self._indexes, map(is_not, values, old)):
+                previous, field_value = old[index], values[index]
                 # Same type as well as equal: 1 == True, but they are written differently.
-                if previous is not field_value and (type(previous) is not type(field_value) or previous != field_value):
+                if type(previous) is not type(field_value) or previous != field_value:
                     texts[index] = self._changed(index, field_value, (previous, texts[index]), shared)
-        self._values = values
-        return "{" + ",".join(texts) + "}"
+                    changed = True
+            if not changed:
+                return self._json
+        self._json = "{" + ",".join(texts) + "}"
+        return self._json
 
     def _changed(self, index: int, value: object, last: tuple[object, str] | None, shared: dict[tuple[int, int], tuple[object, str]] | None) -> str:
         before = self._before.get(index)
@@ -128,7 +141,10 @@ class _ObjectEncoder:
             if known is not None and known[0] is value:
                 return plan.keys[index] + known[1]
         inner = plan.inner[index]
-        if inner is not None and value is not None:
+        writer = plan.writers[index]
+        if writer is not None:
+            text = writer(value)
+        elif inner is not None and value is not None:
             encoder = self._inner.get(index)
             if encoder is None:
                 encoder = self._inner[index] = _ObjectEncoder(inner)
@@ -181,26 +197,57 @@ class SharedTexts:
 
 # The legal list changes at most steps, but is made of the same commands
 # again and again, in every game: their notation (what the converter writes
-# for a command) is remembered, up to a bound.
-_NOTATION: dict[Command, str] = {}
+# for a command), and its JSON string, are remembered, up to a bound.
+_NOTATION: dict[Command, tuple[str, str]] = {}
+_TEXT_OF: dict[Command, str] = {}  # the same notations and JSON strings, by command alone (read in C)
+_JSON_OF: dict[Command, str] = {}
 _MAX_NOTATION = 2048  # commands hold containers: a big cache would cost the GC more than it saves
+
+
+def _remembered(command: Command) -> tuple[str, str]:
+    known = _NOTATION.get(command)
+    if known is None:
+        if len(_NOTATION) >= _MAX_NOTATION:
+            _NOTATION.clear()
+            _JSON_OF.clear()
+            _TEXT_OF.clear()
+        text = format_command(command)
+        known = _NOTATION[command] = (text, _encode_string(text))
+        _TEXT_OF[command], _JSON_OF[command] = known
+    return known
 
 
 def notation(command: Command) -> str:
     """format_command(command), remembered."""
-    text = _NOTATION.get(command)
-    if text is None:
-        if len(_NOTATION) >= _MAX_NOTATION:
-            _NOTATION.clear()
-        text = _NOTATION[command] = format_command(command)
-    return text
+    return _remembered(command)[0]
+
+
+def find_listed(commands: tuple[Command, ...], text: str) -> Command | None:
+    """The first of `commands` whose notation is exactly `text`, None if none
+    is (looked for in C when every command's notation is remembered)."""
+    texts = list(map(_TEXT_OF.get, commands))
+    if None in texts:
+        texts = [notation(command) for command in commands]
+    try:
+        return commands[texts.index(text)]
+    except ValueError:
+        return None
 
 
 def _legal(commands: tuple[Command, ...]) -> list[str]:
     return [notation(command) for command in commands]
 
 
-_VIEW_PLAN = _plan(PlayerView, hooks={"legal": _legal})
+def _legal_json(commands: tuple[Command, ...]) -> str:
+    """compact_json(_legal(commands)), from each command's remembered JSON string."""
+    texts = list(map(_JSON_OF.get, commands))  # in C: nearly every command is known
+    if None in texts:
+        texts = [_remembered(command)[1] for command in commands]
+    return "[" + ",".join(texts) + "]"
+
+
+_encode_string = json.encoder.encode_basestring  # as compact_json writes a str (ensure_ascii off)
+_VIEW_PLAN = _plan(PlayerView, hooks={"legal": _legal}, writers={"legal": _legal_json})
 
 
 def _scalar(value: object) -> str:
@@ -216,9 +263,6 @@ def _scalar(value: object) -> str:
     if type(value) is str:
         return _encode_string(value)
     return compact_json(value)
-
-
-_encode_string = json.encoder.encode_basestring  # as compact_json writes a str (ensure_ascii off)
 
 
 def encode_events(events: tuple[tuple[Any, ...], ...], shared: SharedTexts | None = None) -> str:
@@ -245,18 +289,26 @@ _EVENT_HOOK = converter.get_unstructure_hook(AnyEvent)
 _EVENTS = -1  # the events' place in SharedTexts, beside the view's fields (0 on)
 
 
+# The State's fields in the order encode() writes them, each a scalar written
+# as it is but the view and the events: encode_state below writes them in this
+# order, straight (it runs for every connection after every command).
+assert [name for name, _, _, _ in _STATE_CODECS] == ["version", "steps", "reply_to", "view", "first_step", "events", "undo", "over"]
+assert all(hook is _as_is for name, _, hook, _ in _STATE_CODECS if name not in ("view", "events"))
+
+
 def encode_state(message: State, view_json: str, events_json: str | None = None) -> bytes:
     """encode(message), byte for byte, given its view's JSON (ViewEncoder) and,
     if already made, its events' (encode_events): one chair's view is encoded
     once for every connection that sits in it."""
-    parts = []
-    for name, key, hook, _ in _STATE_CODECS:
-        if name == "view":
-            parts.append(key + view_json)
-        elif name == "events" and events_json is not None:
-            parts.append(key + events_json)
-        elif name == "events":
-            parts.append(key + compact_json(hook(message.events)))
-        else:
-            parts.append(key + _scalar(hook(getattr(message, name))))
-    return ("{" + ",".join(parts) + _STATE_END).encode("utf-8")
+    if events_json is None:
+        events_json = compact_json(_STATE_EVENTS_HOOK(message.events))
+    return state_line(message.version, message.steps, message.reply_to, view_json, message.first_step, events_json, message.undo, message.over)
+
+
+def state_line(version: int, steps: int, reply_to: str | None, view_json: str, first_step: int, events_json: str, undo: str | None, over: bool) -> bytes:
+    """encode_state of the State of these fields, its view and events given as JSON (no State made)."""
+    return (
+        f'{{"version":{_scalar(version)},"steps":{_scalar(steps)},"reply_to":{_scalar(reply_to)},'
+        f'"view":{view_json},"first_step":{_scalar(first_step)},"events":{events_json},'
+        f'"undo":{_scalar(undo)},"over":{_scalar(over)}{_STATE_END}'
+    ).encode("utf-8")
