@@ -14,6 +14,8 @@ them over TCP. Each seat client knows the three hosts (`also`).
   go on there; SIGCONT: the stopped host learns it lost them (one audit line
   each, `game-lost`) and stores nothing more for them (fencing: its late
   commits are refused in their own statement, test_ownership.py);
+- the lobby is the same through every host (a member who plays none of
+  the games sees all of them, in play, through each host still up);
 - at the end every acknowledged command is in the actions table exactly
   once, and every game's record replays.
 
@@ -98,6 +100,7 @@ async def test_three_hosts_share_the_games_and_lose_nothing_when_one_dies(postgr
 
         await wait_until(progressed(owner_of, dict.fromkeys(owner_of, 0), 10), "every game under way", DEADLINE)
         assert {game: where.index(a) for game, a in leases(url).items()} == owner_of  # each game its first host's
+        await same_lobby_everywhere(addresses, tokens["carol"], set(owner_of))
 
         # A spectator of host 0's game who connects through host 1 is sent to host 0 (`elsewhere`).
         watched = next(game for game, home in owner_of.items() if home == 0)
@@ -122,6 +125,7 @@ async def test_three_hosts_share_the_games_and_lose_nothing_when_one_dies(postgr
         print(f"a killed host's games went on after {took:.1f} s (bound {BOUND:.1f} s)")
         assert took < BOUND
         assert all(leases(url)[game] in where[1:] for game in dead if not by_game[game][0].over)
+        await same_lobby_everywhere(addresses[1:], tokens["carol"], set(owner_of))
 
         # SIGSTOP host 1 past its leases: host 2 takes its games; SIGCONT: host 1 learns it lost them.
         stopped = [game for game, address in leases(url).items() if address == where[1] and not by_game[game][0].over]
@@ -167,6 +171,27 @@ async def test_three_hosts_share_the_games_and_lose_nothing_when_one_dies(postgr
         assert len(acked) > GAMES * 10
     finally:
         store.close()
+
+
+async def same_lobby_everywhere(addresses, token: str, games: set[str]) -> None:
+    """carol plays none of the games: through each host her lobby shows every
+    one of them, with the same players, the same (LISTEN/NOTIFY carries a
+    change to every host; a wait for it, with a deadline)."""
+
+    async def seen_through(address) -> frozenset:
+        lobby = ClubClient(None, member="carol", token=token, tcp=address)
+        try:
+            shown = await lobby.lobby()
+        finally:
+            await lobby.close()
+        lines = shown.mine + shown.open + shown.watchable + shown.finished
+        return frozenset((line.game, line.ishida, line.tokugawa) for line in lines)
+
+    expected = frozenset((game, "alice", "bob") for game in games)
+    deadline = time.monotonic() + DEADLINE
+    while (seen := [await seen_through(address) for address in addresses]) != [expected] * len(addresses):
+        assert time.monotonic() < deadline, f"the lobbies differ: {seen}"
+        await asyncio.sleep(0.1)
 
 
 def lost_lines(audit) -> str:
