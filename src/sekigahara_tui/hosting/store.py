@@ -378,12 +378,12 @@ class Store:
                             write_clock(self._db, game_id, action.clock)
                     except IntegrityError as error:
                         self._db.execute("ROLLBACK TO one_row")
-                        errors.append(f"{BEHIND}: {error}")
+                        errors.append(f"cannot write the game store: {BEHIND}: {error}")
                     else:
                         errors.append(None if stored else f"{NOT_OWNER}: nothing was stored")
                     self._db.execute("RELEASE one_row")
         except CommitUnknown as error:
-            return [f"{BEHIND}: {error}"] * len(rows)
+            return [f"{BEHIND}: it may have been stored: {error}"] * len(rows)
         except Error as error:
             return [f"cannot write the game store: {error}"] * len(rows)
         return errors

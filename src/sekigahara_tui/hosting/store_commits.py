@@ -52,14 +52,17 @@ class StoreCommits:
             self.lost(game.id, str(error))
             raise NotStored("host-error", f"{error}; reconnect: the game goes on where it is played now") from None
         except StoreError as error:
-            if str(error).startswith(BEHIND):
+            text = printable(str(error), 200)
+            if BEHIND in text:
                 # Memory may no longer follow the store (a commit's answer lost with the
-                # connection): the game leaves memory, and is read again from the store
-                # when its players come back; they are told so.
-                reason = f"{printable(str(error), 200)}; reconnect: the game is read again from the store"
+                # connection, or a row taken behind the host): the game leaves memory and
+                # is read again from the store when its players come back; they are told.
+                # Only a lost answer leaves this command's fate unknown: the words say which.
+                known = "" if text.startswith(BEHIND) else "the host could not store it, nothing changed: "
+                reason = f"{known}{text}; reconnect: the game is read again from the store"
                 self.lost(game.id, reason)
                 raise NotStored("host-error", reason) from None
-            raise NotStored("host-error", f"the host could not store it, nothing changed: {printable(str(error), 200)}") from None
+            raise NotStored("host-error", f"the host could not store it, nothing changed: {text}") from None
 
     async def close(self) -> None:
         await self.writer.close()
