@@ -197,7 +197,8 @@ def _patched(table: dict[str, tuple[str, ...]], touched: set[str],
 # playouts: 2,048 held cost 4% of a random game in collections, issue 25), and
 # a club raises it to its resident games (hold_indexes).
 _INDEXES: dict[int, PlaceIndex] = {}
-MAX_INDEXES = 512
+ONE_GAME_INDEXES = 512  # a process of one game: the app, self-play, a bot's playouts
+MAX_INDEXES = ONE_GAME_INDEXES
 CLUB_INDEXES = 2048  # about 2 indexes for each of 1,000 resident games
 BUILT = [0]  # indexes built since start: benchmarks/club.py prints the hit rate
 
