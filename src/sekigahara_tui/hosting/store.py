@@ -58,6 +58,7 @@ class NotOwner(StoreError):
     """Fenced (several hosts): this host no longer owns the game, nothing was stored."""
 
 
+INSERT_ACTION = "INSERT INTO actions (game, seq, kind, side, text, client_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
 FENCED_INSERT = ("INSERT INTO actions (game, seq, kind, side, text, client_id, at) SELECT ?, ?, ?, ?, ?, ?, ? WHERE " + OWNED)
 
 
@@ -367,10 +368,9 @@ class Store:
                 for game_id, action, version in rows:
                     self._db.execute("SAVEPOINT one_row")
                     try:
-                        row = (game_id, version + 1, action.kind, action.side.value, action.text, action.client_id, action.at)
+                        row = _action_row(game_id, action, version)
                         if self.fence is None:
-                            self._db.execute(
-                                "INSERT INTO actions (game, seq, kind, side, text, client_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+                            self._db.execute(INSERT_ACTION, row)
                             stored = True
                         else:
                             stored = self._db.execute(FENCED_INSERT, row + self._lease(game_id)).rowcount == 1
@@ -394,11 +394,7 @@ class Store:
         False, and nothing of them stored, if one of them cannot be."""
         self._db.execute("SAVEPOINT all_rows")
         try:
-            self._db.executemany(
-                "INSERT INTO actions (game, seq, kind, side, text, client_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(game_id, version + 1, action.kind, action.side.value, action.text, action.client_id, action.at)
-                 for game_id, action, version in rows],
-            )
+            self._db.executemany(INSERT_ACTION, [_action_row(game_id, action, version) for game_id, action, version in rows])
             for game_id, action, _ in rows:
                 if action.clock is not None:
                     write_clock(self._db, game_id, action.clock)
@@ -530,3 +526,8 @@ def _side(value: str | None) -> Side | None:
 
 def _value(side: Side | None) -> str | None:
     return side.value if side is not None else None
+
+
+def _action_row(game_id: str, action: Action, version: int) -> tuple:
+    """An action's row in `actions`, as row `version + 1` of its game."""
+    return (game_id, version + 1, action.kind, action.side.value, action.text, action.client_id, action.at)
