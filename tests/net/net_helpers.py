@@ -104,14 +104,14 @@ class RawConnection:
         line = await asyncio.wait_for(self.reader.readline(), timeout)
         return json.loads(line) if line else None
 
-    async def receive_until(self, kind: str, timeout: float = 5.0) -> list[dict]:
-        """Messages up to and including the first of type `kind`."""
+    async def receive_until(self, *kinds: str, timeout: float = 5.0) -> list[dict]:
+        """Messages up to and including the first of a type among `kinds`."""
         seen = []
         while True:
             message = await self.receive(timeout)
-            assert message is not None, f"closed before a {kind}: {seen}"
+            assert message is not None, f"closed before a {' or '.join(kinds)}: {seen}"
             seen.append(message)
-            if message["type"] == kind:
+            if message["type"] in kinds:
                 return seen
 
     async def close(self) -> None:

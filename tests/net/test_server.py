@@ -53,6 +53,14 @@ async def until(condition, timeout: float = 5.0) -> None:
             await asyncio.sleep(0.01)
 
 
+async def answer_to(raw: RawConnection, message_id: str) -> dict:
+    """The host's answer to a message: the state that replies to it, or its refusal."""
+    while True:
+        message = (await raw.receive_until("state", "refused"))[-1]
+        if message.get("reply_to", message.get("id")) == message_id:
+            return message
+
+
 def first_legal(state: dict) -> str:
     return state["view"]["legal"][0]
 
@@ -211,6 +219,71 @@ async def test_a_stale_submit_is_refused_and_not_applied(hosted):
     # the other seat saw the change, without a reply_to
     other = (await tokugawa.receive_until("state"))[-1]
     assert other["version"] == 1 and other["reply_to"] is None
+    await ishida.close()
+    await tokugawa.close()
+
+
+async def test_R45_a_bid_sent_before_the_other_sides_secret_bid_arrived_is_accepted(hosted):
+    """6.3's bid is simultaneous (R45): the second seat's bid, decided at the
+    version before the first seat's secret bid, knows all it may know now,
+    so it is applied rather than refused as stale."""
+    ishida, ishida_state = await welcomed(hosted, ISHIDA)
+    tokugawa, tokugawa_state = await welcomed(hosted, TOKUGAWA)
+    assert ishida_state["view"]["phase"] == "bid" == tokugawa_state["view"]["phase"]
+    ishida.send({"type": "submit", "id": "i1", "version": 0, "command": first_legal(ishida_state)})
+    assert (await ishida.receive_until("state"))[-1]["version"] == 1
+    bid = first_legal(tokugawa_state)
+    tokugawa.send({"type": "submit", "id": "t1", "version": 0, "command": bid})
+    answer = await answer_to(tokugawa, "t1")
+    assert answer["type"] == "state" and answer["reply_to"] == "t1" and answer["version"] == 2
+    info, actions = hosted.store.load_game(GAME)
+    assert [(a.side, a.text, a.client_id) for a in actions][1] == (TOKUGAWA, bid, "t1")
+    assert hosted.game.version == 2 == hosted.stored_rows()
+    # sent again (its answer lost), it is answered and not applied twice
+    tokugawa.send({"type": "submit", "id": "t1", "version": 0, "command": bid})
+    again = await answer_to(tokugawa, "t1")
+    assert again["type"] == "state" and again["reply_to"] == "t1" and hosted.game.version == 2
+    await ishida.close()
+    await tokugawa.close()
+
+
+async def test_R45_a_bid_sent_before_the_other_side_took_its_bid_back_is_stale(hosted):
+    """An undo is not a secret choice: what the other side did since may
+    matter, so the old bid is refused as stale and nothing changes."""
+    ishida, ishida_state = await welcomed(hosted, ISHIDA)
+    tokugawa, tokugawa_state = await welcomed(hosted, TOKUGAWA)
+    ishida.send({"type": "submit", "id": "i1", "version": 0, "command": first_legal(ishida_state)})
+    assert (await ishida.receive_until("state"))[-1]["version"] == 1
+    ishida.send({"type": "undo", "id": "i2", "version": 1})
+    assert (await ishida.receive_until("state"))[-1]["version"] == 2
+    tokugawa.send({"type": "submit", "id": "t1", "version": 0, "command": first_legal(tokugawa_state)})
+    refusal = await answer_to(tokugawa, "t1")
+    assert refusal["kind"] == "stale" and "version 2, not 0" in refusal["reason"]
+    assert hosted.game.version == 2 == hosted.stored_rows()
+    await ishida.close()
+    await tokugawa.close()
+
+
+async def test_a_submit_sent_before_an_open_command_of_the_other_side_is_stale(hosted):
+    """Once the bid is settled the other side's commands are seen (R55
+    allows it): a command decided before one of them is refused as stale."""
+    ishida, ishida_state = await welcomed(hosted, ISHIDA)
+    tokugawa, tokugawa_state = await welcomed(hosted, TOKUGAWA)
+    ishida.send({"type": "submit", "id": "i1", "version": 0, "command": first_legal(ishida_state)})
+    tokugawa.send({"type": "submit", "id": "t1", "version": 1, "command": first_legal(tokugawa_state)})
+    states = {ISHIDA: None, TOKUGAWA: None}
+    for side, raw in ((ISHIDA, ishida), (TOKUGAWA, tokugawa)):
+        while states[side] is None or states[side]["version"] < 2:
+            states[side] = (await raw.receive_until("state"))[-1]
+    acting = next(side for side in BOTH_SIDES if states[side]["view"]["legal"])
+    waiting = acting.other
+    raws = {ISHIDA: ishida, TOKUGAWA: tokugawa}
+    raws[acting].send({"type": "submit", "id": "a3", "version": 2, "command": first_legal(states[acting])})
+    assert (await raws[acting].receive_until("state"))[-1]["version"] == 3
+    raws[waiting].send({"type": "submit", "id": "w3", "version": 2, "command": "anything at all"})
+    refusal = (await raws[waiting].receive_until("refused"))[-1]
+    assert refusal["kind"] == "stale" and "version 3, not 2" in refusal["reason"]
+    assert hosted.game.version == 3 == hosted.stored_rows()
     await ishida.close()
     await tokugawa.close()
 

@@ -254,8 +254,13 @@ class GameServer:
         send_state(connection, game, side, message_id, game.host.why_no_undo(side))  # a resend: answer it, apply nothing
         return True
 
-    def _stale(self, connection: Connection, game: HostedGame, message_id: str, version: int) -> bool:
-        if version == game.version:
+    def _stale(self, connection: Connection, game: HostedGame, message_id: str, version: int, side: Side | None = None) -> bool:
+        """Refuse a message sent at an old version. A command (`side` given)
+        is let through when all that happened since is the other side's secret
+        choice (R45): in a bid or a reinforcement discard both seats decide at
+        once, and the second one's command is no less informed for arriving
+        second. It is still checked against the state it will change."""
+        if version == game.version or (side is not None and game.unseen_since(side, version)):
             return False
         connection.send(
             Refused(message_id, "stale", f"the game is at version {game.version}, not {version}: nothing was done; decide again")
@@ -264,7 +269,9 @@ class GameServer:
 
     async def submit(self, connection: Connection, game: HostedGame, side: Side, message: Submit) -> None:
         async with game.changing:
-            if self._already_applied(connection, game, side, message.id, message.version) or self._stale(connection, game, message.id, message.version):
+            if self._already_applied(connection, game, side, message.id, message.version) or self._stale(
+                connection, game, message.id, message.version, side
+            ):
                 return
             known = listed(game, side, message.command)
             try:

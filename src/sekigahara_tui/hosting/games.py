@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from attrs import define, field, frozen
 
+from rules.events import OpponentDecided
 from rules.surface import Side
 from sekigahara_tui.hosting.host import GameHost
 from sekigahara_tui.hosting.result_words import OUTSIDE_CAUSES, end_words, rules_words
@@ -73,8 +74,9 @@ class HostedGame:
 
     def applied(self, side: Side, message_id: str, version: int) -> bool:
         """Whether `side`'s message `message_id`, sent at `version`, was
-        applied. A message is applied only at the version it carries, so its
-        row is the record's row `version`: a resend (the very message, as a
+        applied. A message is applied at the version it carries (bar a
+        simultaneous decision's, unseen_since), so its row is nearly always
+        the record's row `version`: a resend (the very message, as a
         client keeps it) is found there however long ago it was applied,
         without a scan of the record or a table of every id (issue 23, item
         11). An id applied at another version is recognised among the last
@@ -90,6 +92,24 @@ class HostedGame:
         if message_id not in map(_CLIENT_ID, recent):
             return False
         return any(action.client_id == message_id and action.side is side for action in recent)
+
+    def unseen_since(self, side: Side, version: int) -> bool:
+        """Whether `side` saw nothing change since `version`: every row since is
+        a command of the other side whose every event `side` may see is "the
+        other side made a secret choice" (R45: a bid or a reinforcement discard,
+        6.2, 6.3). A command `side` decided at `version` is then decided on all
+        it may know now, so it need not be refused as stale (game_server.py)."""
+        actions = self.actions
+        if not 0 <= version < len(actions) or len(actions) - version > RECENT_ROWS:
+            return False
+        since = actions[version:]
+        if any(action.kind != "command" or action.side is side for action in since):
+            return False
+        # No undo among them: each row is one step, the host's last ones.
+        steps = self.host.step_events(side, self.host.step_count - len(since))
+        return len(steps) == len(since) and all(
+            events and all(type(event) is OpponentDecided for event in events) for events in steps
+        )
 
     @property
     def result_text(self) -> str:
