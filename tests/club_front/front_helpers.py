@@ -175,7 +175,10 @@ class Terminal:
         while data := await self.process.stdout.read(65536):
             self.raw += data
             self.screen.feed(data)
-            self._changed.set()
+            if replies := self.screen.take_replies():
+                self.process.stdin.write(replies)
+            if not self.screen.in_frame:  # a whole frame drawn: the screen may be read
+                self._changed.set()
         self._changed.set()
 
     def press(self, keys: bytes) -> None:
@@ -189,7 +192,7 @@ class Terminal:
         """Wait until check(self) is true; fail with the screen if it never is."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT
-        while not (found := check(self)):
+        while self.screen.in_frame and not self._reader.done() or not (found := check(self)):
             if self._reader.done() and not self._changed.is_set():
                 raise AssertionError(f"the session ended before {what}:\n{self.screen.text()}\n{bytes(self.raw[-400:])!r}")
             self._changed.clear()
@@ -251,6 +254,10 @@ class LocalTerminal:
         else:
             self.raw += data
             self.screen.feed(data)
+            if replies := self.screen.take_replies():
+                os.write(self.master, replies)
+            if self.screen.in_frame:
+                return  # a frame half drawn: the screen may be read when it is whole
         self._changed.set()
 
     def press(self, keys: bytes) -> None:
@@ -263,7 +270,7 @@ class LocalTerminal:
     async def wait_for(self, check, what: str):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT
-        while not (found := check(self)):
+        while self.screen.in_frame and not self._closed.is_set() or not (found := check(self)):
             if self._closed.is_set() and not self._changed.is_set():
                 raise AssertionError(f"the program ended before {what}:\n{self.screen.text()}\n{bytes(self.raw[-400:])!r}")
             self._changed.clear()
