@@ -12,7 +12,9 @@ it makes know B too (club/client.py). kill -9 host A, which owns the game:
 - the game's lease runs out (ownership.LEASE 5 s, found by B's renewal every
   1.5 s), B takes it, and the seats, whose connection to A ended, reconnect
   to B with TLS; the game goes on there;
-- alice signs in over SSH through the front, which now asks B;
+- alice signs in over SSH through the front, which now asks B, and in a
+  browser through the front's web door, her web token (made through A's
+  DIR) rotated through B's: keys and tokens are the database's;
 - every acknowledged command is stored exactly once and the record replays.
 
 `serve --advertise HOST:PORT` is what a host writes into club_hosts for the
@@ -23,6 +25,7 @@ No sleeps that race: every wait is for a condition, with a deadline.
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import signal
 import sys
@@ -30,6 +33,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import aiohttp
 import asyncssh
 import pytest
 
@@ -37,6 +41,7 @@ from helpers import needs_program
 from pg_server import INITDB, WHAT
 from tls_certs import make_certificates
 from front_helpers import Terminal
+from test_web_front import WebTerminal
 from tls_processes import ENV, Running, audit_lines, audit_says, command
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "club"))  # the club tests' helpers, not copied
@@ -94,9 +99,11 @@ async def test_a_front_over_two_hosts_and_a_host_killed_mid_game(postgres):
         # alice's key is the database's too: the front signs her in through whichever host its link is on
         a, b = (tuple(club_address(d)["tcp"]) for d in dirs)
         front = await Running.start("front", "--club", f"{a[0]}:{a[1]},{b[0]}:{b[1]}", "--tls-ca", str(certs.ca),
-                                    "--credential", str(credential), "--data", str(root / "front"), "--ssh", "127.0.0.1:0")
+                                    "--credential", str(credential), "--data", str(root / "front"), "--ssh", "127.0.0.1:0",
+                                    "--web", "127.0.0.1:0")
         await front.said(rf"front eu1 of the club at 127\.0\.0\.1:{a[1]} \(TLS\), 1 more hosts")
         ssh_port = int((await front.said(r"SSH: listening on 127\.0\.0\.1:(\d+)")).group(1))
+        web_url = (await front.said(r"web page: (\S+)")).group(1)
         await audit_says(dirs[0], "front-connected")
 
         # As a session client of the front: the lobby on host A, knowing B; its seats know B too.
@@ -144,6 +151,19 @@ async def test_a_front_over_two_hosts_and_a_host_killed_mid_game(postgres):
             terminal.press(b"q")
             assert (await terminal.finish()).exit_status == 0
         assert audit_lines(dirs[1], "sign-in front=ssh member=alice address=127.0.0.1 via=eu1")
+        # And in a browser: alice's web token (made through A's DIR) rotated through B's, the cookie, the lobby from B.
+        status, token, err = await command("member", "web-token", "alice", "--rotate", "--data", str(dirs[1]))
+        assert status == 0, err
+        origin = {"Origin": web_url.rstrip("/")}
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            signed = await http.post(web_url + "sign-in", data={"member": "alice", "token": token.strip()}, headers=origin, allow_redirects=False)
+            assert signed.status == 303
+            async with http.ws_connect(web_url + "ws?width=80&height=24", headers=origin) as socket:
+                browser = WebTerminal(socket, 80, 24)
+                await browser.wait_text("signed in as alice")
+                await socket.send_str(json.dumps(["stdin", "q"]))
+                await browser.ended()
+        assert audit_lines(dirs[1], "sign-in front=web member=alice address=127.0.0.1 via=eu1")
 
         for client in clients:
             await client.close()
