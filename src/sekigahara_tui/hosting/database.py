@@ -15,8 +15,11 @@ here, in one place:
   write lock up front, so a check and the change it allows never interleave
   with another writer; PostgreSQL's twin is a transaction-scoped advisory
   lock taken first (WRITE_LOCK, postgresql.py), so every check-then-write of the modules
-  keeps its meaning across connections and processes. (Several hosts will
-  narrow it to a game; the append's version check is one statement anyway.)
+  keeps its meaning across connections and processes. The one exception:
+  the actions' appends (`write(appends=True)`) hold it shared, so the hosts'
+  appends to their own games go on side by side. An append needs no more:
+  it checks its game's owner in its own statement and its row is the
+  game's primary key, and a lease changes only under the whole lock.
 - the schema's version: PRAGMA user_version, or the table schema_version;
 - errors: both drivers' become `Error` / `IntegrityError`, one line.
 
@@ -173,9 +176,12 @@ class Database(ABC):
         """Run DDL statements (`;`-separated), each CREATE or ALTER in the dialect's types."""
 
     @abstractmethod
-    def write(self) -> ContextManager[Database]:
+    def write(self, appends: bool = False) -> ContextManager[Database]:
         """A write transaction holding the write lock from its start: committed
-        at the end of the block, rolled back if it raises."""
+        at the end of the block, rolled back if it raises. `appends`: it only
+        adds rows to games of their owner, each checked in its own statement
+        (store.append_many), so on PostgreSQL it may run beside other such
+        writes, never beside any other write."""
 
     @abstractmethod
     def read(self) -> ContextManager[Database]:
@@ -267,8 +273,8 @@ class _SQLite(Database):
             raise _error(error) from None
 
     @contextmanager
-    def write(self) -> Iterator[Database]:
-        with self._transaction("BEGIN IMMEDIATE"):
+    def write(self, appends: bool = False) -> Iterator[Database]:
+        with self._transaction("BEGIN IMMEDIATE"):  # one writer at a time, whatever it writes
             yield self
 
     @contextmanager

@@ -205,9 +205,10 @@ class PostgreSQL(Database):
             self.script(sql)
 
     @contextmanager
-    def write(self) -> Iterator[Database]:
+    def write(self, appends: bool = False) -> Iterator[Database]:
         with self._transaction("BEGIN"):
-            self._run("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+            # Appends share the lock with each other (database.py says why), not with any other write.
+            self._run("SELECT pg_advisory_xact_lock_shared(%s)" if appends else "SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
             yield self
 
     @contextmanager

@@ -362,7 +362,7 @@ class Store:
         None (stored) or why not. If the transaction fails, nothing is stored."""
         errors: list[str | None] = []
         try:
-            with self._db.write():
+            with self._db.write(appends=True):
                 if self.fence is None and self._append_all(rows):
                     return [None] * len(rows)
                 for game_id, action, version in rows:
