@@ -77,6 +77,8 @@ async def test_the_club_answers_others_while_the_computer_thinks(data_dir):
         assert gated.pool.decisions == 0  # all of this while the computer's decision had not come back
         gated.open()
         await wait_until(lambda: gated.pool.decisions >= 1 and club.store.load_game(made.game)[1][-1].side is TOKUGAWA, "the computer's bid")
+        # The member's bid meanwhile was a secret choice (R45): the computer's bid stands, not thought again.
+        assert gated.pool.decisions == 1
         for seat in seats + [mine]:
             await seat.close()
         await asyncio.gather(*tasks, mine_task)

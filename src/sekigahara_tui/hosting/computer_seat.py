@@ -133,9 +133,10 @@ class ComputerSeat:
         task.add_done_callback(self._tasks.discard)
 
     async def _moves(self, game: HostedGame) -> None:
-        """Decide in a worker without holding the game (a member may move in a
-        simultaneous decision meanwhile: then decide again), then commit under
-        the game's lock if the game is still where the decision saw it."""
+        """Decide in a worker without holding the game, then commit under the
+        game's lock if the game is still where the decision saw it, or moved
+        only by the member's secret choice in a simultaneous decision (R45:
+        the decision knew all it may know); else decide again."""
         try:
             while True:
                 if self.server is None or self.server.games.loaded.get(game.id) is not game or game.host.is_over:
@@ -148,8 +149,9 @@ class ComputerSeat:
                 async with game.changing:
                     if self.server.games.loaded.get(game.id) is not game or game.host.is_over:
                         return  # a resignation or a time-out ends a game without a new version
-                    if game.version != version:
+                    if game.version != version and not game.unseen_since(side, version):
                         continue  # the game moved on while the computer thought: look again
+                    # (a member's secret choice meanwhile, R45, changes nothing it knew: its decision stands)
                     await self._commit(game, side, text)
                     return
         finally:
