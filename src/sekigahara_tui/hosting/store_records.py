@@ -12,7 +12,7 @@ from attrs import evolve
 from rules.infra.record import GameRecord, RecordEnd, load_position_record, new_record
 
 if TYPE_CHECKING:
-    from sekigahara_tui.hosting.store import Action, GameInfo
+    from sekigahara_tui.hosting.store_rows import Action, GameInfo
 
 
 def record_of(info: GameInfo, actions: list[Action] | tuple[Action, ...]) -> GameRecord:
