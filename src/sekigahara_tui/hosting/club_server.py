@@ -95,6 +95,7 @@ from sekigahara_tui.hosting.store import Store
 from sekigahara_tui.hosting.store_commits import StoreCommits
 from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.hosting.tokens import SeatTokens
+from sekigahara_tui.hosting.tournament_leases import TournamentLeases
 from sekigahara_tui.hosting.tournaments import Tournaments
 from sekigahara_tui.net.protocol import Refused
 
@@ -181,6 +182,10 @@ class ClubServer:
         self.clocks.tell_low = self.game_notices.clock_low  # a clock below a day (a tenth, live): one notice a drop
         self._clocks_started = False
         self.tournaments = Tournaments(store.path, self.club_games, self.audit)
+        if ownership is not None:  # several hosts: one acts for each tournament (tournament_leases.py)
+            tournament_leases = TournamentLeases(store.path, ownership.host, lease=ownership.lease)
+            self.tournaments.share(tournament_leases)
+            ownership.also_renew.append(tournament_leases.renew)
         self.lobby.tournaments = self.tournaments
         store_commits = self.store_commits = StoreCommits(store)
         store_commits.lost = self.lost_game

@@ -77,6 +77,7 @@ class Ownership:
         self.epochs: dict[str, int] = {}
         self.on_lost: Callable[[list[str]], None] = lambda games: None  # called from the renewing thread
         self.on_expired: Callable[[list[str]], None] = lambda games: None  # likewise
+        self.also_renew: list[Callable[[], None]] = []  # other leases of this host, renewed on the same beat (tournament_leases.py)
         self._db = connect(location)
         self._lock = threading.Lock()  # one statement at a time on the connection (loop and renewer)
         self._db.script(TABLES)
@@ -184,10 +185,11 @@ class Ownership:
 
     def _renewing(self) -> None:
         while not self._stop.wait(self.renew_every):
-            try:
-                self.renew()
-            except Error:
-                pass  # the database away for a moment: the next renewal tries again (3 before a lease runs out)
+            for renew in (self.renew, *self.also_renew):
+                try:
+                    renew()
+                except Error:
+                    pass  # the database away for a moment: the next renewal tries again (3 before a lease runs out)
 
 
 def shared_secret(db: Database, secret_file: bytes | None) -> bytes:
