@@ -15,7 +15,10 @@ lock dies with its connection, but nothing in a commit could check it.
   one alive and another host's is refused (the caller says where that host
   listens: `owner_address`, from `club_hosts`).
 - The owner renews every lease it holds every RENEW_EVERY seconds for LEASE
-  seconds (the database's clock, one for all hosts). A renewal that finds a
+  seconds (the database's clock, one for all hosts). A host whose renewals
+  keep failing lets its games go itself (`lapse`) once its leases could run
+  out before the next try, so before another host may take them: a timer or
+  a notice, which no fence stops, is then one host's only. A renewal that finds a
   game's lease no longer its own (taken after it expired) reports the game
   lost: the host drops it (club_server.py).
 - The same look finds leases left to expire by a dead host (kill -9) and
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from typing import Callable
 
 from sekigahara_tui.hosting.database import Database, Error, Location, connect
@@ -184,12 +188,30 @@ class Ownership:
             self.on_expired(expired)
 
     def _renewing(self) -> None:
+        renewed = time.monotonic()  # every lease lasts at least LEASE past a renewal begun then (the database's clock runs as ours)
         while not self._stop.wait(self.renew_every):
-            for renew in (self.renew, *self.also_renew):
+            began = time.monotonic()
+            try:
+                self.renew()
+                renewed = began
+            except Error:
+                # The database away for a moment: the next renewal tries again. But if the leases may run
+                # out before it, this host lets its games go itself, before another host can take them:
+                # what is no write (a clock-low notice, a timer) is then done by one host only.
+                if began + self.renew_every - renewed >= self.lease and self.epochs:
+                    self.lapse()
+            for renew in self.also_renew:
                 try:
                     renew()
                 except Error:
-                    pass  # the database away for a moment: the next renewal tries again (3 before a lease runs out)
+                    pass  # its writes are fenced (tournament_leases.py): nothing to let go
+
+    def lapse(self) -> None:
+        """This host's leases may have run out unrenewed: every game it held reported lost."""
+        lost = list(self.epochs)
+        for game in lost:
+            self.epochs.pop(game, None)
+        self.on_lost(lost)
 
 
 def shared_secret(db: Database, secret_file: bytes | None) -> bytes:
