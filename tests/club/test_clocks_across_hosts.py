@@ -9,7 +9,9 @@ for them cut): B lets the game go itself before its lease can run out
 (Ownership.lapse), A takes it when the lease expired and runs the clock on.
 Both clocks drop low and one runs out on A: each member gets exactly one
 clock-low and one game-over notice (a real webhook receiver on loopback),
-the time-out is stored once, and B stores and sends nothing more of it."""
+the time-out is stored once, and B stores and sends nothing more of it.
+The same when B had evicted the idle game first (its lease kept while the
+clock runs)."""
 
 from __future__ import annotations
 
@@ -47,37 +49,75 @@ def results_of(url: str, game: str) -> list[tuple]:
         db.close()
 
 
+async def clocked_game_on_b(servers, client_of, receiver):  # noqa: F811
+    """bob makes a game through A, alice joins it through B (so B loads it and
+    owns it: its clock starts there); both want notices, and sign out."""
+    a, b = servers
+    bob_a, alice_b = client_of(0)("bob"), client_of(1)("alice")
+    for lobby, name in ((bob_a, "bob"), (alice_b, "alice")):
+        await lobby.set_notices(receiver.url(f"/{name}"), "json", None, KINDS)
+    made = await bob_a.new_game(Side.ISHIDA, "open", clock=SHORT.name)
+    await wait_until(lambda: made.game in b.catalog, "bob's game in B's catalog", WAIT)
+    await alice_b.join(made.game)
+    assert b.ownership.owns(made.game) and made.game not in a.games.loaded
+    await bob_a.close()  # both away: their notices go to the webhook (a member signed in may be told in the lobby)
+    await alice_b.close()
+    return made.game
+
+
+def cut(b) -> None:
+    """B's lease renewals fail from now on (its connection for them gone); its store still writes."""
+
+    def failing() -> None:
+        raise database.Error("the connection for the leases is gone")
+
+    b.ownership.renew = failing
+
+
+async def ran_out_on_a_once(url, servers, game, receiver) -> None:  # noqa: F811
+    """A takes the game and its clock runs out there: one time-out, and each
+    member told once of the clock low and once of the end."""
+    a, b = servers
+    await wait_until(lambda: game in a.games.loaded, "A to take the game", WAIT)
+    await wait_until(lambda: a.catalog.get(game).status == "over", "the clock to run out on A", WAIT * 2)
+    await a.notices.idle()
+    await b.notices.idle()
+    sent = Counter((got.path, got.body["kind"]) for got in receiver.received)
+    print(dict(sent))
+    assert {k: n for k, n in sent.items() if k[1] != "your-move"} == {
+        ("/alice", "clock-low"): 1, ("/bob", "clock-low"): 1, ("/alice", "game-over"): 1, ("/bob", "game-over"): 1}
+    assert all(n == 1 for n in sent.values())  # a your-move, if any, once
+    assert results_of(url, game) == [("timed-out",)]
+    assert game not in b.games.loaded and not b.ownership.owns(game)
+
+
 async def test_a_games_clock_and_notices_act_on_one_host_only_when_its_owner_is_cut_off(postgres, monkeypatch, receiver):  # noqa: F811
     url = postgres.new_database()
 
     async def played(servers, client_of):
-        a, b = servers
-        bob_a, alice_b = client_of(0)("bob"), client_of(1)("alice")
-        for lobby, name in ((bob_a, "bob"), (alice_b, "alice")):
-            await lobby.set_notices(receiver.url(f"/{name}"), "json", None, KINDS)
-        made = await bob_a.new_game(Side.ISHIDA, "open", clock=SHORT.name)
-        await wait_until(lambda: made.game in b.catalog, "bob's game in B's catalog", WAIT)
-        await alice_b.join(made.game)  # on B: the clock starts there, B loads the game and owns it
-        assert b.ownership.owns(made.game) and made.game in b.games.loaded and made.game not in a.games.loaded
-        await bob_a.close()  # both away: their notices go to the webhook (a member signed in may be told in the lobby)
-        await alice_b.close()
-
-        def cut() -> None:
-            raise database.Error("the connection for the leases is gone")
-
-        b.ownership.renew = cut  # B's renewals fail from now on; its store still writes
-        await wait_until(lambda: made.game not in b.games.loaded, "B to let the game go", WAIT)
-        assert not b.ownership.owns(made.game)
-        await wait_until(lambda: made.game in a.games.loaded, "A to take the game", WAIT)
-        await wait_until(lambda: a.catalog.get(made.game).status == "over", "the clock to run out on A", WAIT * 2)
-        await a.notices.idle()
-        await b.notices.idle()
-        sent = Counter((got.path, got.body["kind"]) for got in receiver.received)
-        print(dict(sent))
-        assert {k: n for k, n in sent.items() if k[1] != "your-move"} == {
-            ("/alice", "clock-low"): 1, ("/bob", "clock-low"): 1, ("/alice", "game-over"): 1, ("/bob", "game-over"): 1}
-        assert all(n == 1 for n in sent.values())  # a your-move, if any, once
-        assert results_of(url, made.game) == [("timed-out",)]
-        assert made.game not in b.games.loaded and not b.ownership.owns(made.game)
+        b = servers[1]
+        game = await clocked_game_on_b(servers, client_of, receiver)
+        assert game in b.games.loaded
+        cut(b)
+        await wait_until(lambda: game not in b.games.loaded, "B to let the game go", WAIT)  # before A may take it
+        assert not b.ownership.owns(game)
+        await ran_out_on_a_once(url, servers, game, receiver)
 
     await two_club_servers(url, monkeypatch, played, owned=True, notices=NoticeOptions(allow_private=True))
+
+
+async def test_an_evicted_game_s_clock_runs_on_when_its_host_is_gone(postgres, monkeypatch, receiver):  # noqa: F811
+    """B evicts the idle game but keeps its lease while its clock runs: cut
+    off, its lease expires and A runs the clock to the time-out (a lease given
+    up at eviction would leave nothing to expire: nobody would time it out)."""
+    url = postgres.new_database()
+
+    async def played(servers, client_of):
+        b = servers[1]
+        game = await clocked_game_on_b(servers, client_of, receiver)
+        await wait_until(lambda: game not in b.games.loaded, "B to evict the idle game", WAIT)
+        assert b.ownership.owns(game)  # its clock runs: the lease stays B's
+        cut(b)
+        await ran_out_on_a_once(url, servers, game, receiver)
+
+    await two_club_servers(url, monkeypatch, played, owned=True, notices=NoticeOptions(allow_private=True), evict_after=0.5)

@@ -154,6 +154,7 @@ class ClubServer:
             busy=(self.spectators.watching, self.computer.deciding),
             on_evict=(self.spectators.game_gone, self.computer.forget, self.game_notices.forget, lambda game_id: self.chat.forget(game_id)),
             evict_after=evict_after,
+            keeps_lease=lambda game_id: self.clocks.ticking(game_id),  # several hosts: a dead host's running clocks go on elsewhere
         )
         self.club_games = ClubGames(store, self.catalog, self.games, self.spectators, self.computer)
         self.limits = MemberLimits(limits, self.catalog)
