@@ -127,17 +127,9 @@ class Ownership:
         """Own the game: a lease nobody holds, one this host holds, or one
         expired (taken with the next epoch). False: another host's lease is alive."""
         with self._lock, self._db.write():
-            row = self._db.execute(f"SELECT host, epoch, expires_at < {NOW} FROM game_leases WHERE game = ?", (game_id,)).fetchone()
-            if row is None:
-                epoch = 1
-                self._db.execute(f"INSERT INTO game_leases (game, host, epoch, expires_at) VALUES (?, ?, ?, {NOW} + ?)",
-                                 (game_id, self.host, epoch, self.lease))
-            elif row[0] == self.host or row[2]:
-                epoch = row[1] if row[0] == self.host else row[1] + 1
-                self._db.execute(f"UPDATE game_leases SET host = ?, epoch = ?, expires_at = {NOW} + ? WHERE game = ?",
-                                 (self.host, epoch, self.lease, game_id))
-            else:
-                return False
+            epoch = take_lease(self._db, "game_leases", "game", game_id, self.host, self.lease)
+        if epoch is None:
+            return False
         self.epochs[game_id] = epoch
         return True
 
@@ -212,6 +204,22 @@ class Ownership:
         for game in lost:
             self.epochs.pop(game, None)
         self.on_lost(lost)
+
+
+def take_lease(db: Database, table: str, key: str, name: str, host: str, lease: float) -> int | None:
+    """Within the caller's write transaction: `host` takes the lease row of
+    `name` in `table` (games' or tournaments') if nobody holds it (epoch 1),
+    it is the host's own (its epoch) or it expired (epoch + 1); its epoch.
+    None: another host's lease is alive."""
+    row = db.execute(f"SELECT host, epoch, expires_at < {NOW} FROM {table} WHERE {key} = ?", (name,)).fetchone()
+    if row is None:
+        db.execute(f"INSERT INTO {table} ({key}, host, epoch, expires_at) VALUES (?, ?, 1, {NOW} + ?)", (name, host, lease))
+        return 1
+    if row[0] != host and not row[2]:
+        return None
+    epoch = row[1] if row[0] == host else row[1] + 1
+    db.execute(f"UPDATE {table} SET host = ?, epoch = ?, expires_at = {NOW} + ? WHERE {key} = ?", (host, epoch, lease, name))
+    return epoch
 
 
 def shared_secret(db: Database, secret_file: bytes | None) -> bytes:

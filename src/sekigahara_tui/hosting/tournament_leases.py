@@ -33,7 +33,7 @@ import threading
 from typing import Callable
 
 from sekigahara_tui.hosting.database import Database, Error, Location, connect
-from sekigahara_tui.hosting.ownership import LEASE, NOW
+from sekigahara_tui.hosting.ownership import LEASE, NOW, take_lease
 
 TABLE = """CREATE TABLE IF NOT EXISTS tournament_leases (
     tournament TEXT PRIMARY KEY,
@@ -62,19 +62,10 @@ class TournamentLeases:
         """Act for the tournament: a lease nobody holds, this host's, or one
         expired (taken with the next epoch). False: another host's is alive."""
         with self._lock, self._db.write():
-            row = self._db.execute(f"SELECT host, epoch, expires_at < {NOW} FROM tournament_leases WHERE tournament = ?",
-                                   (name,)).fetchone()
-            if row is None:
-                epoch = 1
-                self._db.execute(f"INSERT INTO tournament_leases (tournament, host, epoch, expires_at) VALUES (?, ?, ?, {NOW} + ?)",
-                                 (name, self.host, epoch, self.lease))
-            elif row[0] == self.host or row[2]:
-                epoch = row[1] if row[0] == self.host else row[1] + 1
-                self._db.execute(f"UPDATE tournament_leases SET host = ?, epoch = ?, expires_at = {NOW} + ? WHERE tournament = ?",
-                                 (self.host, epoch, self.lease, name))
-            else:
-                self.epochs.pop(name, None)
-                return False
+            epoch = take_lease(self._db, "tournament_leases", "tournament", name, self.host, self.lease)
+        if epoch is None:
+            self.epochs.pop(name, None)
+            return False
         self.epochs[name] = epoch
         return True
 
