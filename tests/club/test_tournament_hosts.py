@@ -149,7 +149,6 @@ async def test_one_host_acts_for_a_tournament_and_another_takes_it_when_it_dies(
 
         # Round 3 over: the tournament is over, its lease given up.
         await end_round(3, [2, 1])
-        shown = await lobby("carol", 1).tournament(GetTournament(fresh(), "Cup"))
         await wait_until(lambda: query(url, "SELECT count(*) FROM tournament_leases") == [(0,)], "the lease given up", DEADLINE)
         shown = await lobby("carol", 2).tournament(GetTournament(fresh(), "Cup"))
         assert shown.status == "over" and len(shown.boards) == 9
