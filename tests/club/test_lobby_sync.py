@@ -102,9 +102,10 @@ def two_data_dirs(url: str):
     return dirs
 
 
-async def two_club_servers(url: str, monkeypatch, then, owned: bool = False) -> None:
+async def two_club_servers(url: str, monkeypatch, then, owned: bool = False, **server_options) -> None:
     """Two club servers in this process over the database at `url`; then(servers, client_of).
-    owned: each with leases of its own (ownership.py), as `serve` runs them; else both load any game."""
+    owned: each with leases of its own (ownership.py), as `serve` runs them; else both load any game.
+    server_options: ClubServer's (notices, ...), for both."""
     dirs = two_data_dirs(url)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(dirs[0].parent))
     stores, servers = [], []
@@ -113,7 +114,7 @@ async def two_club_servers(url: str, monkeypatch, then, owned: bool = False) -> 
             store = Store.open(database.club_location(data_dir))
             stores.append(store)
             options = {"ownership": Ownership(database.club_location(data_dir))} if owned else {}
-            server = ClubServer(store, data_dir, load_secret(data_dir), **options)
+            server = ClubServer(store, data_dir, load_secret(data_dir), **options, **server_options)
             servers.append(server)
             await server.listen_unix(data_dir / "club.sock")
         await asyncio.gather(*(asyncio.to_thread(s.lobby_sync.listening.wait, WAIT) for s in servers))

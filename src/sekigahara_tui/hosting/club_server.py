@@ -95,6 +95,7 @@ from sekigahara_tui.hosting.store import Store
 from sekigahara_tui.hosting.store_commits import StoreCommits
 from sekigahara_tui.hosting.store_games import StoreGames
 from sekigahara_tui.hosting.tokens import SeatTokens
+from sekigahara_tui.hosting.tournament_leases import TournamentLeases
 from sekigahara_tui.hosting.tournaments import Tournaments
 from sekigahara_tui.net.protocol import Refused
 
@@ -153,6 +154,7 @@ class ClubServer:
             busy=(self.spectators.watching, self.computer.deciding),
             on_evict=(self.spectators.game_gone, self.computer.forget, self.game_notices.forget, lambda game_id: self.chat.forget(game_id)),
             evict_after=evict_after,
+            keeps_lease=lambda game_id: self.clocks.ticking(game_id),  # several hosts: a dead host's running clocks go on elsewhere
         )
         self.club_games = ClubGames(store, self.catalog, self.games, self.spectators, self.computer)
         self.limits = MemberLimits(limits, self.catalog)
@@ -181,6 +183,10 @@ class ClubServer:
         self.clocks.tell_low = self.game_notices.clock_low  # a clock below a day (a tenth, live): one notice a drop
         self._clocks_started = False
         self.tournaments = Tournaments(store.path, self.club_games, self.audit)
+        if ownership is not None:  # several hosts: one acts for each tournament (tournament_leases.py)
+            tournament_leases = TournamentLeases(store.path, ownership.host, lease=ownership.lease)
+            self.tournaments.share(tournament_leases)
+            ownership.also_renew.append(tournament_leases.renew)
         self.lobby.tournaments = self.tournaments
         store_commits = self.store_commits = StoreCommits(store)
         store_commits.lost = self.lost_game

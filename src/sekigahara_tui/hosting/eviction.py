@@ -23,11 +23,13 @@ class Eviction:
         busy: Sequence[Callable[[str], bool]] = (),
         on_evict: Sequence[Callable[[str], object]] = (),
         evict_after: float = DEFAULT_EVICT_AFTER,
+        keeps_lease: Callable[[str], bool] = lambda game_id: False,
     ) -> None:
         self.games = games
         self.busy = tuple(busy)  # whether a game is in use besides its seats (spectators, the computer)
         self.on_evict = tuple(on_evict)  # told of each game evicted: what they keep of it goes too
         self.evict_after = evict_after
+        self.keeps_lease = keeps_lease  # several hosts: an evicted game whose clock runs stays this host's
         self.evictions = 0
         self._loop: asyncio.Task | None = None
 
@@ -39,7 +41,7 @@ class Eviction:
             if game.connections or game.changing.locked() or any(busy(game_id) for busy in self.busy):
                 continue
             if now - self.games.last_used.get(game_id, 0.0) >= self.evict_after:
-                self.games.drop(game_id)
+                self.games.drop(game_id, keep_lease=self.keeps_lease(game_id))
                 for listener in self.on_evict:
                     listener(game_id)
                 gone.append(game_id)

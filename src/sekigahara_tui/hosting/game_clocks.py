@@ -233,6 +233,10 @@ class GameClocks:
         line = self.line_of(game_id)
         return clock_words(line) if line is not None else None
 
+    def ticking(self, game_id: str) -> bool:
+        """Whether the game is in play with a clock (kept here after its eviction: its time-out loads it)."""
+        return game_id in self.clocks
+
     def line_of(self, game_id: str, stood_in: Side | None = None) -> ClockLine | None:
         """The same for a game by its id (the lobby's lines): the stand-in as kept."""
         clocks = self.clocks.get(game_id)

@@ -4,6 +4,9 @@ a lost game is dropped (club_server.lost_game) and a game whose lease a dead
 host left to expire is taken eagerly (loaded: its clock runs, its computer
 seat plays, its seats' clients are sent here), so a killed host's games go
 on within ownership.LEASE + RENEW_EVERY seconds even with nobody connected.
+The tournaments' leases (tournament_leases.py) are renewed on the same beat
+and reported to the loop likewise: the club's tournaments look at those
+this host acts for and take those a dead host left (tournaments.py, `look`).
 """
 
 from __future__ import annotations
@@ -30,11 +33,17 @@ class HostLeases:
         self._loop = asyncio.get_running_loop()
         self.ownership.on_lost = lambda games: self._on_loop(self._lost, games)
         self.ownership.on_expired = lambda games: self._on_loop(self._expired, games)
+        tournaments = self.club.tournaments
+        if tournaments.leases is not None:
+            tournaments.leases.on_renewed = lambda held, lost, expired: self._on_loop(
+                lambda _: tournaments.look(held, expired), [])
         self.ownership.start()
 
     def stop(self) -> None:
         """A clean stop: the leases given up, for the other hosts to take at once."""
-        self.ownership.stop()
+        self.ownership.stop()  # its beat ends first: nothing renews the tournaments' leases then
+        if self.club.tournaments.leases is not None:
+            self.club.tournaments.leases.stop()
 
     def _on_loop(self, act, games: list[str]) -> None:
         loop = self._loop

@@ -3,7 +3,9 @@ mail address, and which kinds of notice they want; and whether their
 notices keep failing, which their lobby shows.
 
 Kept in the club store (DATA_DIR/club.sqlite or PostgreSQL: database.py, table `notice_settings`) and
-in memory: a notice looks its member up without touching the disk. A
+in memory: on SQLite a notice looks its member up without touching the disk;
+on PostgreSQL (several hosts) it reads the member's row, which any host may
+have changed. A
 setting is checked before anything is stored (`check_settings`), each
 problem one line.
 """
@@ -17,7 +19,7 @@ import httpx
 from attrs import evolve, frozen
 
 from rules.surface import printable
-from sekigahara_tui.hosting.database import club_location, connect
+from sekigahara_tui.hosting.database import Error, club_location, connect, is_postgresql
 from sekigahara_tui.hosting.notices import DEFAULT_KINDS, FORMATS, KINDS
 
 SCHEMA = """
@@ -94,23 +96,41 @@ def check_settings(
     return MemberNotices(webhook, webhook_format, mail, frozenset(kinds))
 
 
+SELECT = "SELECT member, webhook, webhook_format, mail, kinds, failures, failing FROM notice_settings"
+
+
+def _settings(row: tuple) -> tuple[str, MemberNotices]:
+    member, webhook, form, mail, kinds, failures, failing = row
+    return member, MemberNotices(webhook, form, mail, frozenset(kind for kind in kinds.split(",") if kind in KINDS), failures, failing)
+
+
 class NoticeSettings:
     """The members' notice settings: read once, kept in memory, written through."""
 
     def __init__(self, data_dir: Path) -> None:
-        self._db = connect(club_location(Path(data_dir)), wal=True, timeout=10)
+        location = club_location(Path(data_dir))
+        self._db = connect(location, wal=True, timeout=10)
         self._db.script(SCHEMA)
-        self._settings: dict[str, MemberNotices] = {}
-        for member, webhook, form, mail, kinds, failures, failing in self._db.execute(
-            "SELECT member, webhook, webhook_format, mail, kinds, failures, failing FROM notice_settings"
-        ):
-            chosen = frozenset(kind for kind in kinds.split(",") if kind in KINDS)
-            self._settings[member] = MemberNotices(webhook, form, mail, chosen, failures, failing)
+        # Several hosts (PostgreSQL): a member may change them through any host, and a game's
+        # notices go from the host that owns it now: each look reads the member's row (one
+        # indexed SELECT a notice). One host (SQLite): it alone writes them, memory is enough.
+        self._shared = is_postgresql(location)
+        self._settings: dict[str, MemberNotices] = dict(map(_settings, self._db.execute(SELECT)))
 
     def close(self) -> None:
         self._db.close()
 
     def of(self, member: str) -> MemberNotices:
+        if self._shared:
+            try:
+                row = self._db.execute(SELECT + " WHERE member = ?", (member,)).fetchone()
+            except Error:
+                pass  # the database away: as last read
+            else:
+                if row is None:
+                    self._settings.pop(member, None)
+                else:
+                    self._settings[member] = _settings(row)[1]
         return self._settings.get(member) or MemberNotices()
 
     def warning(self, member: str) -> str | None:

@@ -15,7 +15,10 @@ lock dies with its connection, but nothing in a commit could check it.
   one alive and another host's is refused (the caller says where that host
   listens: `owner_address`, from `club_hosts`).
 - The owner renews every lease it holds every RENEW_EVERY seconds for LEASE
-  seconds (the database's clock, one for all hosts). A renewal that finds a
+  seconds (the database's clock, one for all hosts). A host whose renewals
+  keep failing lets its games go itself (`lapse`) once its leases could run
+  out before the next try, so before another host may take them: a timer or
+  a notice, which no fence stops, is then one host's only. A renewal that finds a
   game's lease no longer its own (taken after it expired) reports the game
   lost: the host drops it (club_server.py).
 - The same look finds leases left to expire by a dead host (kill -9) and
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from typing import Callable
 
 from sekigahara_tui.hosting.database import Database, Error, Location, connect
@@ -77,6 +81,7 @@ class Ownership:
         self.epochs: dict[str, int] = {}
         self.on_lost: Callable[[list[str]], None] = lambda games: None  # called from the renewing thread
         self.on_expired: Callable[[list[str]], None] = lambda games: None  # likewise
+        self.also_renew: list[Callable[[], None]] = []  # other leases of this host, renewed on the same beat (tournament_leases.py)
         self._db = connect(location)
         self._lock = threading.Lock()  # one statement at a time on the connection (loop and renewer)
         self._db.script(TABLES)
@@ -122,17 +127,9 @@ class Ownership:
         """Own the game: a lease nobody holds, one this host holds, or one
         expired (taken with the next epoch). False: another host's lease is alive."""
         with self._lock, self._db.write():
-            row = self._db.execute(f"SELECT host, epoch, expires_at < {NOW} FROM game_leases WHERE game = ?", (game_id,)).fetchone()
-            if row is None:
-                epoch = 1
-                self._db.execute(f"INSERT INTO game_leases (game, host, epoch, expires_at) VALUES (?, ?, ?, {NOW} + ?)",
-                                 (game_id, self.host, epoch, self.lease))
-            elif row[0] == self.host or row[2]:
-                epoch = row[1] if row[0] == self.host else row[1] + 1
-                self._db.execute(f"UPDATE game_leases SET host = ?, epoch = ?, expires_at = {NOW} + ? WHERE game = ?",
-                                 (self.host, epoch, self.lease, game_id))
-            else:
-                return False
+            epoch = take_lease(self._db, "game_leases", "game", game_id, self.host, self.lease)
+        if epoch is None:
+            return False
         self.epochs[game_id] = epoch
         return True
 
@@ -183,11 +180,46 @@ class Ownership:
             self.on_expired(expired)
 
     def _renewing(self) -> None:
+        renewed = time.monotonic()  # every lease lasts at least LEASE past a renewal begun then (the database's clock runs as ours)
         while not self._stop.wait(self.renew_every):
+            began = time.monotonic()
             try:
                 self.renew()
+                renewed = began
             except Error:
-                pass  # the database away for a moment: the next renewal tries again (3 before a lease runs out)
+                # The database away for a moment: the next renewal tries again. But if the leases may run
+                # out before it, this host lets its games go itself, before another host can take them:
+                # what is no write (a clock-low notice, a timer) is then done by one host only.
+                if began + self.renew_every - renewed >= self.lease and self.epochs:
+                    self.lapse()
+            for renew in self.also_renew:
+                try:
+                    renew()
+                except Error:
+                    pass  # its writes are fenced (tournament_leases.py): nothing to let go
+
+    def lapse(self) -> None:
+        """This host's leases may have run out unrenewed: every game it held reported lost."""
+        lost = list(self.epochs)
+        for game in lost:
+            self.epochs.pop(game, None)
+        self.on_lost(lost)
+
+
+def take_lease(db: Database, table: str, key: str, name: str, host: str, lease: float) -> int | None:
+    """Within the caller's write transaction: `host` takes the lease row of
+    `name` in `table` (games' or tournaments') if nobody holds it (epoch 1),
+    it is the host's own (its epoch) or it expired (epoch + 1); its epoch.
+    None: another host's lease is alive."""
+    row = db.execute(f"SELECT host, epoch, expires_at < {NOW} FROM {table} WHERE {key} = ?", (name,)).fetchone()
+    if row is None:
+        db.execute(f"INSERT INTO {table} ({key}, host, epoch, expires_at) VALUES (?, ?, 1, {NOW} + ?)", (name, host, lease))
+        return 1
+    if row[0] != host and not row[2]:
+        return None
+    epoch = row[1] if row[0] == host else row[1] + 1
+    db.execute(f"UPDATE {table} SET host = ?, epoch = ?, expires_at = {NOW} + ? WHERE {key} = ?", (host, epoch, lease, name))
+    return epoch
 
 
 def shared_secret(db: Database, secret_file: bytes | None) -> bytes:

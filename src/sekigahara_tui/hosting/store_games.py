@@ -71,11 +71,13 @@ class StoreGames:
         if self.loaded.get(game.id) is game:
             self.last_used[game.id] = time.monotonic()
 
-    def drop(self, game_id: str) -> HostedGame | None:
+    def drop(self, game_id: str, keep_lease: bool = False) -> HostedGame | None:
         """Out of memory (evicted, or gone from the store); the game it was, if
-        loaded. Several hosts: its lease given up, for the next host that needs it."""
+        loaded. Several hosts: its lease given up, for the next host that needs
+        it; or kept (`keep_lease`: an evicted game whose clock runs), so that
+        if this host dies the lease expires and another host runs the clock."""
         self.last_used.pop(game_id, None)
-        if self.ownership is not None:
+        if self.ownership is not None and not keep_lease:
             self.ownership.release(game_id)
         return self.loaded.pop(game_id, None)
 

@@ -17,8 +17,13 @@ import time
 
 from attrs import frozen
 
+from typing import TYPE_CHECKING
+
 from sekigahara_tui.hosting.database import Location, connect
 from sekigahara_tui.hosting.tournament_pairing import Pairing, Played
+
+if TYPE_CHECKING:
+    from sekigahara_tui.hosting.tournament_leases import TournamentLeases
 
 TOURNAMENT_MIGRATION: tuple[str, ...] = (
     """CREATE TABLE tournaments (
@@ -51,6 +56,13 @@ TOURNAMENT_MIGRATION: tuple[str, ...] = (
 
 class TournamentError(ValueError):
     """A tournament request that cannot be done; one line. Nothing changed."""
+
+
+NOT_ACTING = "this host no longer acts for the tournament"
+
+
+class NotActing(TournamentError):
+    """Fenced (several hosts, tournament_leases.py): another host acts for it now; nothing was written."""
 
 
 @frozen
@@ -99,6 +111,9 @@ class TournamentStore:
 
     def __init__(self, location: Location) -> None:
         self._db = connect(location, foreign_keys=True)
+        # Several hosts: a round and the start written only while this host's lease holds, in
+        # the write's own statement (tournament_leases.py); None: one host (SQLite), unfenced.
+        self.fence: TournamentLeases | None = None
 
     def close(self) -> None:
         self._db.close()
@@ -138,30 +153,46 @@ class TournamentStore:
         with self._db.write():
             if self._db.execute("SELECT 1 FROM tournament_games WHERE tournament = ? AND round = ?", (name, round)).fetchone():
                 return False
-            if start:
-                cursor = self._db.execute("UPDATE tournaments SET started = ? WHERE name = ? AND started IS NULL", (time.time(), name))
-                if cursor.rowcount != 1:
-                    return False
+            if start and not self._start(name):
+                return False
             self._insert_boards(name, round, boards, game_ids)
             return True
 
     def add_rounds(self, name: str, rounds: list[list[Pairing]], game_ids: list[list[str | None]]) -> bool:
         """A round-robin's start: every round's boards and the start in one transaction."""
         with self._db.write():
-            cursor = self._db.execute("UPDATE tournaments SET started = ? WHERE name = ? AND started IS NULL", (time.time(), name))
-            if cursor.rowcount != 1:
+            if not self._start(name):
                 return False
             for round, (boards, ids) in enumerate(zip(rounds, game_ids), start=1):
                 self._insert_boards(name, round, boards, ids)
             return True
 
+    def _start(self, name: str) -> bool:
+        """Within the caller's transaction: the start written; False if started already."""
+        fence, held = self._fence(name)
+        cursor = self._db.execute("UPDATE tournaments SET started = ? WHERE name = ? AND started IS NULL" + fence,
+                                  (time.time(), name, *held))
+        if cursor.rowcount != 1:
+            self._refused(name)
+            return False
+        return True
+
     def _insert_boards(self, name: str, round: int, boards: list[Pairing], game_ids: list[str | None]) -> None:
-        """Within the caller's transaction."""
+        """Within the caller's transaction; each row fenced in its own statement (several hosts)."""
+        fence, held = self._fence(name)
+        insert = "INSERT INTO tournament_games (tournament, round, board, ishida, tokugawa, game) "
+        insert += "VALUES (?, ?, ?, ?, ?, ?)" if self.fence is None else "SELECT ?, ?, ?, ?, ?, ? WHERE 1 = 1" + fence
         for number, (pairing, game) in enumerate(zip(boards, game_ids), start=1):
-            self._db.execute(
-                "INSERT INTO tournament_games (tournament, round, board, ishida, tokugawa, game) VALUES (?, ?, ?, ?, ?, ?)",
-                (name, round, number, pairing.ishida, pairing.tokugawa, game),
-            )
+            if self._db.execute(insert, (name, round, number, pairing.ishida, pairing.tokugawa, game, *held)).rowcount != 1:
+                self._refused(name)
+
+    def _fence(self, name: str) -> tuple[str, tuple]:
+        return ("", ()) if self.fence is None else self.fence.fence(name)
+
+    def _refused(self, name: str) -> None:
+        """A fenced write changed nothing: NotActing (the transaction rolled back) if that was the lease's doing."""
+        if self.fence is not None and not self.fence.holds(self._db, name):
+            raise NotActing(f"{NOT_ACTING}: nothing was written")
 
     # --- reading ---------------------------------------------------------------------
 

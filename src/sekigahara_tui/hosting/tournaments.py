@@ -16,6 +16,15 @@ were written but not made (a kill -9 between the two) are made, a game over
 by its replay whose end was not yet stored is stored, and a Swiss round
 over is followed by the next. A request refused is one line to the member
 and one in the audit log (the lobby's `_refuse`).
+
+Several hosts over one PostgreSQL (issue 28): exactly one host acts for a
+running tournament, the holder of its lease (tournament_leases.py): it
+starts it, pairs and writes its rounds (fenced: a host that lost the lease
+writes nothing, one `tournament-not-acting` audit line), makes and mends its
+games, and looks at it on each renewal beat (`look`: a round ended on
+another host, whose games they are). A dead host's tournament is taken by
+another within LEASE + RENEW_EVERY. The results are the games' owners',
+fenced by the games' leases (store.py).
 """
 
 from __future__ import annotations
@@ -37,7 +46,8 @@ from sekigahara_tui.hosting.store import GameEnd, StoreError
 from sekigahara_tui.hosting.tournament_pairing import (
     ROUND_ROBIN, SWISS, most_swiss_rounds, round_robin, standings, swiss_round,
 )
-from sekigahara_tui.hosting.tournament_store import Tournament, TournamentError, TournamentStore
+from sekigahara_tui.hosting.tournament_leases import TournamentLeases
+from sekigahara_tui.hosting.tournament_store import NotActing, Tournament, TournamentError, TournamentStore
 
 MAX_ENTRANTS = 32
 MAX_ROUND_ROBIN = 12  # 132 games
@@ -56,6 +66,21 @@ class Tournaments:
         self.club_games = club_games
         self.audit = audit
         self._of_game = self.store.game_tournaments()  # game id -> its tournament
+        self.leases: TournamentLeases | None = None  # several hosts: which tournaments this host acts for
+
+    def share(self, leases: TournamentLeases) -> None:
+        """Several hosts: act only for the tournaments whose lease this host holds; writes fenced by it."""
+        self.leases = self.store.fence = leases
+
+    def _acts(self, name: str) -> bool:
+        """This host acts for the tournament (one host: always); takes its lease if free or expired.
+        One it holds is renewed on the beat, and a stale belief is caught by the fenced write."""
+        if self.leases is None or name in self.leases.epochs:
+            return True
+        try:
+            return self.leases.acquire(name)
+        except database.Error:
+            return False  # the next beat looks again
 
     def close(self) -> None:
         self.store.close()
@@ -113,6 +138,8 @@ class Tournaments:
             raise Refusal("not-authorised", "only the tournament's maker or the administrator starts it")
         if t.started is not None:
             raise Refusal("illegal", f"{printable(name, 40)!r} has started already")
+        if not self._acts(name):
+            raise Refusal("illegal", f"another host of the club is starting {printable(name, 40)!r}")
         n = len(t.entrants)
         if n < 2:
             raise Refusal("illegal", f"{printable(name, 40)!r} has {n} entrant{'s' * (n != 1)}: it needs at least 2")
@@ -135,6 +162,8 @@ class Tournaments:
     def resume(self) -> None:
         """At the club's start: every running tournament looked at again."""
         for name in self.store.running():
+            if not self._acts(name):
+                continue  # another host acts for it, and mends it
             t = self.store.tournament(name)
             for board in t.boards if t is not None else ():
                 if board.status == "playing" and board.game is not None:
@@ -156,8 +185,13 @@ class Tournaments:
     def advance(self, name: str) -> None:
         """Make the games still missing; a Swiss round over: pair the next, store it, make its games."""
         try:
+            if not self._acts(name):
+                return
             t = self.store.tournament(name)
             if t is None or t.started is None:
+                return
+            if self.leases is not None and status_of(t) == "over":
+                self.leases.finish(name)
                 return
             self._make_missing(t)
             last = t.last_round()
@@ -168,8 +202,22 @@ class Tournaments:
                     t = self.store.tournament(name)
                     assert t is not None
                     self._make_missing(t)
+        except NotActing as refused:  # fenced: another host took the lease meanwhile
+            assert self.leases is not None
+            self.leases.lost(name)
+            self.audit.record("tournament-not-acting", f"{name}: {refused}", front="club")
         except (database.Error, Refusal) as error:  # looked at again at the next game's end, or start
             self.audit.record("tournament-stalled", printable(str(error), 200), front="club")
+
+    def look(self, held: list[str], expired: list[str]) -> None:
+        """On each renewal beat (several hosts): the tournaments this host acts
+        for looked at (a round over on another host), and those whose host died taken."""
+        for name in held:
+            self.advance(name)
+        for name in expired:
+            if self._acts(name):
+                self.audit.record("tournament-taken-over", f"{name}: its host's lease ran out", front="club")
+                self.advance(name)
 
     def _make_missing(self, t: Tournament) -> None:
         for board in t.boards:
