@@ -6,10 +6,13 @@ import time
 from importlib.resources import files
 from typing import Awaitable, Callable
 
+from typing_extensions import Self
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Region
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Markdown, Static
 
@@ -31,6 +34,7 @@ from sekigahara_tui.labels import side_name
 from sekigahara_tui.week_plots import week_plots, weekly_figures
 from sekigahara_tui.widgets.map_panel import MapPanel
 from sekigahara_tui.widgets.steady_footer import SteadyFooter
+from sekigahara_tui.widgets.steady_text import SteadyBox, SteadyStatic, update_steady
 
 
 
@@ -75,14 +79,25 @@ class HandOverScreen(Screen[None]):
         self.shown_at: float | None = None  # when what it uncovered was first drawn
         self.before_ready: Callable[[], None] | None = None  # draws what it covers (hand_over.py), before it closes
 
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        """Textual paints the screen next under the top one as if it showed through,
+        and repaints the top over every region it painted: the game screen drawn
+        for the new seat under the hand-over (hand_over.py) repainted this one and
+        wrote the terminal again, the same cells, until 50-100 ms after the key
+        (issue 27, item 11). Nothing under the hand-over shows (R55): those
+        regions are left alone; its own widgets repaint themselves."""
+        if regions and not (layout or recompose):
+            return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
     def again(self, reason: str) -> None:
         """Shown again, for the next hand-over to this side (the game screen keeps
         one per side: a new screen is composed, mounted and laid out several
         times over, most of the key's time, issue 27 item 11)."""
         self.drawn_at = self.ready_at = self.shown_at = None
-        if reason != self._reason:
+        if reason != self._reason:  # a layout only if its rows change, and no second one (steady_text.py)
             self._reason = reason
-            self.query_one("#handover-reason", Static).update(reason)
+            update_steady(self.query_one("#handover-reason", Static), reason)
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._drawn)
@@ -119,9 +134,9 @@ class HandOverScreen(Screen[None]):
         return self.shown_at is None or settle_clock() - self.shown_at < self.SETTLE_S
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="handover"):
+        with SteadyBox(classes="handover"):
             yield Static(f"Pass the keyboard to {side_name(self.side)}.", classes="handover-title")
-            yield Static(self._reason, id="handover-reason")
+            yield SteadyStatic(self._reason, id="handover-reason")
             yield Static(f"{side_name(self.side)}: press Enter when the other player cannot see the screen.")
         yield SteadyFooter()
 

@@ -130,32 +130,28 @@ def location_info(view: PlayerView, location: str) -> str:
     return "\n".join(location_lines(view, location, width=10_000))
 
 
-ROWS, MOVING_ROWS = 3, 5  # the lines' rows: most places take 2 or 3; a stack move's 4 to 7 (5 shown)
+ROWS = 5  # the lines' rows whatever the moment: most places take 2 or 3; a stack move's 4 to 7 (5 shown)
 
 
 class LocationInfo(Leaf, Widget):
-    """The cursor's location in words, fitted to the rows the layout gives it
-    (ROWS, or MOVING_ROWS in a stack move)."""
+    """The cursor's location in words, fitted to ROWS rows."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._view: PlayerView | None = None
         self._location: str | None = None
-        self._rows: int | None = None  # the rows it takes now
 
     def show(self, view: PlayerView, location: str) -> None:
         if view is self._view and location == self._location:
             return
         self._view, self._location = view, location
-        # Its rows follow the moment, not the place: 5 while a stack move lasts
-        # (steps left, force march, the place), 3 otherwise (the place, yours,
-        # the enemy's), fitted to them as the module says. Rows that followed
-        # each place's lines laid the whole screen out again on a third of the
-        # commands and map keys (issue 27, item 11); now only a stack move's
-        # first and last command do.
-        rows = MOVING_ROWS if movement_lines(view) else ROWS
-        self.refresh(layout=rows != self._rows)
-        self._rows = rows
+        # The same rows from place to place and from moment to moment (a stack
+        # move's steps left and force march, fitted as the module says): rows
+        # that followed each place laid the whole screen out again on a third of
+        # the commands and map keys, and rows that followed the stack move (3,
+        # then 5) at its first and last command, with two frames more for what
+        # the layout resized (issue 27, item 11). A repaint only.
+        self.refresh()
 
     def lines(self, width: int, rows: int | None = None) -> list[str]:
         if self._view is None or self._location is None:
@@ -163,7 +159,7 @@ class LocationInfo(Leaf, Widget):
         return location_lines(self._view, self._location, width, rows)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return self._rows or ROWS
+        return ROWS
 
     def render(self) -> Content:
         size = self.content_size

@@ -16,6 +16,7 @@ layout finds nothing to move: the game's lines and panels are Leaf widgets.
 
 from __future__ import annotations
 
+from textual.containers import Vertical
 from textual.content import Content
 from textual.geometry import Size
 from textual.reactive import Reactive
@@ -33,6 +34,11 @@ class Leaf:
 
 class SteadyStatic(Leaf, Static):
     """A line of text updated with update_steady."""
+
+
+class SteadyBox(Leaf, Vertical):
+    """A Vertical that does not scroll (overflow hidden): the layout that resizes
+    it places its children with it, so its new size asks no second layout."""
 
 
 class SteadyScrollBar(Leaf, ScrollBar):
