@@ -43,7 +43,7 @@ from rules.commands import (  # every command class, for isinstance checks
 from rules.components import Components, default_components, default_data_dir
 from rules.decision import DecisionHelp
 from rules.describe_commands import command_label
-from rules.events import CombatEnded, Event, Overrun, PieceLost
+from rules.events import CombatEnded, Event, OpponentDecided, Overrun, PieceLost
 from rules.pair import Pair
 from rules.sides import BOTH_SIDES, Side
 from rules.state import DecisionKind, Deployment, GameResult, MovementOption, Phase, StackMove, Turn
@@ -99,6 +99,7 @@ __all__ = [
     "MovementOption",
     "MovementView",
     "Muster",
+    "OpponentDecided",
     "Overrun",
     "Pair",
     "Phase",

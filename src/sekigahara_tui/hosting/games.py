@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from attrs import define, field, frozen
 
-from rules.events import OpponentDecided
-from rules.surface import Side
+from rules.surface import OpponentDecided, Side
 from sekigahara_tui.hosting.host import GameHost
 from sekigahara_tui.hosting.result_words import OUTSIDE_CAUSES, end_words, rules_words
 from sekigahara_tui.hosting.store import Action, CancelOffer, GameEnd, GameInfo, Store, record_of

@@ -8,7 +8,7 @@ from typing import Literal
 
 from attrs import field, frozen
 
-from rules.sides import Side
+from rules.surface import Side
 from sekigahara_tui.hosting.clocks import Clocks
 
 ActionKind = Literal["command", "undo"]
