@@ -38,7 +38,7 @@ def _tuples(lists: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
 
 
 @cache
-def _block_indexes() -> dict[str, int]:
+def block_indexes() -> dict[str, int]:
     """Each block's place in `positions`: Components.block_index without its error
     for an unknown id (every id here is a block's), as a plain dict."""
     return {block: i for i, (block, _) in enumerate(_block_sides())}
@@ -94,7 +94,7 @@ class PlaceIndex:
         if side is None:
             ishida, tokugawa = self._ishida.get(place, ()), self._tokugawa.get(place, ())
             if ishida and tokugawa:  # seldom asked: merged on demand
-                return tuple(sorted(ishida + tokugawa, key=_block_indexes().__getitem__))
+                return tuple(sorted(ishida + tokugawa, key=block_indexes().__getitem__))
             return ishida or tokugawa
         return (self._ishida if side is ISHIDA else self._tokugawa).get(place, ())
 
@@ -112,6 +112,11 @@ class PlaceIndex:
     def by_place(self, side: Side) -> ItemsView[str, tuple[str, ...]]:
         """(place, block ids) for every place holding blocks of `side`."""
         return (self._ishida if side is ISHIDA else self._tokugawa).items()
+
+    def table(self, side: Side) -> dict[str, tuple[str, ...]]:
+        """The side's blocks by place: shared, never to be changed (an index
+        patched for another side's move keeps this very dict)."""
+        return self._ishida if side is ISHIDA else self._tokugawa
 
     def on_map(self, side: Side) -> list[tuple[str, tuple[str, ...]]]:
         """(location, block ids) for every map location holding blocks of
@@ -131,7 +136,7 @@ class PlaceIndex:
         Only the tables of the sides whose blocks moved are copied, and only
         the places their blocks left or reached change (issue 25: a step moves
         one side's blocks from one place to another)."""
-        of_ishida, index_of = _of_ishida(), _block_indexes()
+        of_ishida, index_of = _of_ishida(), block_indexes()
         new = _new_index(PlaceIndex)
         new.positions = positions
         new.memo = memo = {}
@@ -163,7 +168,7 @@ def _patched(table: dict[str, tuple[str, ...]], touched: set[str],
              moves: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     """A copy of one side's table (never changed once made: indexes share
     them) with that side's `moves` made; `touched` the places blocks left or reached."""
-    index_of = _block_indexes()
+    index_of = block_indexes()
     table = table.copy()
     arrivals: dict[str, list[str]] = {}  # the moves by place reached: one pass, not one per place
     for block, to in moves.items():
@@ -234,7 +239,7 @@ def place_index(positions: tuple[str, ...]) -> PlaceIndex:
 def moved_positions(positions: tuple[str, ...], moves: Mapping[str, str]) -> tuple[str, ...]:
     """`positions` with the given blocks moved to the given places. An index of
     the old tuple is carried over to the new one, patched where blocks moved."""
-    index_of = _block_indexes()
+    index_of = block_indexes()
     changed = list(positions)
     try:
         for block, place in moves.items():

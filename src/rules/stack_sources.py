@@ -5,26 +5,23 @@ was not the source of one this phase (R15), holds a block that may still
 move (7.3.1), and is not under siege (R57); with a leader block there it may
 declare it for leadership where the place gives none (7.3.4, R17, R18).
 
-Asked at every MOVE decision, so the sources are worked out once per
-positions tuple and kept with its place index (rules.places), carried over
-moves of the other side (issue 25).
+Asked at every MOVE decision, so the sources are worked out again only where
+something changed since the side's previous list (issue 25).
 """
 
 from __future__ import annotations
 
 from functools import cache
+from itertools import chain
 
 from rules.command_tables import begin_moves
 from rules.commands import BeginMove
 from rules.components import default_components
-from rules.places import PlaceIndex, place_index
+from rules.places import block_indexes, location_order, place_index
 from rules.sides import Side
 from rules.state import GameState, castle_control_in
 
 CAPITALS = {Side.ISHIDA: "kyoto", Side.TOKUGAWA: "edo"}
-
-# (source, its blocks, the BeginMoves it offers: without a declared leader, and with one where allowed)
-Candidate = tuple[str, tuple[str, ...], tuple[BeginMove, ...]]
 
 
 # --- leadership (7.3.4) ------------------------------------------------------------
@@ -63,42 +60,100 @@ def _leader_blocks() -> frozenset[str]:
 
 # --- the sources (7.3.1, R15, R17, R57) ----------------------------------------------
 
+# The last list worked out for each side, with what it was worked out from: the
+# side's table of blocks by place (rules.places), castle control, the sieges,
+# the phase's used sources and fixed blocks. A MOVE decision differs from the
+# side's previous one at a few places (the stack that moved left its source
+# and reached others, the source is used, the moved blocks are fixed): the
+# entries are worked out again there alone (issue 25). Everything in it is
+# immutable, and what it was worked out from is compared, never trusted: a
+# list from another game or another phase only costs a larger comparison.
+# (table, castle_control, besieged, sources, fixed, entries: place -> its BeginMoves, the list)
+_Known = tuple[dict, tuple, tuple, frozenset, frozenset, dict, list]
+_KNOWN: dict[Side, _Known] = {}
+_FAR = 12  # more differences than this: everything is worked out again
+
 
 def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
     """A source, and whether a leader block there is declared for leadership
-    (R17); whether the movement option allows a stack move now is
-    movement.may_begin_stack_move's to say (7.1)."""
-    index = place_index(state.positions)
-    known = index.memo.get(("begins", side))
-    if known is None or known[0] != state.castle_control or known[1] != state.besieged:
-        known = (state.castle_control, state.besieged, _candidates(index, side, state.castle_control, state.besieged))
-        index.keep(("begins", side), known, side=side)  # its stacks are the side's (on_map)
+    (R17), in map order; whether the movement option allows a stack move now
+    is movement.may_begin_stack_move's to say (7.1)."""
+    table = place_index(state.positions).table(side)
     movement = state.movement  # asked only at MOVE decisions
-    used, fixed = movement.sources, movement.fixed
-    # R15; a block there may still move (7.3.1)
-    return [begin for source, blocks, begins in known[2] if source not in used and not fixed.issuperset(blocks)
-            for begin in begins]
+    control, besieged, sources, fixed = state.castle_control, state.besieged, movement.sources, movement.fixed
+    known = _KNOWN.get(side)
+    if known is None:
+        return _afresh(table, side, control, besieged, sources, fixed)
+    table0, control0, besieged0, sources0, fixed0, entries, commands = known
+    if table0 is table and sources0 is sources and fixed0 is fixed and control0 is control and besieged0 is besieged:
+        return list(commands)  # the same decision asked again
+    changed: set[str] = set()
+    if table0 is not table:  # the places where the side's blocks came or went
+        moved = table0.items() ^ table.items()
+        if len(moved) > _FAR:
+            return _afresh(table, side, control, besieged, sources, fixed)
+        changed.update([place for place, _ in moved])
+    if sources0 is not sources:  # R15: a source used, or a new phase
+        changed |= sources ^ sources0
+    if fixed0 is not fixed:  # 7.3.1: where blocks that may no longer move (or may again) stand
+        unfixed = fixed ^ fixed0
+        if len(unfixed) > _FAR:
+            return _afresh(table, side, control, besieged, sources, fixed)
+        positions, index_of = state.positions, block_indexes()
+        changed.update([positions[index_of[block]] for block in unfixed])
+    if control0 is not control and control0 != control:  # 7.3.4: leadership at a castle
+        changed.update([place for place, _ in set(control) ^ set(control0)])
+    if besieged0 is not besieged and besieged0 != besieged:  # R57
+        changed.update([place for place, _ in set(besieged) ^ set(besieged0)])
+    if changed:
+        entries = entries.copy()
+        order = location_order()
+        for place in changed:
+            entry = _entry(table, side, place, order, control, besieged, sources, fixed)
+            if entry:
+                entries[place] = entry
+            else:
+                entries.pop(place, None)
+        commands = _listed(entries, order)
+    _KNOWN[side] = (table, control, besieged, sources, fixed, entries, commands)
+    return list(commands)
 
 
-def _candidates(index: PlaceIndex, side: Side, castle_control: tuple[tuple[str, Side], ...],
-                besieged: tuple[tuple[str, Side], ...]) -> tuple[Candidate, ...]:
-    """(source, its blocks, its BeginMoves) of each stack of `side` not
-    besieged (R57), in map order: they depend on the side's stacks, castle
-    control (leadership, 7.3.4) and the sieges alone; the phase's used sources
-    and fixed blocks are asked at each decision."""
-    leaders = _leader_blocks()
-    options = _begin_options(side)
-    candidates = []
-    for place, blocks in index.on_map(side):  # a loop, no call per stack (issue 25)
-        if besieged and (place, side) in besieged:
-            continue
-        alone, declaring = options[place]
-        # leaders_at, asked first: most stacks have none, and leadership costs more
-        if leaders.isdisjoint(blocks) or _leads(side, place, castle_control):
-            candidates.append((place, blocks, alone))
-        else:
-            candidates.append((place, blocks, declaring))
-    return tuple(candidates)
+def _afresh(table: dict[str, tuple[str, ...]], side: Side, control: tuple, besieged: tuple,
+            sources: frozenset[str], fixed: frozenset[str]) -> list[BeginMove]:
+    """legal_begin_moves worked out at every place the side holds."""
+    order = location_order()
+    entries = {}
+    for place in table:
+        entry = _entry(table, side, place, order, control, besieged, sources, fixed)
+        if entry:
+            entries[place] = entry
+    commands = _listed(entries, order)
+    _KNOWN[side] = (table, control, besieged, sources, fixed, entries, commands)
+    return list(commands)
+
+
+def _entry(table: dict[str, tuple[str, ...]], side: Side, place: str, order: dict[str, int],
+           control: tuple, besieged: tuple, sources: frozenset[str], fixed: frozenset[str]) -> tuple[BeginMove, ...]:
+    """The BeginMoves from one place: none off the map, where the side has no
+    block, from a source already used (R15), from under siege (R57) or where
+    no block may still move (7.3.1); else a move, and another declaring a
+    leader block where one stands and the place gives no leadership (7.3.4, R17)."""
+    blocks = table.get(place)
+    if not blocks or place not in order or place in sources or fixed.issuperset(blocks):
+        return ()
+    if besieged and (place, side) in besieged:
+        return ()
+    alone, declaring = _begin_options(side)[place]
+    # leaders_at, asked first: most stacks have none, and leadership costs more
+    if _leader_blocks().isdisjoint(blocks) or _leads(side, place, control):
+        return alone
+    return declaring
+
+
+def _listed(entries: dict[str, tuple[BeginMove, ...]], order: dict[str, int]) -> list[BeginMove]:
+    """The entries' BeginMoves, in map order (C-level loops: issue 25)."""
+    return list(chain.from_iterable(map(entries.__getitem__, sorted(entries, key=order.__getitem__))))
 
 
 @cache

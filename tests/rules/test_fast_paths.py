@@ -230,3 +230,67 @@ def test_a_combat_phase_without_combat_ends_as_next_combat_ends_it() -> None:
         assert fast == (plain_state, [PhaseBegan(state.week, state.turn, Phase.COMBAT, side), *plain_events])
         quiet += not combat_locations(state)
     assert 0 < quiet < len(ends)
+
+
+def test_begin_moves_worked_out_again_only_where_something_changed(monkeypatch) -> None:
+    """legal_begin_moves patches the side's previous list where the stacks,
+    the used sources, the fixed blocks, castle control or the sieges changed
+    (7.3.1, 7.3.4, R15, R17, R57): asked in any order, over states of other
+    phases and other games, its list is the plain rules' list."""
+    import random
+
+    from rules import stack_sources
+
+    states = []
+
+    def on_step(before, command, after, events) -> None:
+        if after.decision.kind is DecisionKind.MOVE:
+            states.append(after)
+
+    for seed in SEEDS:
+        random_game(seed, on_step=on_step, trusted=True)
+        random_game(seed, on_step=on_step, trusted=True, avoid=no_contact)
+    afresh = []
+    worked_out = stack_sources._afresh
+    monkeypatch.setattr(stack_sources, "_afresh", lambda *args: afresh.append(1) or worked_out(*args))
+    order = random.Random("begins")
+    # in game order (small changes), then shuffled (another phase, another game), then near neighbours swapped
+    shuffled = order.sample(states, len(states))
+    neighbours = [s for i in range(0, len(states) - 1, 2) for s in (states[i + 1], states[i])]
+    asked = 0
+    for state in states + shuffled + neighbours:
+        for side in BOTH_SIDES:  # the side not moving too: its list is asked by nobody, but must hold
+            assert legal_begin_moves(state, side) == plain_begin_moves(state, side)
+            asked += 1
+    assert any(state.besieged for state in states)
+    assert 0 < len(afresh) < asked // 2  # both ways were taken, the patch most often
+
+
+def test_begin_moves_follow_a_change_of_sources_control_or_sieges_alone() -> None:
+    """States made by hand from game states, each changing one thing the list
+    rests on while the stacks stay: a source used (R15), a castle's control
+    (leadership, 7.3.4, R17), a siege (R57). Asked right after the state they
+    come from, the patched list is the plain rules' list."""
+    states = []
+
+    def on_step(before, command, after, events) -> None:
+        if after.decision.kind is DecisionKind.MOVE:
+            states.append(after)
+
+    random_game(SEEDS[0], on_step=on_step, trusted=True)
+    castles = {loc.id for loc in default_components().castles()}
+    changes = 0
+    for state in states[::3]:
+        side = state.active
+        stacks = [place for place, _ in place_index(state.positions).on_map(side)]
+        held = [place for place in stacks if place in castles]
+        variants = [with_field(state, "movement", evolve(state.movement, sources=state.movement.sources | {stacks[0]})),
+                    with_field(state, "besieged", tuple(sorted(state.besieged + ((stacks[-1], side),))))]
+        if held:
+            flipped = tuple((place, side.other if place == held[0] else owner) for place, owner in state.castle_control)
+            variants.append(with_field(state, "castle_control", flipped))
+        for variant in variants:
+            for asked in (state, variant, state):
+                assert legal_begin_moves(asked, side) == plain_begin_moves(asked, side)
+            changes += plain_begin_moves(variant, side) != plain_begin_moves(state, side)
+    assert changes > len(states[::3])  # most variants change the list
