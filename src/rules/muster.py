@@ -47,11 +47,35 @@ def _musters_at(side: Side, location: str, box: tuple[str, ...]) -> tuple[Muster
     contents change at every muster and reinforcement, its blocks and their
     daimyo's choices seldom: those are made once (issue 25)."""
     singles = _one_block_musters(side, location)
-    commands = [singles[block] for block in box]  # option 2
-    daimyo_of = _daimyo_of()
-    for daimyo in default_components().location(location).recruitment:  # option 1
-        commands += _daimyo_musters(side, location, tuple(b for b in box if daimyo_of[b] == daimyo))
+    commands = list(map(singles.__getitem__, box))  # option 2
+    if len(box) > 1:  # option 1: 2 or more blocks of one daimyo
+        by_daimyo = _by_daimyo(box)
+        for daimyo in _recruiting(location):
+            own = by_daimyo.get(daimyo)
+            if own is not None and len(own) > 1:  # fewer give no choice (_same_kind_choices)
+                commands += _daimyo_musters(side, location, own)
     return tuple(commands)
+
+
+@lru_cache(maxsize=1024)
+def _by_daimyo(box: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """The box's blocks by daimyo, in box order: one pass for all the sites
+    of a box (a box is asked at each of its side's sites). Not to be changed."""
+    daimyo_of = _daimyo_of()
+    grouped: dict[str, list[str]] = {}
+    for block in box:
+        daimyo = daimyo_of[block]
+        if daimyo in grouped:
+            grouped[daimyo].append(block)
+        else:
+            grouped[daimyo] = [block]
+    return {daimyo: tuple(blocks) for daimyo, blocks in grouped.items()}
+
+
+@cache
+def _recruiting(location: str) -> tuple[str, ...]:
+    """The daimyo whose mon is at the location (7.2 option 1)."""
+    return tuple(default_components().location(location).recruitment)
 
 
 @cache

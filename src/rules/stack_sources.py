@@ -68,7 +68,7 @@ def _leader_blocks() -> frozenset[str]:
 # entries are worked out again there alone (issue 25). Everything in it is
 # immutable, and what it was worked out from is compared, never trusted: a
 # list from another game or another phase only costs a larger comparison.
-# (table, castle_control, besieged, sources, fixed, entries: place -> its BeginMoves, the list)
+# (table, castle_control, besieged, sources, fixed, entries: place -> its BeginMoves in map order, the list)
 _Known = tuple[dict, tuple, tuple, frozenset, frozenset, dict, list]
 _KNOWN: dict[Side, _Known] = {}
 _FAR = 12  # more differences than this: everything is worked out again
@@ -108,13 +108,17 @@ def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
     if changed:
         entries = entries.copy()
         order = location_order()
+        added = False
         for place in changed:
             entry = _entry(table, side, place, order, control, besieged, sources, fixed)
             if entry:
-                entries[place] = entry
+                added = added or place not in entries
+                entries[place] = entry  # a place already there keeps its place in the dict: map order
             else:
                 entries.pop(place, None)
-        commands = _listed(entries, order)
+        if added:  # seldom: moved blocks are fixed, so a place they reach offers no move
+            entries = _in_map_order(entries, order)
+        commands = list(chain.from_iterable(entries.values()))
     _KNOWN[side] = (table, control, besieged, sources, fixed, entries, commands)
     return list(commands)
 
@@ -128,7 +132,8 @@ def _afresh(table: dict[str, tuple[str, ...]], side: Side, control: tuple, besie
         entry = _entry(table, side, place, order, control, besieged, sources, fixed)
         if entry:
             entries[place] = entry
-    commands = _listed(entries, order)
+    entries = _in_map_order(entries, order)
+    commands = list(chain.from_iterable(entries.values()))
     _KNOWN[side] = (table, control, besieged, sources, fixed, entries, commands)
     return list(commands)
 
@@ -151,9 +156,9 @@ def _entry(table: dict[str, tuple[str, ...]], side: Side, place: str, order: dic
     return declaring
 
 
-def _listed(entries: dict[str, tuple[BeginMove, ...]], order: dict[str, int]) -> list[BeginMove]:
-    """The entries' BeginMoves, in map order (C-level loops: issue 25)."""
-    return list(chain.from_iterable(map(entries.__getitem__, sorted(entries, key=order.__getitem__))))
+def _in_map_order(entries: dict[str, tuple[BeginMove, ...]], order: dict[str, int]) -> dict[str, tuple[BeginMove, ...]]:
+    """The entries by place in map order: the list is their BeginMoves in turn."""
+    return {place: entries[place] for place in sorted(entries, key=order.__getitem__)}
 
 
 @cache
