@@ -19,11 +19,20 @@ from rules.state import GameState, recruitment_box
 def muster_sites(state: GameState, side: Side) -> list[str]:
     """R12: friendly recruitment locations with no enemy units, or where
     friendly blocks and enemy units already stand together (R61: a disc is
-    not a block)."""
-    return [
-        loc.id for loc in default_components().recruitment_locations(side)
-        if not has_enemy_units(state, side, loc.id) or state.blocks_at(loc.id, side)
-    ]
+    not a block). Read off the place index's two tables and the enemy discs
+    printed at each site (issue 25: asked whenever the musters change)."""
+    index = place_index(state.positions)
+    own, enemy, discs = index.table(side), index.table(side.other), state.discs
+    return [site for site, enemy_discs in _sites(side)
+            if site in own or not (site in enemy or (enemy_discs and not enemy_discs.isdisjoint(discs)))]
+
+
+@cache
+def _sites(side: Side) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The side's recruitment locations, each with the enemy discs printed there (R36)."""
+    c = default_components()
+    return tuple((loc.id, frozenset(d.id for d in c.discs if d.location == loc.id and d.side is not side))
+                 for loc in c.recruitment_locations(side))
 
 
 @lru_cache(maxsize=4096)

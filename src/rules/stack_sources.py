@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import chain
+from operator import itemgetter
+from typing import Iterable
 
 from rules.command_tables import begin_moves
 from rules.commands import BeginMove
@@ -85,80 +87,76 @@ def legal_begin_moves(state: GameState, side: Side) -> list[BeginMove]:
     if known is None:
         return _afresh(table, side, control, besieged, sources, fixed)
     table0, control0, besieged0, sources0, fixed0, entries, commands = known
-    if table0 is table and sources0 is sources and fixed0 is fixed and control0 is control and besieged0 is besieged:
-        return list(commands)  # the same decision asked again
-    changed: set[str] = set()
-    if table0 is not table:  # the places where the side's blocks came or went
+    # The places where something the entries rest on changed; C-level maps, no comprehension's frame.
+    if table0 is table:
+        changed = set()
+    else:  # the places where the side's blocks came or went
         moved = table0.items() ^ table.items()
         if len(moved) > _FAR:
             return _afresh(table, side, control, besieged, sources, fixed)
-        changed.update([place for place, _ in moved])
+        changed = set(map(_first, moved))
     if sources0 is not sources:  # R15: a source used, or a new phase
         changed |= sources ^ sources0
     if fixed0 is not fixed:  # 7.3.1: where blocks that may no longer move (or may again) stand
         unfixed = fixed ^ fixed0
         if len(unfixed) > _FAR:
             return _afresh(table, side, control, besieged, sources, fixed)
-        positions, index_of = state.positions, block_indexes()
-        changed.update([positions[index_of[block]] for block in unfixed])
+        changed.update(map(state.positions.__getitem__, map(block_indexes().__getitem__, unfixed)))
     if control0 is not control and control0 != control:  # 7.3.4: leadership at a castle
-        changed.update([place for place, _ in set(control) ^ set(control0)])
+        changed.update(map(_first, set(control) ^ set(control0)))
     if besieged0 is not besieged and besieged0 != besieged:  # R57
-        changed.update([place for place, _ in set(besieged) ^ set(besieged0)])
+        changed.update(map(_first, set(besieged) ^ set(besieged0)))
     if changed:
         entries = entries.copy()
-        order = location_order()
-        added = False
-        for place in changed:
-            entry = _entry(table, side, place, order, control, besieged, sources, fixed)
-            if entry:
-                added = added or place not in entries
-                entries[place] = entry  # a place already there keeps its place in the dict: map order
-            else:
-                entries.pop(place, None)
-        if added:  # seldom: moved blocks are fixed, so a place they reach offers no move
-            entries = _in_map_order(entries, order)
+        if _work_out(changed, entries, table, side, control, besieged, sources, fixed):
+            entries = _in_map_order(entries)  # seldom: moved blocks are fixed, so a place they reach offers no move
         commands = list(chain.from_iterable(entries.values()))
     _KNOWN[side] = (table, control, besieged, sources, fixed, entries, commands)
     return list(commands)
 
 
+_first = itemgetter(0)
+
+
 def _afresh(table: dict[str, tuple[str, ...]], side: Side, control: tuple, besieged: tuple,
             sources: frozenset[str], fixed: frozenset[str]) -> list[BeginMove]:
     """legal_begin_moves worked out at every place the side holds."""
-    order = location_order()
-    entries = {}
-    for place in table:
-        entry = _entry(table, side, place, order, control, besieged, sources, fixed)
-        if entry:
-            entries[place] = entry
-    entries = _in_map_order(entries, order)
+    entries: dict[str, tuple[BeginMove, ...]] = {}
+    _work_out(table, entries, table, side, control, besieged, sources, fixed)
+    entries = _in_map_order(entries)
     commands = list(chain.from_iterable(entries.values()))
     _KNOWN[side] = (table, control, besieged, sources, fixed, entries, commands)
     return list(commands)
 
 
-def _entry(table: dict[str, tuple[str, ...]], side: Side, place: str, order: dict[str, int],
-           control: tuple, besieged: tuple, sources: frozenset[str], fixed: frozenset[str]) -> tuple[BeginMove, ...]:
-    """The BeginMoves from one place: none off the map, where the side has no
-    block, from a source already used (R15), from under siege (R57) or where
-    no block may still move (7.3.1); else a move, and another declaring a
-    leader block where one stands and the place gives no leadership (7.3.4, R17)."""
-    blocks = table.get(place)
-    if not blocks or place not in order or place in sources or fixed.issuperset(blocks):
-        return ()
-    if besieged and (place, side) in besieged:
-        return ()
-    alone, declaring = _begin_options(side)[place]
-    # leaders_at, asked first: most stacks have none, and leadership costs more
-    if _leader_blocks().isdisjoint(blocks) or _leads(side, place, control):
-        return alone
-    return declaring
+def _work_out(places: Iterable[str], entries: dict[str, tuple[BeginMove, ...]], table: dict[str, tuple[str, ...]],
+              side: Side, control: tuple, besieged: tuple, sources: frozenset[str], fixed: frozenset[str]) -> bool:
+    """The entries at these places worked out again, in `entries`: the
+    BeginMoves from each, none off the map, where the side has no block, from
+    a source already used (R15), from under siege (R57) or where no block may
+    still move (7.3.1); else a move, and another declaring a leader block
+    where one stands and the place gives no leadership (7.3.4, R17). Whether
+    a place came in that was not there (the entries are then out of map order)."""
+    order, options, leaders = location_order(), _begin_options(side), _leader_blocks()
+    added = False
+    for place in places:
+        blocks = table.get(place)
+        if (not blocks or place not in order or place in sources or fixed.issuperset(blocks)
+                or (besieged and (place, side) in besieged)):
+            entries.pop(place, None)
+            continue
+        alone, declaring = options[place]
+        if place not in entries:
+            added = True
+        # leaders_at, asked first: most stacks have none, and leadership costs more
+        entries[place] = alone if leaders.isdisjoint(blocks) or _leads(side, place, control) else declaring
+    return added
 
 
-def _in_map_order(entries: dict[str, tuple[BeginMove, ...]], order: dict[str, int]) -> dict[str, tuple[BeginMove, ...]]:
-    """The entries by place in map order: the list is their BeginMoves in turn."""
-    return {place: entries[place] for place in sorted(entries, key=order.__getitem__)}
+def _in_map_order(entries: dict[str, tuple[BeginMove, ...]]) -> dict[str, tuple[BeginMove, ...]]:
+    """The entries by place in map order: the list is their BeginMoves in turn;
+    a place already there keeps its place in the dict when its entry changes."""
+    return {place: entries[place] for place in sorted(entries, key=location_order().__getitem__)}
 
 
 @cache

@@ -15,6 +15,7 @@ import pytest
 from helpers import no_contact
 from itertools import combinations
 
+from rules.arrival import has_enemy_units
 from rules.commands import ChooseMovement, BeginMove, EndExchange, EndMovement, EnterFromMoriBox, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
 from rules.combat import begin_combat_phase, combat_locations, next_combat
 from rules.components import default_components
@@ -87,9 +88,15 @@ def plain_movement_choices(state, side) -> list:
             for cards in combinations(hand, card_cost(option))]
 
 
+def plain_muster_sites(state, side) -> list[str]:
+    """R12, R61: the side's recruitment locations without enemy units, or with its own blocks there too."""
+    return [loc.id for loc in default_components().recruitment_locations(side)
+            if not has_enemy_units(state, side, loc.id) or state.blocks_at(loc.id, side)]
+
+
 def plain_musters(state, side) -> list:
     box = state.blocks_at(RECRUITMENT_BOX[side], side)
-    return [muster for site in muster_sites(state, side) for muster in _musters_at(side, site, box)]
+    return [muster for site in plain_muster_sites(state, side) for muster in _musters_at(side, site, box)]
 
 
 def plain_leadership(state, side, location) -> bool:
@@ -123,6 +130,8 @@ def check_step(before, command, after, events) -> None:
         assert legal_mori_entries(state, side) == plain_mori_entries(state, side)
         assert legal_begin_moves(state, side) == plain_begin_moves(state, side)
         assert legal_musters(state, side) == plain_musters(state, side)
+        for each in BOTH_SIDES:
+            assert muster_sites(state, each) == plain_muster_sites(state, each)
     if state.decision.kind is DecisionKind.CHOOSE_MOVEMENT:
         side = state.active
         assert legal_movement_choices(state, side) == plain_movement_choices(state, side)
@@ -294,3 +303,23 @@ def test_begin_moves_follow_a_change_of_sources_control_or_sieges_alone() -> Non
                 assert legal_begin_moves(asked, side) == plain_begin_moves(asked, side)
             changes += plain_begin_moves(variant, side) != plain_begin_moves(state, side)
     assert changes > len(states[::3])  # most variants change the list
+
+
+def test_muster_sites_held_by_enemy_blocks_read_off_the_tables() -> None:
+    """muster_sites (R12, R61) against the plain rule where an enemy block
+    stands on each recruitment location in turn, with and without a friendly
+    block beside it."""
+    state, _ = start_game(SEEDS[0])
+    compared = refused = 0
+    for side in BOTH_SIDES:
+        enemy = state.blocks_at(RECRUITMENT_BOX[side.other], side.other) or state.blocks_at("bag", side.other)
+        own = state.blocks_at(RECRUITMENT_BOX[side], side)
+        for loc in default_components().recruitment_locations(side):
+            held = with_positions(state, {enemy[0]: loc.id, **{b: "eliminated" for b in state.blocks_at(loc.id, side)}})
+            shared = with_positions(held, {own[0]: loc.id})
+            for asked in (held, shared):
+                assert muster_sites(asked, side) == plain_muster_sites(asked, side)
+                compared += 1
+            refused += loc.id not in muster_sites(held, side)
+            assert loc.id in muster_sites(shared, side)
+    assert refused == compared // 2 > 0
