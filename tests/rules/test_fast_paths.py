@@ -323,3 +323,18 @@ def test_muster_sites_held_by_enemy_blocks_read_off_the_tables() -> None:
             refused += loc.id not in muster_sites(held, side)
             assert loc.id in muster_sites(shared, side)
     assert refused == compared // 2 > 0
+
+
+def test_movement_choices_of_a_hand_holding_a_card_of_the_other_deck() -> None:
+    """The choices are looked up in tables of the side's own deck (7.1, R10);
+    a hand made by hand with the other side's card is worked out plainly."""
+    from rules.state import SideCards
+
+    state, _ = start_game(SEEDS[1])
+    for side in BOTH_SIDES:
+        cards = state.cards[side]
+        foreign = state.cards[side.other].hand[0]
+        odd = with_field(state, "cards", state.cards.replace(side, SideCards(cards.hand + (foreign,), cards.draw_pile, ())))
+        for asked in (state, odd):
+            assert legal_movement_choices(asked, side) == plain_movement_choices(asked, side)
+        assert len(legal_movement_choices(odd, side)) > len(legal_movement_choices(state, side))
