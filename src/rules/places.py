@@ -162,6 +162,36 @@ class PlaceIndex:
         return new
 
 
+    def stepped(self, positions: tuple[str, ...], side: Side, blocks: tuple[str, ...], at: str, to: str) -> PlaceIndex:
+        """after(positions, {block: to for block in blocks}) where the blocks
+        are all `side`'s and all at `at`, as in a step of a stack move (7.3):
+        the two places patched in the side's table, nothing looked up per block."""
+        index_of = block_indexes()
+        new = _new_index(PlaceIndex)
+        new.positions = positions
+        table = (self._ishida if side is ISHIDA else self._tokugawa).copy()
+        left = tuple([block for block in table[at] if block not in blocks])
+        if left:
+            table[at] = left
+        else:
+            del table[at]
+        there = table.get(to)
+        table[to] = tuple(sorted(there + blocks if there else blocks, key=index_of.__getitem__))
+        if side is ISHIDA:
+            new._ishida, new._tokugawa = table, self._tokugawa
+        else:
+            new._ishida, new._tokugawa = self._ishida, table
+        new.memo = memo = {}
+        new._kept = kept = {}
+        old_memo = self.memo
+        for key, entry in self._kept.items():  # as `after` carries them: the other side's, or far from both places
+            kept_side, places = entry
+            if (kept_side is not None and kept_side is not side) or (places is not None and at not in places and to not in places):
+                memo[key] = old_memo[key]
+                kept[key] = entry
+        return new
+
+
 _new_index = object.__new__
 
 def _patched(table: dict[str, tuple[str, ...]], touched: set[str],
@@ -234,6 +264,24 @@ def place_index(positions: tuple[str, ...]) -> PlaceIndex:
         BUILT[0] += 1
         index = _remember(PlaceIndex(positions))
     return index
+
+
+def stepped_positions(positions: tuple[str, ...], side: Side, blocks: tuple[str, ...], at: str, to: str) -> tuple[str, ...]:
+    """moved_positions(positions, {block: to for block in blocks}) for blocks
+    of `side` that all stand at `at` (a step, 7.3): the index patched at the
+    two places (PlaceIndex.stepped); blocks elsewhere take the general way."""
+    index_of = block_indexes()
+    changed = list(positions)
+    for block in blocks:
+        i = index_of[block]
+        if changed[i] != at:  # not where a step starts: the general patch
+            return moved_positions(positions, dict.fromkeys(blocks, to))
+        changed[i] = to
+    result = tuple(changed)
+    old = _known(positions)
+    if old is not None:
+        _remember(old.stepped(result, side, blocks, at, to))
+    return result
 
 
 def moved_positions(positions: tuple[str, ...], moves: Mapping[str, str]) -> tuple[str, ...]:

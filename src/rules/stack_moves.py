@@ -18,7 +18,7 @@ from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, he
 from rules.decks import discard_cards
 from rules.events import BlocksMoved, BlocksStopped, Event, LeaderDeclared, OpponentMovedBlocks
 from rules.immutable import evolve, with_field
-from rules.places import moved_positions
+from rules.places import stepped_positions
 from rules.stack_sources import CAPITALS, leaders_at, legal_begin_moves, place_leadership  # noqa: F401 (the sources: 7.3.1)
 from rules.sides import Side
 from rules.state import (
@@ -351,7 +351,7 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
     # of the state and of the movement fewer at each step).
     state = evolve(
         state,
-        positions=moved_positions(state.positions, dict.fromkeys(moved, to)),
+        positions=stepped_positions(state.positions, side, tuple(moved), at, to),
         revealed=state.revealed.difference(moved),  # R62: a block that moves is hidden again
         entered_from=record_entry(state.entered_from, to, side, at),
     )

@@ -144,6 +144,7 @@ def check_step(before, command, after, events) -> None:
     fresh = PlaceIndex(state.positions)
     for side in BOTH_SIDES:
         assert place_index(state.positions).on_map(side) == fresh.on_map(side)
+        assert place_index(state.positions).table(side) == fresh.table(side)  # off the map too
 
 
 def test_movement_lists_and_castle_control_agree_with_the_plain_rules() -> None:
@@ -338,3 +339,41 @@ def test_movement_choices_of_a_hand_holding_a_card_of_the_other_deck() -> None:
         for asked in (state, odd):
             assert legal_movement_choices(asked, side) == plain_movement_choices(asked, side)
         assert len(legal_movement_choices(odd, side)) > len(legal_movement_choices(state, side))
+
+
+def test_a_step_of_blocks_not_where_it_starts_takes_the_general_patch() -> None:
+    """stepped_positions patches two places of one side's table (7.3); blocks
+    that do not all stand at the step's start are moved the general way, and
+    either way the index is the one built afresh."""
+    from rules.places import stepped_positions
+
+    state, _ = start_game(SEEDS[0])
+    place_index(state.positions)
+    for side in BOTH_SIDES:
+        (at, here), (elsewhere, there) = [(p, b) for p, b in place_index(state.positions).on_map(side)][:2]
+        for blocks in (here, here[:1], (here[0], there[0])):
+            stepped = stepped_positions(state.positions, side, blocks, at, "kyoto")
+            expected = with_positions(state, dict.fromkeys(blocks, "kyoto")).positions
+            assert stepped == expected
+            fresh = PlaceIndex(stepped)
+            for each in BOTH_SIDES:
+                assert place_index(stepped).table(each) == fresh.table(each)
+
+
+def test_a_step_carries_the_kept_answers_as_the_general_patch_does() -> None:
+    """PlaceIndex.stepped keeps an answer over a step exactly when `after`
+    keeps it: one that rests on the other side's blocks, or on places the
+    step neither left nor reached."""
+    state, _ = start_game(SEEDS[0])
+    for side in BOTH_SIDES:
+        index = PlaceIndex(state.positions)
+        (at, blocks), (to, _) = [(p, b) for p, b in index.on_map(side)][:2]
+        for key, kept_side, places in (("own", side, None), ("other", side.other, None),
+                                       ("left", None, frozenset({at})), ("reached", None, frozenset({to})),
+                                       ("far", None, frozenset({"bag"}))):
+            index.keep(key, key, side=kept_side, places=places)
+        moved = with_positions(state, dict.fromkeys(blocks, to)).positions
+        general = index.after(moved, dict.fromkeys(blocks, to))
+        stepped = index.stepped(moved, side, blocks, at, to)
+        assert stepped.memo == general.memo and set(stepped.memo) >= {"other", "far"}
+        assert stepped.table(side) == general.table(side) == PlaceIndex(moved).table(side)
