@@ -95,22 +95,37 @@ def why_begin_move_illegal(state: GameState, command: BeginMove) -> str | None:
     return None
 
 
+class _Starts(dict):
+    """Each block's progress before it moves from one source, made on first
+    use: immutable, so every stack move from there shares it (issue 25)."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.source = source
+
+    def __missing__(self, block: str) -> BlockProgress:
+        progress = self[block] = BlockProgress(block, (self.source,))
+        return progress
+
+
 @cache
-def _starting(block: str, source: str) -> BlockProgress:
-    """A block's progress before it moves, made once per block and source:
-    immutable, so every stack move from there shares it (issue 25)."""
-    return BlockProgress(block, (source,))
+def _starts(source: str) -> _Starts:
+    return _Starts(source)
 
 
 def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, list[Event]]:
     side, source = command.side, command.source
     leadership = place_leadership(state, side, source) or command.leader
-    current = StackMove(
-        source=source,
-        leadership=leadership,
-        leader_declared=command.leader,
-        blocks=tuple([_starting(b, source) for b in movable_blocks(state, side, source)]),
-    )
+    # StackMove(source, leadership, leader_declared, blocks), its dict set as
+    # rules.immutable sets a copy's: no keyword call of attrs' __init__ (issue 25)
+    current = _new(StackMove)
+    _set(current, "__dict__", {
+        "source": source,
+        "leadership": leadership,
+        "leader_declared": command.leader,
+        "blocks": tuple(map(_starts(source).__getitem__, movable_blocks(state, side, source))),
+        "selection": (),
+    })
     movement = _movement(state)
     movement = evolve(
         movement,
