@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from rules.arrival import arrive, has_enemy_units, record_entry
-from rules.command_tables import stack_commands
+from rules.command_tables import STACK_COMMANDS
 from rules.commands import BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
 from rules.components import default_components
 from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text
@@ -200,13 +200,20 @@ def legal_stack_commands(state: GameState, side: Side) -> list:
     movement = state.movement
     current = movement.current  # asked only within a stack move
     selection = current.selection
-    selects, deselects, steps, marches, halt, end = stack_commands(side)
+    selects, deselects, steps, marches, halt, end = STACK_COMMANDS[side]
     if not selection:  # most decisions: any block still moving may be selected, nothing else but the end
         commands: list = [selects[p.block] for p in current.blocks if not p.done]
         commands.append(end)
         return commands
-    group = _selection(current)
-    first = group[0]
+    if len(selection) == 1:  # _selection's most frequent case, a loop here: no comprehension's frame
+        block = selection[0]
+        for first in current.blocks:
+            if first.block == block:
+                break
+        group = [first]
+    else:
+        group = _selection(current)
+        first = group[0]
     path, march = first.path, first.force_march
     # _may_join_selection, its test for the group made once
     commands = [selects[p.block] for p in current.blocks
@@ -225,7 +232,7 @@ def legal_stack_commands(state: GameState, side: Side) -> list:
         used = movement.segments
         may = _group_may_step(current, group)  # indexed by the road's highway flag
         if may[1]:
-            commands += [steps[to] for to, highway, key in _roads(first.at) if may[highway] and key not in used]
+            commands += [steps[to] for to, highway, key in _roads(path[-1]) if may[highway] and key not in used]
         if len(path) > 1:  # _why_halt_illegal: the group has moved (7.3.1)
             commands.append(halt)
     commands.append(end)
