@@ -28,8 +28,9 @@ def empty_bounded_caches() -> None:
     texts of the state last encoded (hosting/chairs.py, SHARED_TEXTS, one
     state's), the musters by Recruitment Box contents and by a daimyo's blocks
     there (rules/muster.py, 4,096 entries each), the movement choices by
-    hand (rules/movement.py, 4,096 entries), the engine's last legal list
-    (rules/engine.py, one entry), and the commands and progress made once and
+    hand (rules/movement.py, 4,096 entries), a box's blocks by daimyo
+    (1,024), the engine's last legal list (rules/engine.py, one entry), each
+    side's last stack-move sources (rules/stack_sources.py, two entries), and the commands and progress made once and
     shared (issue 25: rules/command_tables.py, and the tables of stack_moves, stack_sources,
     movement, mori_box, muster and state, bounded by the components' numbers,
     filled as the games first ask them)."""
@@ -54,13 +55,16 @@ def empty_bounded_caches() -> None:
     rules.muster._same_kind_choices.cache_clear()
     rules.muster._musters_at.cache_clear()
     rules.muster._daimyo_musters.cache_clear()
+    rules.muster._by_daimyo.cache_clear()
+    rules.stack_sources._KNOWN.clear()
     rules.movement._choices.cache_clear()
     rules.engine._last = (None, None, ())
     for made_once in (
-        rules.command_tables.begin_moves, rules.command_tables.stack_commands, rules.stack_moves._starting,
+        rules.command_tables.begin_moves, rules.command_tables.stack_commands, rules.stack_moves._starts,
         rules.stack_sources._begin_options,
         rules.stack_moves._roads, rules.movement._choice, rules.mori_box._entries, rules.mori_box._entrants,
         rules.muster._one_block_musters, rules.state.deciding,
+        rules.muster._recruiting, rules.muster._sites, rules.movement._choice_tables,
     ):
         made_once.cache_clear()
     chairs.SHARED_TEXTS.of(None)

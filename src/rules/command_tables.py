@@ -40,3 +40,20 @@ def stack_commands(side: Side) -> tuple[dict[str, Select], dict[str, Deselect], 
         Halt(side),
         EndStackMove(side),
     )
+
+
+class _BySide(dict):
+    """A table function's answers by side, made on first use: read with a
+    subscript, no call of the cache's wrapper (issue 25: asked at every
+    decision of a stack move)."""
+
+    def __init__(self, made) -> None:  # noqa: ANN001
+        super().__init__()
+        self.made = made
+
+    def __missing__(self, side: Side):  # noqa: ANN204
+        value = self[side] = self.made(side)
+        return value
+
+
+STACK_COMMANDS = _BySide(stack_commands)  # STACK_COMMANDS[side] is stack_commands(side)

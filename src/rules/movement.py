@@ -10,13 +10,14 @@ option allows is decided here, from the table.
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from itertools import combinations
+from itertools import chain, combinations
 
 from attrs import frozen
 
 from rules import muster, stack_moves
 from rules.commands import BeginMove, ChooseMovement, EndExchange, EndMovement, EnterFromMoriBox, ExchangeCard, Muster
 from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text
+from rules.components import default_components
 from rules.decks import discard_cards, draw_cards
 from rules.events import Event, MovementChosen, MovementEnded, PhaseBegan
 from rules.immutable import evolve
@@ -138,12 +139,25 @@ def legal_movement_choices(state: GameState, side: Side) -> list[ChooseMovement]
 
 @lru_cache(maxsize=4096)
 def _choices(side: Side, hand: tuple[str, ...]) -> tuple[ChooseMovement, ...]:
-    """legal_movement_choices by the sorted hand: a side's hands repeat across games."""
-    return tuple(
-        _choice(side, option, cards)
-        for option in MovementOption
-        for cards in combinations(hand, card_cost(option))
-    )
+    """legal_movement_choices by the sorted hand: a side's hands repeat across
+    games. A new hand's choices are looked up by their cards in tables made
+    once per side (C-level maps over the hand's combinations, issue 25)."""
+    tables = _choice_tables(side)
+    try:
+        return tuple(chain.from_iterable(map(table.__getitem__, combinations(hand, card_cost(option)))
+                                         for option, table in tables))
+    except KeyError:  # a card not of the side's deck: made here (the tables hold the deck's)
+        return tuple(_choice(side, option, cards) for option in MovementOption
+                     for cards in combinations(hand, card_cost(option)))
+
+
+@cache
+def _choice_tables(side: Side) -> tuple[tuple[MovementOption, dict[tuple[str, ...], ChooseMovement]], ...]:
+    """Each option's choices by the cards paid, for every set of the side's
+    cards it may cost (sorted, as the hand is given to `_choices`)."""
+    deck = sorted(card.id for card in default_components().cards_of(side))
+    return tuple((option, {cards: _choice(side, option, cards) for cards in combinations(deck, card_cost(option))})
+                 for option in MovementOption)
 
 
 @cache

@@ -19,11 +19,20 @@ from rules.state import GameState, recruitment_box
 def muster_sites(state: GameState, side: Side) -> list[str]:
     """R12: friendly recruitment locations with no enemy units, or where
     friendly blocks and enemy units already stand together (R61: a disc is
-    not a block)."""
-    return [
-        loc.id for loc in default_components().recruitment_locations(side)
-        if not has_enemy_units(state, side, loc.id) or state.blocks_at(loc.id, side)
-    ]
+    not a block). Read off the place index's two tables and the enemy discs
+    printed at each site (issue 25: asked whenever the musters change)."""
+    index = place_index(state.positions)
+    own, enemy, discs = index.table(side), index.table(side.other), state.discs
+    return [site for site, enemy_discs in _sites(side)
+            if site in own or not (site in enemy or (enemy_discs and not enemy_discs.isdisjoint(discs)))]
+
+
+@cache
+def _sites(side: Side) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The side's recruitment locations, each with the enemy discs printed there (R36)."""
+    c = default_components()
+    return tuple((loc.id, frozenset(d.id for d in c.discs if d.location == loc.id and d.side is not side))
+                 for loc in c.recruitment_locations(side))
 
 
 @lru_cache(maxsize=4096)
@@ -47,11 +56,35 @@ def _musters_at(side: Side, location: str, box: tuple[str, ...]) -> tuple[Muster
     contents change at every muster and reinforcement, its blocks and their
     daimyo's choices seldom: those are made once (issue 25)."""
     singles = _one_block_musters(side, location)
-    commands = [singles[block] for block in box]  # option 2
-    daimyo_of = _daimyo_of()
-    for daimyo in default_components().location(location).recruitment:  # option 1
-        commands += _daimyo_musters(side, location, tuple(b for b in box if daimyo_of[b] == daimyo))
+    commands = list(map(singles.__getitem__, box))  # option 2
+    if len(box) > 1:  # option 1: 2 or more blocks of one daimyo
+        by_daimyo = _by_daimyo(box)
+        for daimyo in _recruiting(location):
+            own = by_daimyo.get(daimyo)
+            if own is not None and len(own) > 1:  # fewer give no choice (_same_kind_choices)
+                commands += _daimyo_musters(side, location, own)
     return tuple(commands)
+
+
+@lru_cache(maxsize=1024)
+def _by_daimyo(box: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """The box's blocks by daimyo, in box order: one pass for all the sites
+    of a box (a box is asked at each of its side's sites). Not to be changed."""
+    daimyo_of = _daimyo_of()
+    grouped: dict[str, list[str]] = {}
+    for block in box:
+        daimyo = daimyo_of[block]
+        if daimyo in grouped:
+            grouped[daimyo].append(block)
+        else:
+            grouped[daimyo] = [block]
+    return {daimyo: tuple(blocks) for daimyo, blocks in grouped.items()}
+
+
+@cache
+def _recruiting(location: str) -> tuple[str, ...]:
+    """The daimyo whose mon is at the location (7.2 option 1)."""
+    return tuple(default_components().location(location).recruitment)
 
 
 @cache

@@ -38,7 +38,7 @@ def _tuples(lists: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
 
 
 @cache
-def _block_indexes() -> dict[str, int]:
+def block_indexes() -> dict[str, int]:
     """Each block's place in `positions`: Components.block_index without its error
     for an unknown id (every id here is a block's), as a plain dict."""
     return {block: i for i, (block, _) in enumerate(_block_sides())}
@@ -94,7 +94,7 @@ class PlaceIndex:
         if side is None:
             ishida, tokugawa = self._ishida.get(place, ()), self._tokugawa.get(place, ())
             if ishida and tokugawa:  # seldom asked: merged on demand
-                return tuple(sorted(ishida + tokugawa, key=_block_indexes().__getitem__))
+                return tuple(sorted(ishida + tokugawa, key=block_indexes().__getitem__))
             return ishida or tokugawa
         return (self._ishida if side is ISHIDA else self._tokugawa).get(place, ())
 
@@ -112,6 +112,11 @@ class PlaceIndex:
     def by_place(self, side: Side) -> ItemsView[str, tuple[str, ...]]:
         """(place, block ids) for every place holding blocks of `side`."""
         return (self._ishida if side is ISHIDA else self._tokugawa).items()
+
+    def table(self, side: Side) -> dict[str, tuple[str, ...]]:
+        """The side's blocks by place: shared, never to be changed (an index
+        patched for another side's move keeps this very dict)."""
+        return self._ishida if side is ISHIDA else self._tokugawa
 
     def on_map(self, side: Side) -> list[tuple[str, tuple[str, ...]]]:
         """(location, block ids) for every map location holding blocks of
@@ -131,7 +136,7 @@ class PlaceIndex:
         Only the tables of the sides whose blocks moved are copied, and only
         the places their blocks left or reached change (issue 25: a step moves
         one side's blocks from one place to another)."""
-        of_ishida, index_of = _of_ishida(), _block_indexes()
+        of_ishida, index_of = _of_ishida(), block_indexes()
         new = _new_index(PlaceIndex)
         new.positions = positions
         new.memo = memo = {}
@@ -157,13 +162,43 @@ class PlaceIndex:
         return new
 
 
+    def stepped(self, positions: tuple[str, ...], side: Side, blocks: tuple[str, ...], at: str, to: str) -> PlaceIndex:
+        """after(positions, {block: to for block in blocks}) where the blocks
+        are all `side`'s and all at `at`, as in a step of a stack move (7.3):
+        the two places patched in the side's table, nothing looked up per block."""
+        index_of = block_indexes()
+        new = _new_index(PlaceIndex)
+        new.positions = positions
+        table = (self._ishida if side is ISHIDA else self._tokugawa).copy()
+        left = tuple([block for block in table[at] if block not in blocks])
+        if left:
+            table[at] = left
+        else:
+            del table[at]
+        there = table.get(to)
+        table[to] = tuple(sorted(there + blocks if there else blocks, key=index_of.__getitem__))
+        if side is ISHIDA:
+            new._ishida, new._tokugawa = table, self._tokugawa
+        else:
+            new._ishida, new._tokugawa = self._ishida, table
+        new.memo = memo = {}
+        new._kept = kept = {}
+        old_memo = self.memo
+        for key, entry in self._kept.items():  # as `after` carries them: the other side's, or far from both places
+            kept_side, places = entry
+            if (kept_side is not None and kept_side is not side) or (places is not None and at not in places and to not in places):
+                memo[key] = old_memo[key]
+                kept[key] = entry
+        return new
+
+
 _new_index = object.__new__
 
 def _patched(table: dict[str, tuple[str, ...]], touched: set[str],
              moves: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     """A copy of one side's table (never changed once made: indexes share
     them) with that side's `moves` made; `touched` the places blocks left or reached."""
-    index_of = _block_indexes()
+    index_of = block_indexes()
     table = table.copy()
     arrivals: dict[str, list[str]] = {}  # the moves by place reached: one pass, not one per place
     for block, to in moves.items():
@@ -231,10 +266,28 @@ def place_index(positions: tuple[str, ...]) -> PlaceIndex:
     return index
 
 
+def stepped_positions(positions: tuple[str, ...], side: Side, blocks: tuple[str, ...], at: str, to: str) -> tuple[str, ...]:
+    """moved_positions(positions, {block: to for block in blocks}) for blocks
+    of `side` that all stand at `at` (a step, 7.3): the index patched at the
+    two places (PlaceIndex.stepped); blocks elsewhere take the general way."""
+    index_of = block_indexes()
+    changed = list(positions)
+    for block in blocks:
+        i = index_of[block]
+        if changed[i] != at:  # not where a step starts: the general patch
+            return moved_positions(positions, dict.fromkeys(blocks, to))
+        changed[i] = to
+    result = tuple(changed)
+    old = _known(positions)
+    if old is not None:
+        _remember(old.stepped(result, side, blocks, at, to))
+    return result
+
+
 def moved_positions(positions: tuple[str, ...], moves: Mapping[str, str]) -> tuple[str, ...]:
     """`positions` with the given blocks moved to the given places. An index of
     the old tuple is carried over to the new one, patched where blocks moved."""
-    index_of = _block_indexes()
+    index_of = block_indexes()
     changed = list(positions)
     try:
         for block, place in moves.items():

@@ -11,14 +11,14 @@ from __future__ import annotations
 from functools import cache
 
 from rules.arrival import arrive, has_enemy_units, record_entry
-from rules.command_tables import stack_commands
+from rules.command_tables import STACK_COMMANDS
 from rules.commands import BeginMove, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
 from rules.components import default_components
 from rules.decision import Answer, DecisionHelp, DecisionRules, always_legal, help_text
 from rules.decks import discard_cards
 from rules.events import BlocksMoved, BlocksStopped, Event, LeaderDeclared, OpponentMovedBlocks
 from rules.immutable import evolve, with_field
-from rules.places import moved_positions
+from rules.places import stepped_positions
 from rules.stack_sources import CAPITALS, leaders_at, legal_begin_moves, place_leadership  # noqa: F401 (the sources: 7.3.1)
 from rules.sides import Side
 from rules.state import (
@@ -95,22 +95,37 @@ def why_begin_move_illegal(state: GameState, command: BeginMove) -> str | None:
     return None
 
 
+class _Starts(dict):
+    """Each block's progress before it moves from one source, made on first
+    use: immutable, so every stack move from there shares it (issue 25)."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.source = source
+
+    def __missing__(self, block: str) -> BlockProgress:
+        progress = self[block] = BlockProgress(block, (self.source,))
+        return progress
+
+
 @cache
-def _starting(block: str, source: str) -> BlockProgress:
-    """A block's progress before it moves, made once per block and source:
-    immutable, so every stack move from there shares it (issue 25)."""
-    return BlockProgress(block, (source,))
+def _starts(source: str) -> _Starts:
+    return _Starts(source)
 
 
 def apply_begin_move(state: GameState, command: BeginMove) -> tuple[GameState, list[Event]]:
     side, source = command.side, command.source
     leadership = place_leadership(state, side, source) or command.leader
-    current = StackMove(
-        source=source,
-        leadership=leadership,
-        leader_declared=command.leader,
-        blocks=tuple([_starting(b, source) for b in movable_blocks(state, side, source)]),
-    )
+    # StackMove(source, leadership, leader_declared, blocks), its dict set as
+    # rules.immutable sets a copy's: no keyword call of attrs' __init__ (issue 25)
+    current = _new(StackMove)
+    _set(current, "__dict__", {
+        "source": source,
+        "leadership": leadership,
+        "leader_declared": command.leader,
+        "blocks": tuple(map(_starts(source).__getitem__, movable_blocks(state, side, source))),
+        "selection": (),
+    })
     movement = _movement(state)
     movement = evolve(
         movement,
@@ -185,13 +200,20 @@ def legal_stack_commands(state: GameState, side: Side) -> list:
     movement = state.movement
     current = movement.current  # asked only within a stack move
     selection = current.selection
-    selects, deselects, steps, marches, halt, end = stack_commands(side)
+    selects, deselects, steps, marches, halt, end = STACK_COMMANDS[side]
     if not selection:  # most decisions: any block still moving may be selected, nothing else but the end
         commands: list = [selects[p.block] for p in current.blocks if not p.done]
         commands.append(end)
         return commands
-    group = _selection(current)
-    first = group[0]
+    if len(selection) == 1:  # _selection's most frequent case, a loop here: no comprehension's frame
+        block = selection[0]
+        for first in current.blocks:
+            if first.block == block:
+                break
+        group = [first]
+    else:
+        group = _selection(current)
+        first = group[0]
     path, march = first.path, first.force_march
     # _may_join_selection, its test for the group made once
     commands = [selects[p.block] for p in current.blocks
@@ -210,7 +232,7 @@ def legal_stack_commands(state: GameState, side: Side) -> list:
         used = movement.segments
         may = _group_may_step(current, group)  # indexed by the road's highway flag
         if may[1]:
-            commands += [steps[to] for to, highway, key in _roads(first.at) if may[highway] and key not in used]
+            commands += [steps[to] for to, highway, key in _roads(path[-1]) if may[highway] and key not in used]
         if len(path) > 1:  # _why_halt_illegal: the group has moved (7.3.1)
             commands.append(halt)
     commands.append(end)
@@ -351,7 +373,7 @@ def apply_step(state: GameState, command: Step) -> tuple[GameState, list[Event]]
     # of the state and of the movement fewer at each step).
     state = evolve(
         state,
-        positions=moved_positions(state.positions, dict.fromkeys(moved, to)),
+        positions=stepped_positions(state.positions, side, tuple(moved), at, to),
         revealed=state.revealed.difference(moved),  # R62: a block that moves is hidden again
         entered_from=record_entry(state.entered_from, to, side, at),
     )

@@ -15,6 +15,7 @@ import pytest
 from helpers import no_contact
 from itertools import combinations
 
+from rules.arrival import has_enemy_units
 from rules.commands import ChooseMovement, BeginMove, EndExchange, EndMovement, EnterFromMoriBox, Deselect, EndStackMove, ForceMarch, Halt, Select, Step
 from rules.combat import begin_combat_phase, combat_locations, next_combat
 from rules.components import default_components
@@ -87,9 +88,15 @@ def plain_movement_choices(state, side) -> list:
             for cards in combinations(hand, card_cost(option))]
 
 
+def plain_muster_sites(state, side) -> list[str]:
+    """R12, R61: the side's recruitment locations without enemy units, or with its own blocks there too."""
+    return [loc.id for loc in default_components().recruitment_locations(side)
+            if not has_enemy_units(state, side, loc.id) or state.blocks_at(loc.id, side)]
+
+
 def plain_musters(state, side) -> list:
     box = state.blocks_at(RECRUITMENT_BOX[side], side)
-    return [muster for site in muster_sites(state, side) for muster in _musters_at(side, site, box)]
+    return [muster for site in plain_muster_sites(state, side) for muster in _musters_at(side, site, box)]
 
 
 def plain_leadership(state, side, location) -> bool:
@@ -123,6 +130,8 @@ def check_step(before, command, after, events) -> None:
         assert legal_mori_entries(state, side) == plain_mori_entries(state, side)
         assert legal_begin_moves(state, side) == plain_begin_moves(state, side)
         assert legal_musters(state, side) == plain_musters(state, side)
+        for each in BOTH_SIDES:
+            assert muster_sites(state, each) == plain_muster_sites(state, each)
     if state.decision.kind is DecisionKind.CHOOSE_MOVEMENT:
         side = state.active
         assert legal_movement_choices(state, side) == plain_movement_choices(state, side)
@@ -135,6 +144,7 @@ def check_step(before, command, after, events) -> None:
     fresh = PlaceIndex(state.positions)
     for side in BOTH_SIDES:
         assert place_index(state.positions).on_map(side) == fresh.on_map(side)
+        assert place_index(state.positions).table(side) == fresh.table(side)  # off the map too
 
 
 def test_movement_lists_and_castle_control_agree_with_the_plain_rules() -> None:
@@ -230,3 +240,140 @@ def test_a_combat_phase_without_combat_ends_as_next_combat_ends_it() -> None:
         assert fast == (plain_state, [PhaseBegan(state.week, state.turn, Phase.COMBAT, side), *plain_events])
         quiet += not combat_locations(state)
     assert 0 < quiet < len(ends)
+
+
+def test_begin_moves_worked_out_again_only_where_something_changed(monkeypatch) -> None:
+    """legal_begin_moves patches the side's previous list where the stacks,
+    the used sources, the fixed blocks, castle control or the sieges changed
+    (7.3.1, 7.3.4, R15, R17, R57): asked in any order, over states of other
+    phases and other games, its list is the plain rules' list."""
+    import random
+
+    from rules import stack_sources
+
+    states = []
+
+    def on_step(before, command, after, events) -> None:
+        if after.decision.kind is DecisionKind.MOVE:
+            states.append(after)
+
+    for seed in SEEDS:
+        random_game(seed, on_step=on_step, trusted=True)
+        random_game(seed, on_step=on_step, trusted=True, avoid=no_contact)
+    afresh = []
+    worked_out = stack_sources._afresh
+    monkeypatch.setattr(stack_sources, "_afresh", lambda *args: afresh.append(1) or worked_out(*args))
+    order = random.Random("begins")
+    # in game order (small changes), then shuffled (another phase, another game), then near neighbours swapped
+    shuffled = order.sample(states, len(states))
+    neighbours = [s for i in range(0, len(states) - 1, 2) for s in (states[i + 1], states[i])]
+    asked = 0
+    for state in states + shuffled + neighbours:
+        for side in BOTH_SIDES:  # the side not moving too: its list is asked by nobody, but must hold
+            assert legal_begin_moves(state, side) == plain_begin_moves(state, side)
+            asked += 1
+    assert any(state.besieged for state in states)
+    assert 0 < len(afresh) < asked // 2  # both ways were taken, the patch most often
+
+
+def test_begin_moves_follow_a_change_of_sources_control_or_sieges_alone() -> None:
+    """States made by hand from game states, each changing one thing the list
+    rests on while the stacks stay: a source used (R15), a castle's control
+    (leadership, 7.3.4, R17), a siege (R57). Asked right after the state they
+    come from, the patched list is the plain rules' list."""
+    states = []
+
+    def on_step(before, command, after, events) -> None:
+        if after.decision.kind is DecisionKind.MOVE:
+            states.append(after)
+
+    random_game(SEEDS[0], on_step=on_step, trusted=True)
+    castles = {loc.id for loc in default_components().castles()}
+    changes = 0
+    for state in states[::3]:
+        side = state.active
+        stacks = [place for place, _ in place_index(state.positions).on_map(side)]
+        held = [place for place in stacks if place in castles]
+        variants = [with_field(state, "movement", evolve(state.movement, sources=state.movement.sources | {stacks[0]})),
+                    with_field(state, "besieged", tuple(sorted(state.besieged + ((stacks[-1], side),))))]
+        if held:
+            flipped = tuple((place, side.other if place == held[0] else owner) for place, owner in state.castle_control)
+            variants.append(with_field(state, "castle_control", flipped))
+        for variant in variants:
+            for asked in (state, variant, state):
+                assert legal_begin_moves(asked, side) == plain_begin_moves(asked, side)
+            changes += plain_begin_moves(variant, side) != plain_begin_moves(state, side)
+    assert changes > len(states[::3])  # most variants change the list
+
+
+def test_muster_sites_held_by_enemy_blocks_read_off_the_tables() -> None:
+    """muster_sites (R12, R61) against the plain rule where an enemy block
+    stands on each recruitment location in turn, with and without a friendly
+    block beside it."""
+    state, _ = start_game(SEEDS[0])
+    compared = refused = 0
+    for side in BOTH_SIDES:
+        enemy = state.blocks_at(RECRUITMENT_BOX[side.other], side.other) or state.blocks_at("bag", side.other)
+        own = state.blocks_at(RECRUITMENT_BOX[side], side)
+        for loc in default_components().recruitment_locations(side):
+            held = with_positions(state, {enemy[0]: loc.id, **{b: "eliminated" for b in state.blocks_at(loc.id, side)}})
+            shared = with_positions(held, {own[0]: loc.id})
+            for asked in (held, shared):
+                assert muster_sites(asked, side) == plain_muster_sites(asked, side)
+                compared += 1
+            refused += loc.id not in muster_sites(held, side)
+            assert loc.id in muster_sites(shared, side)
+    assert refused == compared // 2 > 0
+
+
+def test_movement_choices_of_a_hand_holding_a_card_of_the_other_deck() -> None:
+    """The choices are looked up in tables of the side's own deck (7.1, R10);
+    a hand made by hand with the other side's card is worked out plainly."""
+    from rules.state import SideCards
+
+    state, _ = start_game(SEEDS[1])
+    for side in BOTH_SIDES:
+        cards = state.cards[side]
+        foreign = state.cards[side.other].hand[0]
+        odd = with_field(state, "cards", state.cards.replace(side, SideCards(cards.hand + (foreign,), cards.draw_pile, ())))
+        for asked in (state, odd):
+            assert legal_movement_choices(asked, side) == plain_movement_choices(asked, side)
+        assert len(legal_movement_choices(odd, side)) > len(legal_movement_choices(state, side))
+
+
+def test_a_step_of_blocks_not_where_it_starts_takes_the_general_patch() -> None:
+    """stepped_positions patches two places of one side's table (7.3); blocks
+    that do not all stand at the step's start are moved the general way, and
+    either way the index is the one built afresh."""
+    from rules.places import stepped_positions
+
+    state, _ = start_game(SEEDS[0])
+    place_index(state.positions)
+    for side in BOTH_SIDES:
+        (at, here), (elsewhere, there) = [(p, b) for p, b in place_index(state.positions).on_map(side)][:2]
+        for blocks in (here, here[:1], (here[0], there[0])):
+            stepped = stepped_positions(state.positions, side, blocks, at, "kyoto")
+            expected = with_positions(state, dict.fromkeys(blocks, "kyoto")).positions
+            assert stepped == expected
+            fresh = PlaceIndex(stepped)
+            for each in BOTH_SIDES:
+                assert place_index(stepped).table(each) == fresh.table(each)
+
+
+def test_a_step_carries_the_kept_answers_as_the_general_patch_does() -> None:
+    """PlaceIndex.stepped keeps an answer over a step exactly when `after`
+    keeps it: one that rests on the other side's blocks, or on places the
+    step neither left nor reached."""
+    state, _ = start_game(SEEDS[0])
+    for side in BOTH_SIDES:
+        index = PlaceIndex(state.positions)
+        (at, blocks), (to, _) = [(p, b) for p, b in index.on_map(side)][:2]
+        for key, kept_side, places in (("own", side, None), ("other", side.other, None),
+                                       ("left", None, frozenset({at})), ("reached", None, frozenset({to})),
+                                       ("far", None, frozenset({"bag"}))):
+            index.keep(key, key, side=kept_side, places=places)
+        moved = with_positions(state, dict.fromkeys(blocks, to)).positions
+        general = index.after(moved, dict.fromkeys(blocks, to))
+        stepped = index.stepped(moved, side, blocks, at, to)
+        assert stepped.memo == general.memo and set(stepped.memo) >= {"other", "far"}
+        assert stepped.table(side) == general.table(side) == PlaceIndex(moved).table(side)
