@@ -123,6 +123,7 @@ class ChoiceList(ScrollView, can_focus=True):
         self._heights: dict[tuple[str, int], int] = {}  # (label, width): its rows
         self.drawn = 0  # labels drawn (not found kept): counted for the tests
         self.kept = 0  # labels found kept
+        self._pass: tuple | None = None  # (width, plain style, {choice: its style}) while render_lines draws
 
     def on_mount(self) -> None:
         steady_scrollbars(self)  # the message line under the list takes rows from it
@@ -202,8 +203,7 @@ class ChoiceList(ScrollView, can_focus=True):
 
     # --- drawing ----------------------------------------------------------------
 
-    def _strips(self, label: str, style) -> list[Strip]:
-        width = self.scrollable_content_region.width
+    def _strips(self, label: str, style, width: int) -> list[Strip]:
         key = (label, width, style)
         strips = self._drawn.get(key)
         if strips is not None:
@@ -218,22 +218,29 @@ class ChoiceList(ScrollView, can_focus=True):
         self._drawn[key] = strips
         return strips
 
+    def _styles(self) -> tuple:
+        """The width, the plain style and {choice: its style} for the marked ones."""
+        marked = {self.hovered: self.get_visual_style("choice-list--option", "choice-list--option-hover")}
+        marked[self.highlighted] = self.get_visual_style("choice-list--option", "choice-list--option-highlighted")
+        return self.scrollable_content_region.width, self.get_visual_style("choice-list--option"), marked
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The rows in `crop`; the styles and width worked out once for them all
+        (asked for at each row, they cost as much as the rows' drawing)."""
+        self._pass = self._styles()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._pass = None
+
     def render_line(self, y: int) -> Strip:
+        width, plain, marked = self._pass or self._styles()
         line = self.scroll_offset.y + y
-        plain = self.get_visual_style("choice-list--option")
         if line >= len(self._lines):
-            return Strip.blank(self.scrollable_content_region.width, plain.rich_style)
+            return Strip.blank(width, plain.rich_style)
         index, offset = self._lines[line]
-        if index == self.highlighted:
-            style = self.get_visual_style("choice-list--option", "choice-list--option-highlighted")
-        elif index == self.hovered:
-            style = self.get_visual_style("choice-list--option", "choice-list--option-hover")
-        else:
-            style = plain
-        strips = self._strips(self._labels[index], style)
-        if offset >= len(strips):
-            return Strip.blank(self.scrollable_content_region.width, plain.rich_style)
-        return strips[offset]
+        strips = self._strips(self._labels[index], marked.get(index, plain), width)
+        return strips[offset] if offset < len(strips) else Strip.blank(width, plain.rich_style)
 
     # --- the highlight, keys and mouse -----------------------------------------
 
