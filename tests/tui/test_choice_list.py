@@ -18,6 +18,15 @@ def given(screen) -> str:
     return screen.table.host.record.commands[-1]
 
 
+async def focused_choices(pilot):
+    """Ishida's seat with the choices focused: the screen, the prompt, the list."""
+    screen = await take_seat(pilot)
+    prompt = screen.query_one(PromptPanel)
+    prompt.choices.focus()
+    await pilot.pause()
+    return screen, prompt, prompt.choices
+
+
 async def test_choices_seen_before_are_not_drawn_again_when_a_key_brings_them_back(make_app):
     async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
         screen = await take_seat(pilot)
@@ -44,11 +53,7 @@ async def test_choices_seen_before_are_not_drawn_again_when_a_key_brings_them_ba
 
 async def test_the_keys_move_the_highlight_and_enter_gives_its_command(make_app):
     async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
-        screen = await take_seat(pilot)
-        prompt = screen.query_one(PromptPanel)
-        choices = prompt.choices
-        choices.focus()
-        await pilot.pause()
+        screen, prompt, choices = await focused_choices(pilot)
         count = choices.option_count
         await pilot.press("end")
         assert choices.highlighted == count - 1
@@ -69,10 +74,7 @@ async def test_the_keys_move_the_highlight_and_enter_gives_its_command(make_app)
 
 async def test_a_click_gives_the_choice_under_the_pointer_in_a_scrolled_list(make_app):
     async with make_app(record=ishida_moves_from_osaka()).run_test(size=(80, 24)) as pilot:
-        screen = await take_seat(pilot)
-        prompt = screen.query_one(PromptPanel)
-        choices = prompt.choices
-        choices.focus()
+        screen, prompt, choices = await focused_choices(pilot)
         await pilot.press("end")  # the list scrolls to its last choice
         await pilot.pause()
         assert choices.scroll_offset.y > 0
