@@ -196,7 +196,7 @@ async def test_alike_choices_are_one_line_with_their_count(make_app):
         screen = await take_seat(pilot)
         assert screen.current.side is Side.ISHIDA
         choices = screen.query_one(PromptPanel).choices
-        shown = [str(choices.get_option_at_index(i).prompt) for i in range(choices.option_count)]
+        shown = [choices.label_at(i) for i in range(choices.option_count)]
         assert "Bid: Ukita plain (1) ×2" in shown, shown
         assert len(set(shown)) == len(shown) and not any("[" in label for label in shown)
         assert any("Bid: Ukita plain (1) ×2" in line for line in screen_text(app).splitlines())

@@ -22,14 +22,12 @@ from collections.abc import Callable
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.content import Content
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.suggester import Suggester
 from textual.widget import Widget
-from textual.widgets import Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Input, Static
 
 from rules.notation import format_command
 from rules.surface import Command, PlayerView, Side, places
@@ -256,8 +254,7 @@ class PromptPanel(Vertical):
         self._shown = tuple(command for command, _ in lines)
         choices = self.choices
         self._refilled = True  # the highlight that follows is the list's, not the player's
-        # Content, not a str: a str prompt is markup, and a label's brackets would vanish as a tag.
-        choices.refill(Option(Content(label)) for _, label in lines)
+        choices.refill(label for _, label in lines)  # plain text: a label's brackets are no markup
         if shown:
             choices.highlighted = 0
         else:
@@ -325,11 +322,11 @@ class PromptPanel(Vertical):
         if index < len(self._shown) and self.browsed is not None:
             self.browsed(self._shown[index])
 
-    @on(OptionList.OptionSelected, "#choices")
-    def _choose(self, event: OptionList.OptionSelected) -> None:
+    @on(ChoiceList.Selected, "#choices")
+    def _choose(self, event: ChoiceList.Selected) -> None:
         event.stop()
-        if event.option_index < len(self._shown):
-            self.post_message(self.Chosen(self._shown[event.option_index]))
+        if event.index < len(self._shown):
+            self.post_message(self.Chosen(self._shown[event.index]))
 
     def give_focus_back(self) -> None:
         """After a command given from the line (or Esc on an empty line), the
