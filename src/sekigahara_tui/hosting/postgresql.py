@@ -12,7 +12,7 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
-from sekigahara_tui.hosting.database import Database, Error, IntegrityError, Result, one_line
+from sekigahara_tui.hosting.database import CommitUnknown, Database, Error, IntegrityError, Result, one_line
 
 WRITE_LOCK = 0x5EC1_6A4A  # the advisory lock a PostgreSQL write transaction takes first
 POOL_SIZE = 32  # connections a process may hold to one server (a club holds about 8)
