@@ -6,7 +6,7 @@ from functools import cache, lru_cache
 from itertools import groupby, product
 
 from rules.alike import Pieces, block_kind
-from rules.arrival import arrive, has_enemy_units, held_against
+from rules.arrival import arrive, held_against
 from rules.commands import Muster
 from rules.components import default_components
 from rules.events import BlocksMustered, BlocksPlaced, Event, OpponentPlacedBlocks
