@@ -10,7 +10,7 @@ from rules.pair import Pair
 from rules.randomness import sample, shuffled
 from rules.reinforcement import draw_blocks_into_recruitment_box
 from rules.sequence import begin_week
-from rules.sides import BOTH_SIDES, Side
+from rules.sides import BOTH_SIDES
 from rules.state import (
     BAG,
     MORI_BOX,

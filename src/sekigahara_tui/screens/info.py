@@ -11,7 +11,7 @@ from typing_extensions import Self
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.geometry import Region
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Markdown, Static
