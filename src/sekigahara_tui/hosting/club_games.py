@@ -15,6 +15,7 @@ from typing import Callable
 from rules.surface import BOTH_SIDES, Side, default_components, printable
 from sekigahara_tui.hosting.catalog import Catalog, CatalogEntry
 from sekigahara_tui.hosting.computer_seat import DEFAULT_LEVEL, ComputerSeat
+from sekigahara_tui.hosting.game_ids import new_game_id
 from sekigahara_tui.hosting.games import HostedGame
 from sekigahara_tui.hosting.members import COMPUTER
 from sekigahara_tui.hosting.spectators import Spectators
@@ -70,7 +71,7 @@ class ClubGames:
         later ("open": anyone, or only `terms.invited`) or the computer at
         `level` (None: level 1); returns its id. The invited member is checked
         by the caller."""
-        game_id = secrets.token_urlsafe(9)
+        game_id = new_game_id()
         against_computer = opponent == "computer"
         players = {side: member} | ({side.other: COMPUTER} if against_computer else {})
         level = (level or DEFAULT_LEVEL) if against_computer else None

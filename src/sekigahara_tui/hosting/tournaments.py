@@ -29,7 +29,6 @@ fenced by the games' leases (store.py).
 
 from __future__ import annotations
 
-import secrets
 import time
 
 from rules.surface import Side, printable
@@ -40,6 +39,7 @@ from sekigahara_tui.club.protocol_tournaments import (
 from sekigahara_tui.hosting import database
 from sekigahara_tui.hosting.audit import AuditLog, NoAuditLog
 from sekigahara_tui.hosting.club_games import ClubGames, Refusal
+from sekigahara_tui.hosting.game_ids import new_game_id
 from sekigahara_tui.hosting.games import Change, HostedGame
 from sekigahara_tui.hosting.members import COMPUTER
 from sekigahara_tui.hosting.store import GameEnd, StoreError
@@ -147,10 +147,10 @@ class Tournaments:
             raise Refusal("illegal", f"a Swiss of {n} has at most {most_swiss_rounds(n)} rounds (so nobody meets anyone twice), not {t.rounds}")
         if t.format == ROUND_ROBIN:
             rounds = round_robin(list(t.entrants))
-            started = self.store.add_rounds(name, rounds, [[_game_id() for _ in boards] for boards in rounds])
+            started = self.store.add_rounds(name, rounds, [[new_game_id() for _ in boards] for boards in rounds])
         else:
             boards = swiss_round(list(t.entrants), [])
-            started = self.store.add_round(name, 1, boards, [_game_id() if b.tokugawa else None for b in boards], start=True)
+            started = self.store.add_round(name, 1, boards, [new_game_id() if b.tokugawa else None for b in boards], start=True)
         if not started:
             raise Refusal("illegal", f"{printable(name, 40)!r} has started already")
         self.audit.record("tournament-started", f"{name}: {n} entrants", front="club", member=member)
@@ -197,7 +197,7 @@ class Tournaments:
             last = t.last_round()
             if t.format == SWISS and t.round_over(last) and last < (t.rounds or 0):
                 boards = swiss_round(list(t.entrants), [b.played for b in t.boards])
-                if self.store.add_round(name, last + 1, boards, [_game_id() if b.tokugawa else None for b in boards]):
+                if self.store.add_round(name, last + 1, boards, [new_game_id() if b.tokugawa else None for b in boards]):
                     self.audit.record("tournament-round", f"{name}: round {last + 1} paired", front="club")
                     t = self.store.tournament(name)
                     assert t is not None
@@ -263,6 +263,3 @@ class Tournaments:
         rounds = t.rounds if t.format == SWISS else (t.last_round() or None)
         return TournamentShown(reply_to, t.name, t.format, t.clock, rounds, t.created_by, status_of(t), t.entrants, lines, boards)
 
-
-def _game_id() -> str:
-    return secrets.token_urlsafe(9)

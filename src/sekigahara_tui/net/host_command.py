@@ -34,6 +34,7 @@ from sekigahara_tui.net.locations import (
     token_path,
     write_private,
 )
+from sekigahara_tui.hosting.game_ids import new_game_id
 from sekigahara_tui.hosting.game_server import DEFAULT_GRACE, DEFAULT_IDLE_TIMEOUT, GameServer
 from sekigahara_tui.hosting.games import SeatAccess
 from sekigahara_tui.hosting.store import Store, starting_record
@@ -135,7 +136,7 @@ def open_game(store: Store, options: HostOptions) -> tuple[str, bool]:
         return ids[0], False
     # A seed nobody chose: it decides every hidden draw, so it is never printed.
     seed = options.seed if options.seed is not None else secrets.randbelow(2**63)
-    game_id = secrets.token_urlsafe(9)
+    game_id = new_game_id()
     store.create_game_from_record(game_id, starting_record(seed, options.position))
     return game_id, True
 
