@@ -151,3 +151,15 @@ async def test_R55_the_summary_a_hand_over_uncovers_is_not_closed_by_keys_typed_
         await pilot.pause()
         assert app.screen is screen
         assert given(screen)[-2:] == ("ishida: draw", f"tokugawa: {second}")
+
+
+async def test_ctrl_l_on_a_hot_seat_summary_does_nothing(make_app, tmp_path):
+    """The lobby key is a club game's: over a hot-seat game the summary stays up."""
+    app = make_loaded_app(make_app, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await ishida_s_summary_up(pilot, app)
+        summary = app.screen
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        assert app.screen is summary and app.screen_stack[-2] is screen
+        assert given(screen) == ("ishida: retreat iwamura",)

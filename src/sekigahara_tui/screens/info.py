@@ -227,6 +227,8 @@ class BattleSummaryScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("enter", "continue", "Continue", id="summary.close", priority=True),
         Binding("escape", "dismiss", "Continue", show=False, priority=True),
+        # A club game's way to the lobby works with a summary up too (it used to do nothing here).
+        Binding("ctrl+l", "to_lobby", "Lobby", id="club.lobby", show=False),
     ]
 
     def __init__(self, title: str, lines: list[str], after: HandOverScreen | None = None) -> None:
@@ -246,6 +248,28 @@ class BattleSummaryScreen(ModalScreen[None]):
         if self._after is not None and self._after.settling():
             return
         await self.action_dismiss()
+
+    def _game_under(self) -> Screen | None:
+        """The screen this summary lies over, past any other summary."""
+        for screen in reversed(self.app.screen_stack):
+            if not isinstance(screen, BattleSummaryScreen):
+                return screen
+        return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "to_lobby":
+            return getattr(self._game_under(), "LEAVES_FOR_LOBBY", False)
+        return True
+
+    def action_to_lobby(self) -> None:
+        """Close every summary over the club game, top first, then leave it for the lobby.
+        Not awaited: a screen may not await its own dismissal (Textual's Screen.dismiss)."""
+        game = self._game_under()
+        for screen in reversed(list(self.app.screen_stack)):
+            if screen is game:
+                break
+            screen.dismiss()
+        game.action_leave()
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog", id="summary"):

@@ -62,6 +62,7 @@ class ClubGameScreen(GameScreen):
     """The game screen for a club game, with a way back to the lobby."""
 
     BINDINGS = [Binding("ctrl+l", "leave", "Lobby", id="club.lobby")]
+    LEAVES_FOR_LOBBY = True  # a summary over this screen takes ctrl+l too (screens/info.py)
 
     def action_leave(self) -> None:
         self.dismiss()
