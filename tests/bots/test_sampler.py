@@ -70,6 +70,26 @@ def test_sampled_states_give_exactly_the_view_at_every_decision_of_many_games(se
     assert check_game(seed) > 300
 
 
+def test_R36_a_disc_that_outlives_its_blocks_after_a_battle_is_no_siege_in_the_sample():
+    """Seed 5, decision 248: Tokugawa won the battle (not a siege) at Ueda, whose
+    castle Ishida holds; Ishida's last block there fell and his Sanada disc stays
+    (R36). Both sides are present, but no siege was fought or garrison left
+    (8.9.4 step 5, R34): nobody is besieged, in the game and in Tokugawa's sample.
+    The belief used to count the castle's owner besieged whenever both stayed."""
+    for n, (state, side, belief) in enumerate(decision_points(5, limit=249)):
+        if n < 248:
+            continue
+        seen = view(state, side)
+        assert side is Side.TOKUGAWA and dict(state.castle_control)["ueda"] is Side.ISHIDA
+        assert not state.blocks_at("ueda", Side.ISHIDA) and state.blocks_at("ueda", Side.TOKUGAWA)
+        assert any(d.location == "ueda" and d.side is Side.ISHIDA and d.in_play for d in seen.discs)
+        sampled = Sampler(side, belief, random.Random(n)).sample(seen)
+        assert ("ueda", Side.ISHIDA) not in state.besieged
+        assert sampled.besieged == state.besieged == (("gifu", Side.ISHIDA), ("miyazu", Side.TOKUGAWA))
+        return
+    raise AssertionError("seed 5 ended before decision 248")
+
+
 def test_the_sampler_never_uses_what_the_enemy_hides():
     """A state and its hidden variant (the enemy's hidden blocks swapped, its hand
     swapped with its draw pile, another seed) give the same samples; and the

@@ -106,7 +106,8 @@ class Belief:
         self.besieged: set[tuple[str, Side]] = set()
         self.turn: tuple | None = None
         self.combat: tuple[str, Side, bool] | None = None  # location, attacker, siege
-        self.ended: set[str] = set()  # castle locations whose combat ended since the last view
+        # castle locations whose combat ended since the last view: was it a siege?
+        self.ended: dict[str, bool] = {}
         # Units per location and side since the last view, kept up by the public
         # counts of moves, retreats and losses: a siege ends when a side is gone (8.9.6).
         self.units: dict[tuple[str, Side], int] = {}  # blocks
@@ -301,7 +302,17 @@ class Belief:
         self.units[key] = self.units.get(key, 0) - count
         if self.units[key] <= 0 and key not in self.discs:  # a side is gone: no siege there
             self.besieged = {b for b in self.besieged if b[0] != location}
-            self.ended.discard(location)
+            self.ended.pop(location, None)
+
+    def _besieged_after(self, location: str) -> None:
+        """The last combat at this castle ended and both sides stayed: its owner is
+        besieged inside (8.9.4 step 5 after a siege; R34's garrison after a battle).
+        After a battle the owner's blocks must be there: a disc alone (R36) that
+        outlived its side's blocks is no siege until one is declared there."""
+        siege = self.ended.pop(location)
+        owner = self.control.get(location)
+        if owner is not None and (siege or self.units.get((location, owner), 0) > 0):
+            self.besieged.add((location, owner))
 
     def _arrive(self, location: str, side: Side, count: int) -> None:
         self.units[(location, side)] = self.units.get((location, side), 0) + count
@@ -334,9 +345,7 @@ class Belief:
                 self.shown.difference_update(event.cards)
         elif name == "CombatDeclared":
             if event.location in self.ended:  # the last combat there ended with both sides staying
-                self.ended.discard(event.location)
-                if event.location in self.control:
-                    self.besieged.add((event.location, self.control[event.location]))
+                self._besieged_after(event.location)
             self._flush_battle()
             self.combat = (event.location, event.attacker, event.siege)
             owner = self.control.get(event.location)
@@ -363,10 +372,10 @@ class Belief:
             # 8.9.4 step 5, 8.8 (R34): if both sides stay, the castle's owner is
             # besieged inside; the next view tells whether both stayed.
             if event.location in default_components().location_ids and default_components().location(event.location).castle:
-                self.ended.add(event.location)
+                self.ended[event.location] = self.combat is not None and self.combat[0] == event.location and self.combat[2]
         elif name == "CastleFell":
             self.control[event.location] = side
-            self.ended.discard(event.location)
+            self.ended.pop(event.location, None)
             self.besieged = {b for b in self.besieged if b[0] != event.location}
         elif name in ("BlocksShown", "BlocksMustered"):
             place = getattr(event, "place", None) or getattr(event, "location", None)
@@ -417,13 +426,14 @@ class Belief:
         if self.combat is not None and battle != self.combat[0]:  # that combat is over (8.10)
             self._flush_battle()
             self.combat = None
-        control = self.control = dict(view.castle_control)
+        self.control = dict(view.castle_control)
         for location in list(self.ended):
             if location == battle:
                 continue  # the combat there is not over yet (losses, retreats)
-            self.ended.discard(location)
-            if both_present(view, location) and location in control:
-                self.besieged.add((location, control[location]))
+            if both_present(view, location):
+                self._besieged_after(location)
+            else:
+                self.ended.pop(location)
 
     def sieges(self, view: PlayerView) -> tuple[tuple[str, Side], ...]:
         """The sieges that go on: both sides still at the castle (8.9.6)."""
