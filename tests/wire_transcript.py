@@ -4,9 +4,9 @@ a spectator of a club game receive (hosting/club_server.py, a game server compos
 with the club's collaborators).
 
 The hosting layer is to be reshaped without changing a byte it sends (issue
-22): test_wire_transcript.py runs this file in a process of its own with a
-fixed PYTHONHASHSEED (a frozenset's JSON list follows the string hashes) and
-compares the digests with the ones pinned there.
+22): test_wire_transcript.py runs this file in a process of its own, under
+a random PYTHONHASHSEED (sets are written sorted, so the bytes must not
+follow the string hashes), and compares the digests with the ones pinned there.
 
 Every command comes from a raw connection, one at a time: the seat to act
 (Ishida first when both may) submits a command picked by a seeded chooser

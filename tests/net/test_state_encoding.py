@@ -89,3 +89,43 @@ def test_R55_chairs_sharing_texts_each_get_exactly_their_own_views_bytes(seed):
             host.accept(host.propose_listed(chooser.choice(legal_commands(state, side))))
         steps += 1
     assert steps > 100 and shared > steps // 2
+
+
+def two_orders_of_one_set() -> tuple[frozenset[str], frozenset[str]]:
+    """Two equal sets of location ids that iterate in different orders: str
+    hashes are salted per process, so the pair is looked for, not named."""
+    from itertools import combinations
+
+    from rules.surface import default_components
+
+    for a, b in combinations(sorted(default_components().location_ids), 2):
+        one, other = frozenset((a, b)), frozenset((b, a))
+        if list(one) != list(other):
+            return one, other
+    raise AssertionError("no two location ids whose set iterates by insertion order")
+
+
+def test_equal_views_are_equal_bytes_whatever_order_their_sets_iterate_in():
+    """The pending combats (8.1) are a set; a chair's view and a fresh one of the
+    same state once held them in different orders and were written differently
+    (a clean-clone CI run: "saku","toyama" against "toyama","saku"). Sets of
+    names are written sorted."""
+    import attrs
+
+    one, other = two_orders_of_one_set()
+    state = next(s for _, s, _ in replay_steps(random_game(5).record) if s.combat is not None)
+    seen = view(state, BOTH_SIDES[0])
+    first, second = (attrs.evolve(seen, combat=attrs.evolve(seen.combat, pending=p)) for p in (one, other))
+    assert first == second
+    messages = [State(1, 1, None, v, 0, (), None, False) for v in (first, second)]
+    assert encode(messages[0]) == encode(messages[1])
+    assert encode_state(messages[0], ViewEncoder().encode(first)) == encode_state(messages[1], ViewEncoder().encode(second))
+    assert f'"pending":{json_list(sorted(one))}'.encode() in encode(messages[0])
+    # The sides deciding together (R45) are a set too.
+    from rules.sides import Side
+    from sekigahara_tui.net.protocol import converter
+    assert converter.unstructure(frozenset({Side.TOKUGAWA, Side.ISHIDA}), frozenset[Side]) == ["ishida", "tokugawa"]
+
+
+def json_list(names: list[str]) -> str:
+    return "[" + ",".join(f'"{n}"' for n in names) + "]"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import typing
 from enum import Enum
 from typing import Any, Union
 
@@ -230,6 +231,16 @@ def _command(value: object, _: type) -> Command:
     return parse_command(value)
 
 
+def _is_set_of_names(kind: object) -> bool:
+    """A set of str, or of a str enum (Side): what JSON writes as a list of strings."""
+    args = typing.get_args(kind)
+    return typing.get_origin(kind) in (frozenset, set) and len(args) == 1 and isinstance(args[0], type) and issubclass(args[0], str)
+
+
+def _sorted_names(names: frozenset) -> list[str]:
+    return sorted(name.value if isinstance(name, Enum) else name for name in names)
+
+
 def make_wire_converter() -> cattrs.Converter:
     converter = make_converter(forbid_extra_keys=True)
     for kind in (int, str, bool):
@@ -245,6 +256,10 @@ def make_wire_converter() -> cattrs.Converter:
         converter.register_structure_hook(cls, _command)
     converter.register_unstructure_hook_func(lambda t: t == Command, format_command)
     converter.register_structure_hook_func(lambda t: t == Command, _command)
+    # A set of names (or of sides) has no order, and two equal sets may iterate
+    # in different orders (str hashes are salted per process, and collide):
+    # written sorted, equal views are equal bytes (the chairs' shared texts rely on it).
+    converter.register_unstructure_hook_func(_is_set_of_names, _sorted_names)
     configure_tagged_union(AnyEvent, converter, tag_name="type", tag_generator=lambda cls: cls.__name__)
     tags = lambda cls: MESSAGE_TYPES[cls]  # noqa: E731
     configure_tagged_union(ClientMessage, converter, tag_name="type", tag_generator=tags)
