@@ -54,8 +54,11 @@ def a_move(seed: int = 8):
     raise AssertionError("no movement decision")
 
 
-@pytest.mark.parametrize("level", [PlannerBot, SearchBot])
-@pytest.mark.parametrize("budget", [0.25, 0.3, 0.35])  # 200-280 steps before the deadline: a few playouts, not all
+# A few playouts before the deadline, not all (a playout here is about 90 steps):
+# level 2, 200-280 steps; level 3 gives each root candidate two playouts in its
+# first round (search.SAMPLES), so it compares nothing below about 350: 400-560.
+@pytest.mark.parametrize(("level", "budget"), [(PlannerBot, 0.25), (PlannerBot, 0.3), (PlannerBot, 0.35),
+                                               (SearchBot, 0.5), (SearchBot, 0.6), (SearchBot, 0.7)])
 def test_a_decision_stops_at_the_first_step_past_its_deadline(clock, level, budget):
     seen, side, _ = a_move()
     bot = level(side, 8, clock=clock)

@@ -70,9 +70,6 @@ LATE_DECAY = 0.95  # a decision's lateness past its deadline is forgotten by thi
 MAX_PLAYOUT_DECISIONS = 600
 MAX_GAME_DECISIONS = 20_000  # a playout to the end of the game (bots/play.py's bound)
 WIN = 50.0
-# A battle (8.2-8.9) or a stack move (7.3) under way: a shortened playout goes on to its end.
-UNSETTLED = frozenset({DecisionKind.STACK_MOVE, DecisionKind.CASTLE_CHOICE, DecisionKind.DEPLOY, DecisionKind.CHALLENGE,
-                       DecisionKind.CASUALTY, DecisionKind.RETREAT})
 
 
 # --- successive halving --------------------------------------------------------------------
@@ -89,13 +86,11 @@ class Deadline:
     def __init__(self, at: float | None, clock: Callable[[], float] = time.monotonic) -> None:
         self.at = at
         self.clock = clock
-        self.steps = 0  # playout steps checked so far (level 3 learns its cost per step from it)
 
     def passed(self) -> bool:
         return self.at is not None and self.clock() > self.at
 
     def check(self) -> None:
-        self.steps += 1
         if self.passed():
             raise OutOfTime
 
@@ -209,7 +204,6 @@ class PlannerBot:
         self.sampler = Sampler(side, self.belief, random.Random(f"planner-sampler/{side.value}/{seed}"))
         self.fixed_playouts = fixed_playouts
         self.clock = clock  # read at every playout step (tests pass one that advances per read)
-        self.horizon: int | None = None  # this decision's playouts stop after so many steps (None: the week's end)
         self.last: dict | None = None  # the last search: candidates, playouts, means (for tests and tuning)
 
     def observe(self, events: Sequence[Event]) -> None:
@@ -268,9 +262,8 @@ class PlannerBot:
         fit before the deadline; out of time, the unfinished round is dropped
         (successive_halving), and with no time for one playout level 1's
         choice stands."""
-        self.horizon = self.horizon_for(len(candidates), deadline)
         self.last = {"candidates": candidates, "playouts": [0] * len(candidates), "means": [0.0] * len(candidates),
-                     "chosen": candidates[0], "horizon": self.horizon}
+                     "chosen": candidates[0]}
         mine: dict[int, HeuristicBot] = {}
         samples: list[tuple[GameState, int]] = []
         week = view.week
@@ -319,29 +312,20 @@ class PlannerBot:
         self.last.update(playouts=pulls, means=means, chosen=candidates[best])
         return candidates[best]
 
-    def horizon_for(self, candidates: int, deadline: Deadline) -> int | None:
-        """The steps a playout may take at this decision (None: to the week's
-        end); level 3 shortens them when time is short (search.py)."""
-        return None
-
     def _score(self, i: int, state: GameState, bots: dict, week: int, noise: random.Random, deadline: Deadline) -> float:
         """Candidate i's score on one sample, `state` the sample once it is
         chosen: a playout to the end of the week (level 3: through its tree)."""
-        return evaluate(play_out(state, bots, noise, week, deadline, self.horizon), self.side)
+        return evaluate(play_out(state, bots, noise, week, deadline), self.side)
 
 
 def play_out(state: GameState, bots: dict, noise: random.Random, week: int | None = None,
-             deadline: Deadline = NO_DEADLINE, steps: int | None = None) -> GameState:
+             deadline: Deadline = NO_DEADLINE) -> GameState:
     """Both sides played by their level-1 `bots` (a little `noise` at the noisy
     decisions) to the end of `week`, or of the game if None (the analysis of a
-    finished game, analysis.py), or after `steps` decisions once no battle
-    or stack move is under way (evaluate knows nothing of one half done).
-    Raises OutOfTime once `deadline` has passed."""
+    finished game, analysis.py). Raises OutOfTime once `deadline` has passed."""
     last: dict[Side, tuple[GameState, PlayerView]] = {}  # each side's last view lends what did not change
-    for done in range(MAX_PLAYOUT_DECISIONS if week is not None else MAX_GAME_DECISIONS):
+    for _ in range(MAX_PLAYOUT_DECISIONS if week is not None else MAX_GAME_DECISIONS):
         if state.is_over or (week is not None and state.week != week):
-            break
-        if steps is not None and done >= steps and state.decision.kind not in UNSETTLED:
             break
         deadline.check()
         side = min(state.decision.sides, key=lambda s: s.value)

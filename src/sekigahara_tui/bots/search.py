@@ -30,27 +30,21 @@ complete state sampled from the side's view and belief (bots/sampler.py).
 - Its own prior where level 1 is measurably wrong (`second`): the winner of
   the bid lets the enemy move first.
 
-Short of time (0.1 s on a loaded machine: a playout to the week's end takes
-40-100 ms), the playouts stop at a horizon of steps chosen so that each root
-candidate gets SAMPLES of them at the measured cost of a step (going on to
-the end of a battle or stack move under way, which `evaluate` cannot judge
-half done), and with too few for two candidates level 1's choice stands.
-The decisions whose effect shows only later in the week (LONG: the bid, the
-discard, who moves first) are then not searched: the prior's first stands.
-The tree below the root then holds level 1's choices, and the search is
-level 2 with the small decisions searched; with more time, the later
-decisions of the week are searched as well. Every decision keeps to its
+Every playout goes to the end of the week: short of time, the root compares
+fewer candidates (each gets SAMPLES playouts in the first round, level 1's
+choice first), and with time for none level 1's choice stands. The
+decisions whose effect shows only later in the week (LONG: the bid, the
+discard, who moves first) are never searched: a few playouts' noise alone
+would overturn the prior, and its first stands. Every decision keeps to its
 budget as level 2's do (planner.py: a deadline checked at every step).
 Measured against level 2 (benchmarks/tournament.py --pairings search:planner
---games 50 --seed 1 and --seed 51 --workers 1, each seed from both sides, a
-2-core machine under a load of 5-9): at --budget 0.1, 143 of 200 (95%
-interval 65-77%; seeds 1-50: 74 of 100, 65-82%), 90% as Ishida and 53% as
-Tokugawa; at --budget 2, 6 of 10 (seeds 1-5, 3 of 5 from each side: too few
-to say more).
-Before `second`: 51 of 100 at 0.1 s (86% as Ishida, 16% as Tokugawa). With
-`second` but MOVE and CHOOSE_MOVEMENT unsearched as well, 4 of 17 as
-Tokugawa (likely: moving second, the short playouts of its Movement Phase see
-the battles against the stacks the enemy has just moved).
+--budget 0.1, each seed from both sides, a 2-core machine, 2026-12-01):
+seeds 1-100, 130 of 200 (65.0%, 95% interval 58.2-71.3), 75% as Ishida and
+55% as Tokugawa; seeds 401-500 (chosen after the change): RESULT_401.
+The version before it (playouts cut at a horizon of steps
+when time was short, the LONG decisions searched when there was time):
+54.5% on seeds 1-100, 50% on seeds 401-482, the same machine and day.
+Before `second`: 51 of 100 at 0.1 s (86% as Ishida, 16% as Tokugawa).
 It never receives the game's state: the engine runs only on the states it
 sampled itself.
 """
@@ -86,18 +80,15 @@ from sekigahara_tui.bots.sampler import Sampler
 # which battle next (8.1), which piece is lost (8.7.2).
 SMALL = frozenset({DecisionKind.CHOOSE_FIRST_PLAYER, DecisionKind.DECLARE_COMBAT, DecisionKind.CASUALTY})
 SEARCHED = BIG | SMALL
-# Decisions whose effect shows only later in the week: a playout cut short
-# cannot judge them, so they are searched only with playouts to the week's end
-# (else the prior's first stands: noise alone would overturn it).
+# Decisions whose effect shows only later in the week, where a few playouts'
+# noise alone would overturn the prior: never searched, the prior's first stands.
 LONG = frozenset({DecisionKind.CHOOSE_FIRST_PLAYER, DecisionKind.BID, DecisionKind.REINFORCEMENT_DISCARD})
 # Level 1's ranking as a prior: its own choice, then its alternatives in order.
 PRIORS = (0.55, 0.2, 0.15, 0.1)
 C_PUCT = 3.0  # exploration, in evaluation points (planner.evaluate's scale)
-# Short of time, playouts stop after a horizon of steps so that every root
-# candidate gets SAMPLES of them; below MIN_HORIZON steps level 1's choice stands.
+# Each root candidate gets at least SAMPLES playouts in the first round: short
+# of time, fewer candidates (level 1's first), as level 2 does with one.
 SAMPLES = 2
-MIN_HORIZON = 8
-STEP_COST = 0.002  # seconds a playout step costs, before the first search has measured it
 
 
 @define
@@ -152,7 +143,6 @@ class SearchBot(PlannerBot):
         self.sampler = Sampler(side, self.belief, random.Random(f"search-sampler/{side.value}/{seed}"))
         self.enemy_nodes = enemy_nodes  # the enemy's big decisions are tree nodes too (else level 1's)
         self.subtrees: list[Node] = []  # below each root candidate, this search's
-        self.step_cost = STEP_COST  # seconds per playout step, as measured (a running mean)
 
     @property
     def fixed_iterations(self) -> int | None:
@@ -166,25 +156,12 @@ class SearchBot(PlannerBot):
     def candidates(self, view: PlayerView) -> list[Command]:
         return ranked(self.level1, view)
 
-    def horizon_for(self, candidates: int, deadline: Deadline) -> int | None:
-        """As many steps a playout as let each candidate have SAMPLES playouts
-        before the deadline, at the measured cost of a step (None: no deadline,
-        or time to reach the week's end)."""
-        if deadline.at is None:
-            return None
-        steps = int(max(0.0, deadline.at - deadline.clock()) / (self.step_cost * candidates * SAMPLES))
-        return None if steps >= MAX_PLAYOUT_DECISIONS else max(MIN_HORIZON, steps)
-
     def search(self, view: PlayerView, candidates: list[Command], deadline: Deadline) -> Command:
-        if view.decision.kind in LONG and self.horizon_for(len(candidates), deadline) is not None:
+        if view.decision.kind in LONG:
             self.last = None
-            return candidates[0]  # no time to see its effect: the prior's first
+            return candidates[0]  # the prior's first (the enemy first, level 1's bid and discard)
         self.subtrees = [Node() for _ in candidates]
-        begun = deadline.clock()
         chosen = super().search(view, candidates, deadline)
-        if deadline.at is not None and deadline.steps > 0:  # learn the cost of a step (sampling and copies included)
-            spent = (deadline.clock() - begun) / deadline.steps
-            self.step_cost = 0.7 * self.step_cost + 0.3 * spent
         if self.last is not None:  # it searched
             self.last.update(visits=self.last["playouts"], iterations=sum(self.last["playouts"]),
                              depth=max(_depth(tree) for tree in self.subtrees))
@@ -198,11 +175,9 @@ class SearchBot(PlannerBot):
         decisions, expand the first untried candidate, play out, back up."""
         path: list[tuple[Node, Command]] = []
         current: Node | None = node
-        steps = self.horizon if self.horizon is not None else MAX_PLAYOUT_DECISIONS
-        for _ in range(steps):
+        for _ in range(MAX_PLAYOUT_DECISIONS):
             if current is None or state.is_over or state.week != week:
                 break
-            steps -= 1
             deadline.check()  # out of time: the iteration is dropped, its path not updated
             side = min(state.decision.sides, key=lambda s: s.value)
             seen = view_of(state, side)
@@ -222,7 +197,7 @@ class SearchBot(PlannerBot):
                 fresh = not current.visits.get(command)
                 current = None if fresh else current.children.setdefault(command, Node())
             state, _ = apply_trusted(state, command)
-        value = evaluate(play_out(state, bots, noise, week, deadline, steps), self.side)
+        value = evaluate(play_out(state, bots, noise, week, deadline), self.side)
         for each, command in path:
             each.update(command, value)
         return value
