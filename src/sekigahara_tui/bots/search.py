@@ -40,10 +40,11 @@ budget as level 2's do (planner.py: a deadline checked at every step).
 Measured against level 2 (benchmarks/tournament.py --pairings search:planner
 --budget 0.1, each seed from both sides, a 2-core machine, 2026-12-01):
 seeds 1-100, 130 of 200 (65.0%, 95% interval 58.2-71.3), 75% as Ishida and
-55% as Tokugawa; seeds 401-500 (chosen after the change): RESULT_401.
-The version before it (playouts cut at a horizon of steps
-when time was short, the LONG decisions searched when there was time):
-54.5% on seeds 1-100, 50% on seeds 401-482, the same machine and day.
+55% as Tokugawa; seeds 401-500, chosen after the change, 131 of 200 (65.5%,
+58.7-71.7), 70% and 61%; the 400 games, 65.2% (60.5-69.8). The version
+before it (playouts cut at a horizon of steps when time was short, the LONG
+decisions searched when there was time): 54.5% on seeds 1-100, 50.0% on
+seeds 401-482, the same machine and day.
 Before `second`: 51 of 100 at 0.1 s (86% as Ishida, 16% as Tokugawa).
 It never receives the game's state: the engine runs only on the states it
 sampled itself.
