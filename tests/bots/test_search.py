@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 
 from bot_helpers import level_1_decisions
-from rules.sides import BOTH_SIDES, Side
+from rules.sides import Side
 from rules.surface import AllowPlay, ChooseFirstPlayer, DecisionKind, EndMovement, Halt
 from rules.view import view
 from sekigahara_tui.bots.heuristic import HeuristicBot
